@@ -1,0 +1,397 @@
+import { z } from 'zod';
+import { listQuery, pageOf } from './lists';
+
+/** Device catalogue, units, status history and OpenPAYGO tokens (PRODUCT.md section 2; API.md). */
+
+export const DEVICE_CATEGORIES = [
+  'smartphone',
+  'solar_home_system',
+  'tv',
+  'laptop',
+  'tablet',
+  'other',
+] as const;
+export const CONTROL_KINDS = ['openpaygo', 'lock_api', 'none'] as const;
+export const DEVICE_STATUSES = [
+  'in_stock',
+  'reserved',
+  'assigned',
+  'returned',
+  'repossessed',
+  'written_off',
+  'lost',
+] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+export const LOCK_STATES = ['unlocked', 'locked', 'unknown'] as const;
+export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYNC'] as const;
+/** A standard OpenPAYGO token carries at most this value (days). */
+export const MAX_TOKEN_DAYS = 995;
+
+/**
+ * Status changes staff may make by hand. `assigned` is entered and left only through contracts
+ * (activation assigns; return, repossession or pay-off release), and `returned` / `repossessed`
+ * are the outcomes of those contract events, so none of them is a manual target.
+ * `written_off` is final.
+ */
+export const MANUAL_TRANSITIONS: Record<DeviceStatus, readonly DeviceStatus[]> = {
+  in_stock: ['reserved', 'lost', 'written_off'],
+  reserved: ['in_stock', 'lost', 'written_off'],
+  assigned: [],
+  returned: ['in_stock', 'lost', 'written_off'],
+  repossessed: ['in_stock', 'lost', 'written_off'],
+  lost: ['in_stock', 'written_off'],
+  written_off: [],
+};
+
+/** Luhn (mod 10) over all digits, the last being the check digit. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** Why an IMEI is not acceptable, or null. */
+export function imeiIssue(imei: string): string | null {
+  if (!/^\d{15}$/.test(imei)) return 'IMEI must be 15 digits';
+  if (!luhnValid(imei)) return 'IMEI check digit is wrong';
+  return null;
+}
+
+export const SERIAL_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,63}$/;
+export const SERIAL_MESSAGE = 'Serial number must be 1 to 64 letters, digits or . _ / -';
+
+const money = (label: string) =>
+  z
+    .number({ error: `${label} must be a number (minor units)` })
+    .int(`${label} must be a whole number of minor units`)
+    .min(0, `${label} cannot be negative`)
+    .max(Number.MAX_SAFE_INTEGER, `${label} is too large`);
+
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const sku = z
+  .string({ error: 'SKU must be text' })
+  .trim()
+  .max(64, 'SKU must be at most 64 characters')
+  .transform((value) => (value === '' ? null : value))
+  .nullable()
+  .optional();
+
+const category = z.enum(DEVICE_CATEGORIES, {
+  error: `Category must be one of: ${DEVICE_CATEGORIES.join(', ')}`,
+});
+const controlKind = z.enum(CONTROL_KINDS, {
+  error: `Control kind must be one of: ${CONTROL_KINDS.join(', ')}`,
+});
+
+export const deviceModelCreateBody = z.strictObject({
+  make: text('Make', 100),
+  model: text('Model', 100),
+  category,
+  /** Minor units. */
+  retailPrice: money('Retail price'),
+  costPrice: money('Cost price').nullable().optional(),
+  controlKind,
+  sku,
+});
+export type DeviceModelCreateBody = z.input<typeof deviceModelCreateBody>;
+
+export const deviceModelUpdateBody = z
+  .strictObject({
+    make: text('Make', 100).optional(),
+    model: text('Model', 100).optional(),
+    category: category.optional(),
+    retailPrice: money('Retail price').optional(),
+    costPrice: money('Cost price').nullable().optional(),
+    controlKind: controlKind.optional(),
+    sku,
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Nothing to change: give at least one field',
+  });
+export type DeviceModelUpdateBody = z.input<typeof deviceModelUpdateBody>;
+
+export const deviceModelSchema = z.object({
+  id: z.string(),
+  make: z.string(),
+  model: z.string(),
+  /** Make and model, as shown. */
+  name: z.string(),
+  category: z.enum(DEVICE_CATEGORIES),
+  sku: z.string().nullable(),
+  retailPrice: z.number().int(),
+  costPrice: z.number().int().nullable(),
+  currency: z.string(),
+  controlKind: z.enum(CONTROL_KINDS),
+  active: z.boolean(),
+  /** Units of this model in the inventory. */
+  units: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type DeviceModel = z.infer<typeof deviceModelSchema>;
+
+export const deviceModelListQuery = listQuery(['name', 'createdAt', 'retailPrice'], {
+  category: category.optional(),
+  controlKind: controlKind.optional(),
+  active: z.enum(['true', 'false'], { error: 'active must be true or false' }).optional(),
+});
+export type DeviceModelListQuery = z.output<typeof deviceModelListQuery>;
+export const deviceModelPageSchema = pageOf(deviceModelSchema);
+
+const imei = z
+  .string({ error: 'IMEI must be text' })
+  .trim()
+  .superRefine((value, context) => {
+    const issue = value === '' ? null : imeiIssue(value);
+    if (issue) context.addIssue({ code: 'custom', message: issue });
+  })
+  .transform((value) => (value === '' ? null : value));
+
+export const secretKeySchema = z
+  .string({ error: 'Secret key is required' })
+  .trim()
+  .regex(/^[0-9a-fA-F]{32}$/, 'Secret key must be 32 hexadecimal characters (16 bytes)')
+  .transform((value) => value.toLowerCase());
+
+export const startingCodeSchema = z
+  .union(
+    [
+      z.number().int().min(0).max(999_999_999),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,9}$/),
+    ],
+    {
+      error: 'Starting code must be a whole number of at most 9 digits',
+    },
+  )
+  .transform((value) => Number(value));
+
+export const deviceCreateBody = z.strictObject({
+  serialNumber: z
+    .string({ error: 'Serial number is required' })
+    .trim()
+    .min(1, 'Serial number is required')
+    .regex(SERIAL_PATTERN, SERIAL_MESSAGE),
+  modelId: z.uuid('Choose a device model'),
+  /** 15 digits with a valid Luhn check digit (phones). */
+  imei: imei.nullable().optional(),
+  /** Required for OpenPAYGO models, refused for others. The key is stored encrypted and never returned. */
+  control: z
+    .strictObject(
+      {
+        kind: z.literal('openpaygo', { error: 'Control kind must be openpaygo' }),
+        secretKey: secretKeySchema,
+        /** Derived from the key, as the OpenPAYGO specification does, when omitted. */
+        startingCode: startingCodeSchema.optional(),
+      },
+      { error: 'Control must be an object {kind, secretKey, startingCode?}' },
+    )
+    .optional(),
+  notes: z
+    .string({ error: 'Notes must be text' })
+    .trim()
+    .max(1000, 'Notes must be at most 1000 characters')
+    .optional(),
+});
+export type DeviceCreateBody = z.input<typeof deviceCreateBody>;
+export type DeviceCreateInput = z.output<typeof deviceCreateBody>;
+
+export const deviceUpdateBody = z
+  .strictObject({
+    imei: imei.nullable().optional(),
+    notes: z
+      .string({ error: 'Notes must be text' })
+      .trim()
+      .max(1000, 'Notes must be at most 1000 characters')
+      .nullable()
+      .optional(),
+  })
+  .refine((body) => body.imei !== undefined || body.notes !== undefined, {
+    message: 'Nothing to change: give imei or notes',
+  });
+export type DeviceUpdateBody = z.input<typeof deviceUpdateBody>;
+
+const personRef = z.object({ id: z.string(), name: z.string() });
+
+export const deviceSchema = z.object({
+  id: z.string(),
+  serialNumber: z.string(),
+  imei: z.string().nullable(),
+  model: z.object({
+    id: z.string(),
+    make: z.string(),
+    model: z.string(),
+    name: z.string(),
+    category: z.enum(DEVICE_CATEGORIES),
+    sku: z.string().nullable(),
+  }),
+  status: z.enum(DEVICE_STATUSES),
+  lockState: z.enum(LOCK_STATES),
+  activeUntil: z.string().nullable(),
+  controlKind: z.enum(CONTROL_KINDS),
+  /** OpenPAYGO settings, never the secret key. */
+  control: z
+    .object({
+      kind: z.literal('openpaygo'),
+      startingCode: z.number().int(),
+      count: z.number().int(),
+      timeDivider: z.number().int(),
+    })
+    .nullable(),
+  notes: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Device = z.infer<typeof deviceSchema>;
+
+export const deviceEventSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  from: z.enum(DEVICE_STATUSES).nullable(),
+  to: z.enum(DEVICE_STATUSES),
+  reason: z.string().nullable(),
+  contractId: z.string().nullable(),
+  actor: personRef.nullable(),
+});
+export type DeviceEvent = z.infer<typeof deviceEventSchema>;
+
+export const deviceDetailSchema = deviceSchema.extend({
+  /** Status history, newest first. */
+  events: z.array(deviceEventSchema),
+  /** Where staff may move it by hand from its current status. */
+  allowedTransitions: z.array(z.enum(DEVICE_STATUSES)),
+});
+export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
+
+export const deviceListQuery = listQuery(['createdAt', 'serialNumber', 'status'], {
+  status: z
+    .enum(DEVICE_STATUSES, { error: `status must be one of: ${DEVICE_STATUSES.join(', ')}` })
+    .optional(),
+  modelId: z.uuid('modelId must be a device model id').optional(),
+  category: category.optional(),
+  lockState: z.enum(LOCK_STATES, { error: `lockState must be one of: ${LOCK_STATES.join(', ')}` }).optional(),
+  controlKind: controlKind.optional(),
+});
+export type DeviceListQuery = z.output<typeof deviceListQuery>;
+export const devicePageSchema = pageOf(deviceSchema);
+
+export const deviceStatusBody = z.strictObject({
+  status: z.enum(DEVICE_STATUSES, { error: `Status must be one of: ${DEVICE_STATUSES.join(', ')}` }),
+  reason: z
+    .string({ error: 'Give the reason for the change' })
+    .trim()
+    .min(3, 'Give the reason for the change')
+    .max(500, 'Reason must be at most 500 characters'),
+});
+export type DeviceStatusBody = z.input<typeof deviceStatusBody>;
+
+/** Column names of a device import file (a header row, any order). */
+export const IMPORT_COLUMNS = [
+  'serial_number',
+  'model_sku',
+  'make',
+  'model',
+  'imei',
+  'openpaygo_secret_key',
+  'openpaygo_starting_code',
+] as const;
+export const IMPORT_MAX_ROWS = 50_000;
+/** JSON bodies of an import are at most this long; larger files go as multipart. */
+export const IMPORT_MAX_JSON_BYTES = 2 * 1024 * 1024;
+export const IMPORT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export const deviceImportBody = z.strictObject({
+  csv: z
+    .string({ error: 'csv is required: the file as text' })
+    .min(1, 'csv is required: the file as text')
+    .max(IMPORT_MAX_FILE_BYTES, 'The file is too large'),
+  /** true: validate and preview only, write nothing. */
+  dryRun: z.boolean({ error: 'dryRun must be true or false' }).default(false),
+});
+export type DeviceImportBody = z.input<typeof deviceImportBody>;
+
+export const importRowErrorSchema = z.object({
+  /** Position in the file, the header being row 1. */
+  row: z.number().int(),
+  field: z.string(),
+  message: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowErrorSchema>;
+
+export const deviceImportResultSchema = z.object({
+  dryRun: z.boolean(),
+  /** Data rows in the file. */
+  rows: z.number().int(),
+  valid: z.number().int(),
+  errors: z.array(importRowErrorSchema),
+  /** Units created (0 for a dry run or a refused import). */
+  imported: z.number().int(),
+  /** The first rows as they would be (or were) imported. */
+  preview: z.array(
+    z.object({
+      row: z.number().int(),
+      serialNumber: z.string(),
+      imei: z.string().nullable(),
+      model: z.string(),
+      controlKind: z.enum(CONTROL_KINDS),
+    }),
+  ),
+});
+export type DeviceImportResult = z.infer<typeof deviceImportResultSchema>;
+
+export const tokenCreateBody = z
+  .strictObject({
+    type: z.enum(TOKEN_TYPES, { error: `Token type must be one of: ${TOKEN_TYPES.join(', ')}` }),
+    /** ADD_TIME (1-995) and SET_TIME (0-995) only. */
+    days: z
+      .number({ error: 'days must be a whole number' })
+      .int('days must be a whole number')
+      .min(0, 'days cannot be negative')
+      .max(MAX_TOKEN_DAYS, `days must be at most ${MAX_TOKEN_DAYS}`)
+      .optional(),
+  })
+  .superRefine((body, context) => {
+    const timed = body.type === 'ADD_TIME' || body.type === 'SET_TIME';
+    if (timed && body.days === undefined) {
+      context.addIssue({ code: 'custom', path: ['days'], message: `${body.type} needs the number of days` });
+    } else if (body.type === 'ADD_TIME' && body.days === 0) {
+      context.addIssue({ code: 'custom', path: ['days'], message: 'ADD_TIME needs at least 1 day' });
+    } else if (!timed && body.days !== undefined) {
+      context.addIssue({ code: 'custom', path: ['days'], message: `${body.type} takes no days` });
+    }
+  });
+export type TokenCreateBody = z.input<typeof tokenCreateBody>;
+
+export const issuedTokenSchema = z.object({
+  /** 9 digits, for the customer to type into the device. */
+  token: z.string(),
+  type: z.enum(TOKEN_TYPES),
+  /** Days for ADD_TIME / SET_TIME; null for the others. */
+  value: z.number().int().nullable(),
+  /** The token's count; the device's count is now this. */
+  count: z.number().int(),
+  id: z.string(),
+  issuedAt: z.string(),
+});
+export type IssuedToken = z.infer<typeof issuedTokenSchema>;
+
+export const deviceTokenSchema = issuedTokenSchema.extend({
+  issuedBy: personRef.nullable(),
+  contractId: z.string().nullable(),
+});
+export type DeviceToken = z.infer<typeof deviceTokenSchema>;

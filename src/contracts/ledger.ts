@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { listQuery, pageOf } from './lists';
+
+export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
+
+export const accountSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  type: z.enum(ACCOUNT_TYPES),
+  description: z.string().nullable(),
+  active: z.boolean(),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const journalLineSchema = z.object({
+  accountCode: z.string(),
+  accountName: z.string(),
+  debit: z.number().int(),
+  credit: z.number().int(),
+  contractId: z.string().nullable(),
+  memo: z.string().nullable(),
+});
+
+export const journalEntrySchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  businessDate: z.string(),
+  description: z.string(),
+  sourceType: z.string(),
+  sourceId: z.string().nullable(),
+  currency: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  lines: z.array(journalLineSchema),
+});
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+
+export const journalQuery = listQuery(['businessDate', 'number'], {
+  from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),
+  to: z.iso.date('to must be a date (YYYY-MM-DD)').optional(),
+  accountCode: z.string().max(20).optional(),
+  sourceType: z.string().max(50).optional(),
+  contractId: z.uuid('Not a valid contract id').optional(),
+});
+export const journalPageSchema = pageOf(journalEntrySchema);
+
+export const trialBalanceQuery = z.strictObject({
+  asOf: z.iso.date('asOf must be a date (YYYY-MM-DD)').optional(),
+});
+export const trialBalanceSchema = z.object({
+  asOf: z.string(),
+  currency: z.string(),
+  rows: z.array(
+    accountSchema.pick({ code: true, name: true, type: true }).extend({
+      debit: z.number().int(),
+      credit: z.number().int(),
+      /** Debit minus credit: positive for debit balances. */
+      balance: z.number().int(),
+    }),
+  ),
+  totals: z.object({ debit: z.number().int(), credit: z.number().int() }),
+  balanced: z.boolean(),
+});
+export type TrialBalance = z.infer<typeof trialBalanceSchema>;

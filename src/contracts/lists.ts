@@ -1,0 +1,55 @@
+import { type ZodRawShape, z } from 'zod';
+
+/**
+ * The one convention of every list endpoint: `q` searches, named filters narrow, `sort` + `order`
+ * order, `page` + `pageSize` page (1-based, 50 by default, 200 at most), and `format=csv`
+ * exports every matching row (not just the page) as CSV.
+ */
+const base = {
+  q: z.string().trim().max(100, 'At most 100 characters').optional(),
+  page: z.coerce
+    .number<string | number>({ error: 'page must be a number' })
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(1),
+  pageSize: z.coerce
+    .number<string | number>({ error: 'pageSize must be a number' })
+    .int()
+    .min(1, 'pageSize must be at least 1')
+    .max(200, 'pageSize must be at most 200')
+    .default(50),
+  order: z.enum(['asc', 'desc'], { error: 'order must be asc or desc' }).default('desc'),
+  format: z.enum(['json', 'csv'], { error: 'format must be json or csv' }).default('json'),
+};
+
+export function listQuery<const S extends string, E extends ZodRawShape>(
+  sorts: readonly [S, ...S[]],
+  filters: E,
+) {
+  return z.strictObject({
+    ...base,
+    sort: z.enum(sorts, { error: `sort must be one of: ${sorts.join(', ')}` }).default(sorts[0]),
+    ...filters,
+  });
+}
+
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Money as the API sends it (ARCHITECTURE.md): integer minor units with the currency alongside. */
+export const moneySchema = z.object({ amount: z.number().int(), currency: z.string() });
+export type Money = z.infer<typeof moneySchema>;

@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, totpCode } from './auth';
+
+const name = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} must be at most 100 characters`);
+
+export const profileUpdateBody = z.strictObject({
+  firstName: name('First name'),
+  lastName: name('Last name'),
+  email: z
+    .string({ error: 'Email is required' })
+    .trim()
+    .pipe(z.email('Enter a valid email address'))
+    .transform((value) => value.toLowerCase()),
+  /** Needed only when the email changes. */
+  currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+});
+export type ProfileUpdateBody = z.input<typeof profileUpdateBody>;
+
+export const passwordChangeBody = z.strictObject({
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(PASSWORD_MAX_LENGTH),
+  newPassword: z
+    .string({ error: 'New password is required' })
+    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+    .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+});
+export type PasswordChangeBody = z.input<typeof passwordChangeBody>;
+
+export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUri: z.string() });
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
+
+export const twoFactorEnableBody = z.strictObject({ code: totpCode });
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export const twoFactorDisableBody = z.strictObject({
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(PASSWORD_MAX_LENGTH),
+});
+export const twoFactorStatusSchema = z.object({
+  enabled: z.boolean(),
+  enabledAt: z.string().nullable(),
+  recoveryCodesLeft: z.number().int(),
+});
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
+
+export const sessionInfoSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  current: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** Pages a user may choose to land on after signing in. */
+export const LANDING_PAGES = [
+  '/',
+  '/contracts',
+  '/collections',
+  '/crm',
+  '/communications',
+  '/analytics',
+  '/customers',
+  '/payment-processing',
+] as const;
+
+export const NOTIFICATION_CATEGORIES = {
+  payments: 'Payments and reversals',
+  collections: 'Collections and promises to pay',
+  approvals: 'Approvals waiting for me',
+  devices: 'Device locks and commands',
+  system: 'System and security',
+} as const;
+export type NotificationCategory = keyof typeof NOTIFICATION_CATEGORIES;
+
+export const preferencesSchema = z.object({
+  theme: z.enum(['light', 'dark', 'system']),
+  landingPage: z.enum(LANDING_PAGES),
+  notificationSettings: z.record(z.string(), z.boolean()),
+});
+export type Preferences = z.infer<typeof preferencesSchema>;
+
+export const preferencesBody = z.strictObject({
+  theme: z.enum(['light', 'dark', 'system'], { error: 'Theme must be light, dark or system' }),
+  landingPage: z.enum(LANDING_PAGES, { error: 'Choose one of the listed pages' }),
+  notificationSettings: z.partialRecord(
+    z.enum(Object.keys(NOTIFICATION_CATEGORIES) as [NotificationCategory, ...NotificationCategory[]]),
+    z.boolean(),
+  ),
+});
+
+const hhmm = (label: string) =>
+  z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} must be a time like 20:00`);
+
+export const organisationSchema = z.object({
+  name: z.string(),
+  currency: z.string(),
+  timeZone: z.string(),
+  country: z.string(),
+  delinquencyBuckets: z.array(z.number().int()),
+  quietHoursStart: z.string(),
+  quietHoursEnd: z.string(),
+  /** Regulatory cap on a plan's APR, percent; null = no cap. */
+  aprCap: z.number().nullable(),
+  /** Risk scorecard income thresholds (minor units, ascending); null = not set. */
+  incomeBands: z.tuple([z.number().int(), z.number().int(), z.number().int()]).nullable(),
+  updatedAt: z.string(),
+});
+export type Organisation = z.infer<typeof organisationSchema>;
+
+/** What anyone may know about the organisation (public pages: calculator, portals). */
+export const publicOrganisationSchema = z.object({
+  name: z.string(),
+  currency: z.string(),
+  country: z.string(),
+});
+export type PublicOrganisation = z.infer<typeof publicOrganisationSchema>;
+
+/** A scorecard income threshold, minor units (the form sends NaN for what is not an amount). */
+const incomeThreshold = z
+  .number({ error: 'Enter each income threshold as an amount, such as 5000' })
+  .int('Income thresholds are whole minor units')
+  .positive('Income thresholds must be above 0');
+
+export const organisationBody = z.strictObject({
+  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(200),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'Currency must be a 3-letter ISO 4217 code'),
+  timeZone: z.string().refine(isTimeZone, 'Unknown time zone (use an IANA name such as Africa/Nairobi)'),
+  country: z.string().regex(/^[A-Z]{2}$/, 'Country must be a 2-letter ISO 3166 code'),
+  delinquencyBuckets: z
+    .array(z.number().int().min(1, 'Bucket bounds start at 1 day').max(3650), {
+      error: 'Buckets must be a list of days',
+    })
+    .min(1, 'Give at least one bucket')
+    .max(10, 'At most 10 buckets')
+    .refine(
+      (bounds) => bounds.every((bound, i) => i === 0 || bound > (bounds[i - 1] ?? 0)),
+      'Bucket bounds must increase',
+    ),
+  quietHoursStart: hhmm('Quiet hours start'),
+  quietHoursEnd: hhmm('Quiet hours end'),
+  aprCap: z
+    .number({ error: 'APR cap must be a number' })
+    .min(0, 'APR cap must not be negative')
+    .max(1000, 'APR cap must be at most 1000')
+    .nullable()
+    .optional(),
+  incomeBands: z
+    .tuple([incomeThreshold, incomeThreshold, incomeThreshold], { error: 'Give three income thresholds' })
+    .refine(([low, mid, high]) => low < mid && mid < high, 'Income thresholds must increase')
+    .nullable()
+    .optional(),
+});
+export type OrganisationBody = z.input<typeof organisationBody>;
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,131 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+/** The one query interface of the application, whichever engine is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Raw access to a single connection, for migrations and advisory locks. */
+export interface Connection {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several parameterless statements at once. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  withConnection<T>(fn: (connection: Connection) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; the returned function stops listening. */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /** PGlite only: the whole data directory as a gzipped tarball. */
+  dumpDataDir(): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded PGlite is used. */
+  url?: string | undefined;
+  /** PGlite data directory; `memory://` keeps it in memory (tests). */
+  dataDir: string;
+  poolSize?: number;
+  /** PGlite only: a dumped data directory to start from when the database does not exist yet. */
+  template?: Blob | undefined;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url
+    ? openPostgres(options.url, options.poolSize ?? 10)
+    : openPglite(options.dataDir, options.template);
+}
+
+async function openPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  const location = inMemory ? dataDir : path.resolve(dataDir, 'pglite');
+  const exists = !inMemory && existsSync(path.join(location, 'PG_VERSION'));
+  if (!inMemory) mkdirSync(location, { recursive: true });
+  // Extensions the schema uses must be loaded by PGlite itself (PostgreSQL ships them as contrib).
+  const client = new PGlite(location, {
+    extensions: { pg_trgm },
+    ...(template && !exists ? { loadDataDir: template } : {}),
+  });
+  await client.waitReady;
+  const connection: Connection = {
+    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+    exec: async (sql) => {
+      await client.exec(sql);
+    },
+  };
+  return {
+    kind: 'pglite',
+    db: drizzlePglite({ client, schema }) as unknown as Db,
+    // PGlite is a single connection: every caller already shares it.
+    withConnection: (fn) => fn(connection),
+    listen: async (channel, handler) => {
+      const stop = await client.listen(channel, handler);
+      return async () => stop();
+    },
+    dumpDataDir: async () => Buffer.from(await (await client.dumpDataDir('gzip')).arrayBuffer()),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its server must not crash the process; the pool replaces it.
+  pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
+  const probe = await pool.connect();
+  probe.release();
+  const listeners: pg.Client[] = [];
+  return {
+    kind: 'postgres',
+    db: drizzlePostgres({ client: pool, schema }) as unknown as Db,
+    withConnection: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async <T>(sql: string, params?: unknown[]) =>
+            (await client.query(sql, params as unknown[])).rows as T[],
+          exec: async (sql) => {
+            await client.query(sql);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    listen: async (channel, handler) => {
+      // LISTEN needs a connection of its own that stays out of the pool.
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', (error) => console.error(`PostgreSQL listener (${channel}) error:`, error.message));
+      await client.connect();
+      client.on('notification', (message) => {
+        if (message.channel === channel) handler(message.payload ?? '');
+      });
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      listeners.push(client);
+      return async () => {
+        listeners.splice(listeners.indexOf(client), 1);
+        await client.end();
+      };
+    },
+    dumpDataDir: () => Promise.reject(new Error('Only the embedded database can be dumped this way')),
+    close: async () => {
+      await Promise.all(listeners.splice(0).map((client) => client.end()));
+      await pool.end();
+    },
+  };
+}
+
+/** Rows of a raw SQL query, typed by the caller; both drivers answer with `{rows}`. */
+export async function queryRows<T>(executor: Pick<Db, 'execute'>, query: SQL): Promise<T[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

@@ -1,0 +1,174 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { customers } from './customers';
+import { devices } from './devices';
+import { inList } from './helpers';
+import { servicePlans } from './plans';
+
+export const CONTRACT_STATUSES = [
+  'draft',
+  'pending_approval',
+  'active',
+  'paid_off',
+  'defaulted',
+  'written_off',
+  'returned',
+  'repossessed',
+  'cancelled',
+] as const;
+/** Statuses in which a contract holds its device: a unit is in at most one such contract. */
+export const OPEN_CONTRACT_STATUSES = ['draft', 'pending_approval', 'active', 'defaulted'] as const;
+
+export const contractNumbers = pgSequence('contract_number_seq');
+
+/**
+ * PRODUCT.md section 2, Contract. The terms are copied from the plan version at creation; the
+ * derived figures (dpd, bucket, paid-through, outstanding) are kept up to date by payments and
+ * the close of business, so lists can filter and sort on them.
+ */
+export const contracts = pgTable(
+  'contracts',
+  {
+    id: text('id').primaryKey(),
+    number: text('number').notNull(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => devices.id),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => servicePlans.id),
+    /** The plan version's terms as they were at creation. */
+    terms: jsonb('terms').notNull(),
+    currency: text('currency').notNull(),
+    cashPrice: bigint('cash_price', { mode: 'number' }).notNull(),
+    deposit: bigint('deposit', { mode: 'number' }).notNull(),
+    principal: bigint('principal', { mode: 'number' }).notNull(),
+    apr: numeric('apr', { precision: 9, scale: 4 }).notNull(),
+    frequency: text('frequency').notNull(),
+    term: integer('term').notNull(),
+    interestMethod: text('interest_method').notNull(),
+    installmentMultiple: bigint('installment_multiple', { mode: 'number' }).notNull().default(0),
+    serviceFee: bigint('service_fee', { mode: 'number' }).notNull().default(0),
+    /** The regular instalment (principal + interest), before the service fee. */
+    installment: bigint('installment', { mode: 'number' }).notNull(),
+    totalInterest: bigint('total_interest', { mode: 'number' }).notNull(),
+    totalPayable: bigint('total_payable', { mode: 'number' }).notNull(),
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    firstDueDate: date('first_due_date', { mode: 'string' }).notNull(),
+    lastDueDate: date('last_due_date', { mode: 'string' }).notNull(),
+    status: text('status', { enum: CONTRACT_STATUSES }).notNull().default('draft'),
+    scheduleVersion: integer('schedule_version').notNull().default(1),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedBy: text('submitted_by').references(() => users.id, { onDelete: 'set null' }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    approvedBy: text('approved_by').references(() => users.id, { onDelete: 'set null' }),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    activatedBy: text('activated_by').references(() => users.id, { onDelete: 'set null' }),
+    activatedAt: timestamp('activated_at', { withTimezone: true }),
+    cancelledBy: text('cancelled_by').references(() => users.id, { onDelete: 'set null' }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    cancelReason: text('cancel_reason'),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    // Derived figures, kept current by payments and the close of business.
+    dpd: integer('dpd').notNull().default(0),
+    bucket: text('bucket').notNull().default('current'),
+    paidThroughDate: date('paid_through_date', { mode: 'string' }),
+    nextDueDate: date('next_due_date', { mode: 'string' }),
+    outstandingPrincipal: bigint('outstanding_principal', { mode: 'number' }).notNull().default(0),
+    outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull().default(0),
+    totalPaid: bigint('total_paid', { mode: 'number' }).notNull().default(0),
+    creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [
+    uniqueIndex('contracts_number_key').on(t.number),
+    // A device is financed by at most one open contract.
+    uniqueIndex('contracts_open_device_key')
+      .on(t.deviceId)
+      .where(sql`${t.status} in ('draft', 'pending_approval', 'active', 'defaulted')`),
+    index('contracts_customer_idx').on(t.customerId, t.createdAt),
+    index('contracts_status_idx').on(t.status, t.createdAt, t.id),
+    index('contracts_created_idx').on(t.createdAt, t.id),
+    // Each list sort (column, then id the same way) is one index scan, with or without a status.
+    index('contracts_dpd_idx').on(t.dpd, t.id),
+    index('contracts_status_dpd_idx').on(t.status, t.dpd, t.id),
+    index('contracts_outstanding_idx').on(t.outstandingTotal, t.id),
+    index('contracts_activated_idx').on(t.activatedAt, t.id),
+    // The device search of the contracts list joins from the device.
+    index('contracts_device_idx').on(t.deviceId),
+    index('contracts_number_trgm_idx').using('gin', sql`lower(${t.number}) gin_trgm_ops`),
+    check('contracts_status_check', inList(t.status, CONTRACT_STATUSES)),
+    check(
+      'contracts_amounts_check',
+      sql`${t.cashPrice} > 0 AND ${t.deposit} >= 0 AND ${t.principal} > 0 AND ${t.principal} = ${t.cashPrice} - ${t.deposit} AND ${t.term} BETWEEN 1 AND 3660`,
+    ),
+  ],
+);
+
+/** The schedule: one row per instalment and schedule version (restructures add a version). */
+export const contractInstallments = pgTable(
+  'contract_installments',
+  {
+    // Must name a contract: checked once per statement by a trigger (migration 0007, decision 006)
+    // rather than a foreign key, which checks each of a schedule's hundreds of rows on its own.
+    contractId: text('contract_id').notNull(),
+    scheduleVersion: integer('schedule_version').notNull(),
+    n: integer('n').notNull(),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    principalDue: bigint('principal_due', { mode: 'number' }).notNull(),
+    interestDue: bigint('interest_due', { mode: 'number' }).notNull(),
+    feeDue: bigint('fee_due', { mode: 'number' }).notNull(),
+    penaltyDue: bigint('penalty_due', { mode: 'number' }).notNull().default(0),
+    principalPaid: bigint('principal_paid', { mode: 'number' }).notNull().default(0),
+    interestPaid: bigint('interest_paid', { mode: 'number' }).notNull().default(0),
+    feePaid: bigint('fee_paid', { mode: 'number' }).notNull().default(0),
+    penaltyPaid: bigint('penalty_paid', { mode: 'number' }).notNull().default(0),
+    /** When the last component was paid in full. */
+    settledAt: date('settled_at', { mode: 'string' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contractId, t.scheduleVersion, t.n] }),
+    index('contract_installments_due_idx').on(t.dueDate).where(sql`${t.settledAt} IS NULL`),
+    check(
+      'contract_installments_amounts_check',
+      sql`${t.principalPaid} BETWEEN 0 AND ${t.principalDue} AND ${t.interestPaid} BETWEEN 0 AND ${t.interestDue} AND ${t.feePaid} BETWEEN 0 AND ${t.feeDue} AND ${t.penaltyPaid} BETWEEN 0 AND ${t.penaltyDue}`,
+    ),
+  ],
+);
+
+/** The contract's timeline: every state change and notable event, with who did it. */
+export const contractEvents = pgTable(
+  'contract_events',
+  {
+    id: text('id').primaryKey(),
+    contractId: text('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    message: text('message').notNull(),
+    data: jsonb('data'),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('contract_events_contract_idx').on(t.contractId, t.at)],
+);

@@ -1,0 +1,152 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { inList } from './helpers';
+
+export const DEVICE_CATEGORIES = [
+  'smartphone',
+  'solar_home_system',
+  'tv',
+  'laptop',
+  'tablet',
+  'other',
+] as const;
+export const CONTROL_KINDS = ['openpaygo', 'lock_api', 'none'] as const;
+export const DEVICE_STATUSES = [
+  'in_stock',
+  'reserved',
+  'assigned',
+  'returned',
+  'repossessed',
+  'written_off',
+  'lost',
+] as const;
+export const LOCK_STATES = ['unlocked', 'locked', 'unknown'] as const;
+export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYNC'] as const;
+
+/** PRODUCT.md section 2, Device model (the catalogue). */
+export const deviceModels = pgTable(
+  'device_models',
+  {
+    id: text('id').primaryKey(),
+    make: text('make').notNull(),
+    model: text('model').notNull(),
+    category: text('category', { enum: DEVICE_CATEGORIES }).notNull(),
+    sku: text('sku'),
+    costPrice: bigint('cost_price', { mode: 'number' }),
+    retailPrice: bigint('retail_price', { mode: 'number' }).notNull(),
+    controlKind: text('control_kind', { enum: CONTROL_KINDS }).notNull(),
+    active: boolean('active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('device_models_sku_key').on(t.sku).where(sql`${t.sku} IS NOT NULL`),
+    uniqueIndex('device_models_make_model_key').on(sql`lower(${t.make})`, sql`lower(${t.model})`),
+    check('device_models_category_check', inList(t.category, DEVICE_CATEGORIES)),
+    check('device_models_control_check', inList(t.controlKind, CONTROL_KINDS)),
+    check(
+      'device_models_prices_check',
+      sql`${t.retailPrice} >= 0 AND (${t.costPrice} IS NULL OR ${t.costPrice} >= 0)`,
+    ),
+  ],
+);
+
+/** One physical unit: PRODUCT.md section 2, Device unit, with its OpenPAYGO control settings. */
+export const devices = pgTable(
+  'devices',
+  {
+    id: text('id').primaryKey(),
+    serialNumber: text('serial_number').notNull(),
+    imei: text('imei'),
+    modelId: text('model_id')
+      .notNull()
+      .references(() => deviceModels.id),
+    status: text('status', { enum: DEVICE_STATUSES }).notNull().default('in_stock'),
+    lockState: text('lock_state', { enum: LOCK_STATES }).notNull().default('unknown'),
+    /** Paid-through date the device may run until (pay-as-you-go). */
+    activeUntil: date('active_until', { mode: 'string' }),
+    controlKind: text('control_kind', { enum: CONTROL_KINDS }).notNull(),
+    /** OpenPAYGO: 16-byte key, hex, encrypted with the app key (never returned by the API). */
+    openpaygoSecret: text('openpaygo_secret'),
+    openpaygoStartingCode: text('openpaygo_starting_code'),
+    openpaygoCount: integer('openpaygo_count'),
+    openpaygoTimeDivider: integer('openpaygo_time_divider'),
+    notes: text('notes'),
+    /** What the unit cost when received (the model's cost then): inventory is debited and, on sale, credited by it. */
+    costPrice: bigint('cost_price', { mode: 'number' }),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(serial_number || ' ' || coalesce(imei, ''))`),
+  },
+  (t) => [
+    uniqueIndex('devices_serial_key').on(t.serialNumber),
+    uniqueIndex('devices_imei_key').on(t.imei).where(sql`${t.imei} IS NOT NULL`),
+    index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('devices_model_idx').on(t.modelId),
+    index('devices_status_idx').on(t.status, t.createdAt),
+    index('devices_created_idx').on(t.createdAt, t.id),
+    check('devices_status_check', inList(t.status, DEVICE_STATUSES)),
+    check('devices_lock_state_check', inList(t.lockState, LOCK_STATES)),
+    check('devices_control_check', inList(t.controlKind, CONTROL_KINDS)),
+    check(
+      'devices_openpaygo_check',
+      sql`${t.controlKind} <> 'openpaygo' OR (${t.openpaygoSecret} IS NOT NULL AND ${t.openpaygoStartingCode} IS NOT NULL AND ${t.openpaygoCount} IS NOT NULL)`,
+    ),
+  ],
+);
+
+/** Every status change of a unit, with who and why. */
+export const deviceEvents = pgTable(
+  'device_events',
+  {
+    id: text('id').primaryKey(),
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    reason: text('reason'),
+    contractId: text('contract_id'),
+    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('device_events_device_idx').on(t.deviceId, t.at)],
+);
+
+/** OpenPAYGO tokens issued for a unit: who, when, what. */
+export const deviceTokens = pgTable(
+  'device_tokens',
+  {
+    id: text('id').primaryKey(),
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: TOKEN_TYPES }).notNull(),
+    value: integer('value'),
+    count: integer('count').notNull(),
+    token: text('token').notNull(),
+    contractId: text('contract_id'),
+    issuedBy: text('issued_by').references(() => users.id, { onDelete: 'set null' }),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('device_tokens_device_idx').on(t.deviceId, t.issuedAt),
+    uniqueIndex('device_tokens_count_key').on(t.deviceId, t.count),
+    check('device_tokens_type_check', inList(t.type, TOKEN_TYPES)),
+  ],
+);

@@ -1,0 +1,2 @@
+export * from './siphash';
+export * from './token';

@@ -1,0 +1,179 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Database } from '../db/client';
+import type { Config } from './config';
+import { type AppContext, type Clock, systemClock } from './context';
+import { AppError } from './errors';
+import { InvalidationBus } from './invalidation';
+import { activityRoutes } from './modules/activity/routes';
+import { assistantRoutes } from './modules/assistant/routes';
+import { auditRoutes } from './modules/audit/routes';
+import { authRoutes } from './modules/auth/routes';
+import { calculatorRoutes } from './modules/calculator/routes';
+import { contractRoutes } from './modules/contracts/routes';
+import { customerRoutes } from './modules/customers/routes';
+import { deviceRoutes } from './modules/devices/routes';
+import { healthRoutes } from './modules/health/routes';
+import { helpRoutes } from './modules/help/routes';
+import { ledgerRoutes } from './modules/ledger/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { planRoutes } from './modules/plans/routes';
+import { profileRoutes } from './modules/profile/routes';
+import { settingsRoutes } from './modules/settings/routes';
+import { userRoutes } from './modules/users/routes';
+import { projectPath } from './paths';
+import { checkAccess, type RouteEntry, registerAccessRules } from './plugins/access';
+import { checkCsrf } from './plugins/csrf';
+import { registerErrorHandling } from './plugins/errors';
+import { resolveSession } from './plugins/session';
+import { registerWebApp } from './plugins/web-app';
+import { Keyring } from './secrets';
+import { SessionStore } from './sessions';
+
+export type AppInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    readiness: { ready: boolean };
+    routeTable: RouteEntry[];
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  appSecret: string;
+  clock?: Clock;
+  /** Where the built web app lives; defaults to dist/web. */
+  webRoot?: string;
+  logger?: boolean | { level: string };
+}
+
+/** Every module's routes, in one list, so the route table (and its tests) see them all. */
+const MODULES = [
+  healthRoutes,
+  authRoutes,
+  userRoutes,
+  profileRoutes,
+  settingsRoutes,
+  notificationRoutes,
+  activityRoutes,
+  helpRoutes,
+  auditRoutes,
+  calculatorRoutes,
+  assistantRoutes,
+  planRoutes,
+  customerRoutes,
+  deviceRoutes,
+  contractRoutes,
+  ledgerRoutes,
+];
+
+export async function buildApp(options: BuildOptions): Promise<AppInstance> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.LOG_LEVEL },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // The API speaks JSON only (uploads add multipart where needed): anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const keyring = new Keyring(options.appSecret);
+  const bus = new InvalidationBus();
+  await bus.start(database);
+  const sessions = new SessionStore(
+    database.db,
+    clock,
+    { idleMs: config.SESSION_IDLE_MINUTES * 60_000, absoluteMs: config.SESSION_ABSOLUTE_HOURS * 3600_000 },
+    bus,
+  );
+  app.decorate('ctx', { config, database, db: database.db, keyring, clock, sessions, bus, log: app.log });
+  app.decorate('readiness', { ready: false });
+  app.decorateRequest('session', null);
+  app.addHook('onClose', () => bus.stop());
+
+  registerErrorHandling(app);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  registerAccessRules(app, routeTable);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // Served over plain HTTP on a LAN by default; HSTS belongs to the TLS-terminating proxy.
+    strictTransportSecurity: false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+
+  // Order matters: readiness, then who is calling, then CSRF, then whether they may.
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access) return;
+    if (!app.readiness.ready && request.url !== '/api/health') {
+      throw new AppError(503, 'STARTING', 'The server is starting; try again in a moment');
+    }
+    await resolveSession(request, sessions);
+    checkCsrf(request, keyring);
+    checkAccess(request);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Device financing API',
+        version: '1.0.0',
+        description: 'Money values are integers of minor units.',
+      },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  for (const module of MODULES) await module(app);
+  await registerWebApp(app, options.webRoot ?? projectPath('dist/web'));
+  return app;
+}

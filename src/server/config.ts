@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .optional()
+    .transform((value) => (value === undefined ? fallback : ['true', '1', 'yes'].includes(value)));
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Every setting comes from the environment (API.md "Running"); `.env.example` lists them. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined)),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  DATA_DIR: z.string().default('./data'),
+  DEMO_DATA: flag(true),
+  /** Key for signing CSRF tokens and encrypting secrets at rest. Generated into DATA_DIR when unset. */
+  APP_SECRET: z
+    .string()
+    .optional()
+    .refine((value) => value === undefined || value.length >= 32, 'must be at least 32 characters'),
+  /** Public address of the app, used in invite links. Defaults to the request's own host. */
+  PUBLIC_URL: z.url().optional(),
+  /** Trust X-Forwarded-* from a reverse proxy (needed for the client address and HTTPS detection). */
+  TRUST_PROXY: flag(false),
+  SESSION_IDLE_MINUTES: positiveInt(120),
+  SESSION_ABSOLUTE_HOURS: positiveInt(12),
+  /** Requests per minute one address may make to the public calculator quote. */
+  CALCULATOR_RATE_LIMIT_PER_MINUTE: positiveInt(600),
+  /**
+   * Optional OpenAI-compatible chat endpoint (e.g. https://api.openai.com/v1) that maps free text
+   * the assistant's own parser does not understand to the same intents. It never supplies numbers.
+   */
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_MODEL: z.string().default('gpt-4o-mini'),
+  AI_TIMEOUT_MS: positiveInt(8000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+      .join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,35 @@
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * The one error type of the API. Services throw it; the error handler turns it into
+ * `{message, code, errors?}` with its status. Anything else that escapes is a 500.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldError[]) =>
+  new AppError(400, 'BAD_REQUEST', message, errors);
+export const fieldError = (field: string, message: string) =>
+  new AppError(400, 'VALIDATION', message, [{ field, message }]);
+export const unauthorized = (message = 'Authentication required', code = 'UNAUTHENTICATED') =>
+  new AppError(401, code, message);
+export const forbidden = (message = 'You do not have permission to do this', code = 'FORBIDDEN') =>
+  new AppError(403, code, message);
+export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
+export const conflict = (message: string, code = 'CONFLICT') => new AppError(409, code, message);
+export const unprocessable = (message: string, code = 'RULE') => new AppError(422, code, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, 'RATE_LIMITED', message, undefined, { 'retry-after': String(retryAfterSeconds) });

@@ -1,0 +1,44 @@
+import { quoteQuery, quoteSchema } from '../../../contracts/calculator';
+import { buildSchedule } from '../../../domain';
+import type { AppInstance } from '../../app';
+import { businessDate } from '../../dates';
+import { organisation } from '../settings/service';
+
+/** API.md: the public financing calculator, computed by the finance engine. */
+export async function calculatorRoutes(app: AppInstance): Promise<void> {
+  const { ctx } = app;
+
+  app.get(
+    '/api/calculator/quote',
+    {
+      config: {
+        access: 'public',
+        rateLimit: { max: ctx.config.CALCULATOR_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' },
+      },
+      schema: { tags: ['calculator'], querystring: quoteQuery, response: { 200: quoteSchema } },
+    },
+    async (request) => {
+      const query = request.query;
+      const org = await organisation(ctx);
+      const schedule = buildSchedule({
+        principal: query.price - query.deposit,
+        apr: query.apr,
+        frequency: query.frequency,
+        term: query.term,
+        method: query.interestMethod,
+        startDate: query.startDate ?? businessDate(ctx.clock.now(), org.timeZone),
+        installmentMultiple: query.installmentMultiple,
+        serviceFeePerPeriod: query.serviceFee,
+      });
+      return {
+        currency: org.currency,
+        principal: schedule.totals.totalPrincipal,
+        installment: schedule.totals.installment,
+        totalInterest: schedule.totals.totalInterest,
+        totalServiceFees: schedule.totals.totalServiceFees,
+        totalPayable: schedule.totals.totalPayable,
+        schedule: schedule.rows,
+      };
+    },
+  );
+}

@@ -1,0 +1,85 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { contractInstallments, contracts } from '../../../db/schema';
+import type { AppContext } from '../../context';
+import { businessDate } from '../../dates';
+import { organisation } from '../settings/service';
+import { contractsChanged } from './list-cache';
+import { LIVE_STATUSES } from './portfolio';
+import { bucketsFrom } from './queries';
+
+/** Serialises refreshes across instances sharing one database. */
+const REFRESH_LOCK = 5_150_301;
+
+/**
+ * The derived arrears figures that lists filter and sort on (PRODUCT.md close of business, step
+ * 1): for every live contract, days past due from its oldest unsettled instalment due before the
+ * business date, the bucket from the organisation's ranges, and the next instalment due. The same
+ * rules as the contract page's live figures (domain `delinquencySnapshot`), set-based; only rows
+ * whose figures change are written. Returns how many changed.
+ */
+export async function refreshDelinquency(ctx: AppContext, date?: string): Promise<number> {
+  const org = await organisation(ctx);
+  const day = date ?? businessDate(ctx.clock.now(), org.timeZone);
+  const labels = bucketsFrom(org.delinquencyBuckets)
+    .filter((bucket) => bucket.min > 0)
+    .reverse()
+    .map((bucket) => sql`WHEN dpd >= ${bucket.min} THEN ${bucket.label}`);
+  const bucketOf: SQL = sql`CASE ${sql.join(labels, sql` `)} ELSE 'current' END`;
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`);
+    const changed = await queryRows<{ id: string }>(
+      tx,
+      sql`
+      WITH figures AS (
+        SELECT c.id,
+               COALESCE(${day}::date - min(i.due_date) FILTER (WHERE i.due_date < ${day}::date), 0) AS dpd,
+               min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due
+        FROM ${contracts} c
+        LEFT JOIN ${contractInstallments} i
+          ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+        WHERE c.status IN ${[...LIVE_STATUSES]}
+        GROUP BY c.id
+      ), labelled AS (
+        SELECT id, dpd, next_due, ${bucketOf} AS bucket FROM figures
+      )
+      UPDATE ${contracts} c
+      SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due
+      FROM labelled l
+      WHERE c.id = l.id AND (c.dpd, c.bucket, c.next_due_date) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due)
+      RETURNING c.id`,
+    );
+    if (changed.length) await contractsChanged(ctx, tx);
+    return changed.length;
+  });
+}
+
+/**
+ * Keeps the figures current until the close of business exists to do it: refreshes at start and
+ * then whenever the business date or the organisation's buckets change (checked every minute).
+ */
+export function keepDelinquencyCurrent(
+  ctx: AppContext,
+  log: { error: (details: object, message: string) => void },
+): { refreshNow: () => Promise<void>; stop: () => void } {
+  let lastKey = '';
+  let running: Promise<void> = Promise.resolve();
+  const run = (force: boolean) => {
+    running = running.then(async () => {
+      try {
+        const org = await organisation(ctx);
+        const key = `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
+        if (!force && key === lastKey) return;
+        await refreshDelinquency(ctx);
+        lastKey = key;
+      } catch (error) {
+        log.error({ err: error }, 'arrears figures refresh failed');
+      }
+    });
+    return running;
+  };
+  const timer = setInterval(() => void run(false), 60_000);
+  timer.unref();
+  void run(false);
+  return { refreshNow: () => run(true), stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,112 @@
+import type { servicePlans } from '../../../db/schema';
+import { addDays, buildSchedule, type Schedule } from '../../../domain';
+import type { AppContext, Executor } from '../../context';
+import { businessDate } from '../../dates';
+import { AppError, type FieldError, unprocessable } from '../../errors';
+import { allInOrder } from '../../in-order';
+import { planForContract } from '../plans/service';
+import { organisation } from '../settings/service';
+import { customerOf, deviceOf } from './parties';
+
+export interface QuoteInput {
+  customerId: string;
+  deviceId: string;
+  planId: string;
+  deposit: number;
+  term: number;
+  startDate?: string | undefined;
+}
+
+export interface Quote {
+  plan: typeof servicePlans.$inferSelect;
+  customer: Awaited<ReturnType<typeof customerOf>>;
+  device: Awaited<ReturnType<typeof deviceOf>>;
+  currency: string;
+  cashPrice: number;
+  deposit: number;
+  principal: number;
+  minimumDeposit: number;
+  startDate: string;
+  schedule: Schedule;
+}
+
+/** The least deposit a plan accepts for a price: the larger of its amount and its percentage (rounded up). */
+export function minimumDeposit(plan: typeof servicePlans.$inferSelect, price: number): number {
+  const fromPercent = Math.ceil((price * Number(plan.minDepositPercent)) / 100);
+  return Math.max(plan.minDepositAmount, fromPercent);
+}
+
+/**
+ * Checks a contract's inputs against the customer, the device and the plan, and builds the
+ * schedule with the finance engine. Bad input is a 400 naming the field; a plan rule a 422.
+ */
+export async function quoteContract(ctx: AppContext, executor: Executor, input: QuoteInput): Promise<Quote> {
+  const [org, customer, device, plan] = await allInOrder([
+    organisation(ctx, executor),
+    customerOf(executor, input.customerId),
+    deviceOf(executor, input.deviceId),
+    planForContract(executor, input.planId),
+  ]);
+  const { model } = device;
+  if (plan.eligibleCategories.length && !plan.eligibleCategories.includes(model.category)) {
+    throw unprocessable(
+      `Plan ${plan.code} does not finance ${model.category.replaceAll('_', ' ')} devices`,
+      'NOT_ELIGIBLE',
+    );
+  }
+  if (plan.eligibleModelIds.length && !plan.eligibleModelIds.includes(model.id)) {
+    throw unprocessable(
+      `Plan ${plan.code} does not finance the ${model.make} ${model.model}`,
+      'NOT_ELIGIBLE',
+    );
+  }
+  const cashPrice = model.retailPrice;
+  const least = minimumDeposit(plan, cashPrice);
+  const today = businessDate(ctx.clock.now(), org.timeZone);
+  const startDate = input.startDate ?? today;
+  const errors: FieldError[] = [];
+  if (!plan.allowedTerms.includes(input.term)) {
+    errors.push({
+      field: 'term',
+      message: `Plan ${plan.code} allows ${plan.allowedTerms.join(', ')} instalments`,
+    });
+  }
+  if (input.deposit >= cashPrice) {
+    errors.push({ field: 'deposit', message: 'The deposit must be less than the cash price' });
+  } else if (input.deposit < least) {
+    errors.push({
+      field: 'deposit',
+      message: `Plan ${plan.code} needs a deposit of at least ${least} (minor units)`,
+    });
+  }
+  if (startDate < addDays(today, -31) || startDate > addDays(today, 90)) {
+    errors.push({
+      field: 'startDate',
+      message: 'The start date must be within 31 days before and 90 days after today',
+    });
+  }
+  if (errors.length) throw new AppError(400, 'VALIDATION', errors.map((e) => e.message).join('; '), errors);
+  const principal = cashPrice - input.deposit;
+  const schedule = buildSchedule({
+    principal,
+    apr: plan.apr,
+    frequency: plan.frequency,
+    term: input.term,
+    method: plan.interestMethod,
+    startDate,
+    installmentMultiple: plan.installmentMultiple,
+    serviceFeePerPeriod: plan.serviceFee,
+  });
+  return {
+    plan,
+    customer,
+    device,
+    currency: org.currency,
+    cashPrice,
+    deposit: input.deposit,
+    principal,
+    minimumDeposit: least,
+    startDate,
+    schedule,
+  };
+}

@@ -1,0 +1,664 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { contractEvents, contractInstallments, contracts, payments } from '../../../db/schema';
+import type { ScheduleRow } from '../../../domain';
+import { formatMoney } from '../../../domain';
+import { type Actor, writeAudit } from '../../audit';
+import type { AppContext, Executor, Tx } from '../../context';
+import { businessDate } from '../../dates';
+import { conflict, notFound, unprocessable } from '../../errors';
+import { uniqueViolation } from '../../unique';
+import { ACCOUNTS, cashAccountFor, type PostingLine, post } from '../ledger/service';
+import { notify } from '../notifications/service';
+import { planTerms } from '../plans/service';
+import { organisation } from '../settings/service';
+import { contractsChanged } from './list-cache';
+import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from './parties';
+import { type QuoteInput, quoteContract } from './quote';
+
+type ContractRow = typeof contracts.$inferSelect;
+
+/** The next number of a sequence as text, `CT-000123` (never cut short beyond the width). */
+function numbered(sequence: string, prefix: string, width = 6) {
+  return sql`(SELECT ${prefix} || lpad(s::text, greatest(${width}, length(s::text)), '0') FROM nextval(${sequence}) AS s)`;
+}
+
+async function nextNumber(executor: Executor, sequence: string, prefix: string, width = 6): Promise<string> {
+  const [row] = await queryRows<{ number: string }>(
+    executor,
+    sql`SELECT ${numbered(sequence, prefix, width)} AS number`,
+  );
+  if (!row) throw new Error(`No number from ${sequence}`);
+  return row.number;
+}
+
+/**
+ * A schedule version's instalments in one statement with one parameter (a JSON array): a
+ * 3,660-row daily schedule as a multi-row VALUES would need 25,000 parameters to bind.
+ */
+async function insertInstallments(
+  executor: Executor,
+  contractId: string,
+  version: number,
+  rows: readonly ScheduleRow[],
+): Promise<void> {
+  const json = JSON.stringify(
+    rows.map((row) => [row.n, row.dueDate, row.principal, row.interest, row.serviceFee]),
+  );
+  await executor.execute(sql`
+    INSERT INTO ${contractInstallments} (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
+    SELECT ${contractId}, ${version}, (r->>0)::int, (r->>1)::date, (r->>2)::bigint, (r->>3)::bigint, (r->>4)::bigint
+    FROM json_array_elements(${json}::json) AS r`);
+}
+
+/** A line on the contract's timeline; every change of a contract writes one, so lists are told here. */
+export async function addEvent(
+  ctx: AppContext,
+  executor: Executor,
+  contractId: string,
+  actor: Actor,
+  type: string,
+  message: string,
+  data?: unknown,
+): Promise<void> {
+  await executor.insert(contractEvents).values({
+    id: randomUUID(),
+    contractId,
+    type,
+    message,
+    data: data ?? null,
+    actorId: actor.id,
+  });
+  await contractsChanged(ctx, executor);
+}
+
+/** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */
+export async function lockContract(tx: Tx, id: string): Promise<ContractRow> {
+  const [row] = await tx.select().from(contracts).where(eq(contracts.id, id)).for('update');
+  if (!row) throw notFound('Contract not found');
+  return row;
+}
+
+/**
+ * A draft contract: the terms copied from the plan version, the schedule from the engine, the
+ * device reserved so no one else can finance it.
+ */
+export async function createDraft(ctx: AppContext, actor: Actor, input: QuoteInput): Promise<string> {
+  const id = randomUUID();
+  // Read and checked before the transaction; the device is locked and checked again (still in
+  // stock) when it is reserved, and an open contract per device is a unique index.
+  const quote = await quoteContract(ctx, ctx.db, input);
+  const { schedule, plan } = quote;
+  const first = schedule.rows[0];
+  const last = schedule.rows.at(-1);
+  if (!first || !last) throw new Error('An empty schedule');
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(contracts)
+        .values({
+          id,
+          number: numbered('contract_number_seq', 'CT-'),
+          customerId: quote.customer.id,
+          deviceId: quote.device.device.id,
+          planId: plan.id,
+          terms: { planId: plan.id, version: plan.version, ...planTerms(plan) },
+          currency: quote.currency,
+          cashPrice: quote.cashPrice,
+          deposit: quote.deposit,
+          principal: quote.principal,
+          apr: plan.apr,
+          frequency: plan.frequency,
+          term: input.term,
+          interestMethod: plan.interestMethod,
+          installmentMultiple: plan.installmentMultiple,
+          serviceFee: plan.serviceFee,
+          installment: schedule.totals.installment,
+          totalInterest: schedule.totals.totalInterest,
+          totalPayable: schedule.totals.totalPayable,
+          startDate: quote.startDate,
+          firstDueDate: first.dueDate,
+          lastDueDate: last.dueDate,
+          status: 'draft',
+          createdBy: actor.id,
+          createdAt: ctx.clock.now(),
+          outstandingPrincipal: quote.principal,
+          outstandingTotal: schedule.totals.totalPayable,
+          nextDueDate: first.dueDate,
+        })
+        .returning({ number: contracts.number });
+      const number = inserted?.number ?? '';
+      await insertInstallments(tx, id, 1, schedule.rows);
+      await reserveDevice(ctx, tx, actor, quote.device.device.id, id, number);
+      await addEvent(ctx, tx, id, actor, 'created', `Draft created on plan ${plan.code} v${plan.version}`, {
+        deposit: quote.deposit,
+        term: input.term,
+      });
+      await writeAudit(tx, actor, {
+        action: 'contract.create',
+        entityType: 'contract',
+        entityId: id,
+        after: {
+          number,
+          customerId: quote.customer.id,
+          deviceId: quote.device.device.id,
+          planId: plan.id,
+          deposit: quote.deposit,
+          term: input.term,
+        },
+      });
+    });
+  } catch (error) {
+    if (uniqueViolation(error) === 'contracts_open_device_key') {
+      throw conflict('This device is already in another open contract', 'DEVICE_TAKEN');
+    }
+    throw error;
+  }
+  return id;
+}
+
+export async function submitForApproval(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await lockContract(tx, id);
+    if (row.status !== 'draft')
+      throw conflict(`Only a draft can be submitted; ${row.number} is ${row.status.replace('_', ' ')}`);
+    await tx
+      .update(contracts)
+      .set({
+        status: 'pending_approval',
+        submittedBy: actor.id,
+        submittedAt: ctx.clock.now(),
+        updatedAt: ctx.clock.now(),
+        version: row.version + 1,
+      })
+      .where(eq(contracts.id, id));
+    await addEvent(ctx, tx, id, actor, 'submitted', 'Submitted for approval');
+    await notify(
+      ctx,
+      { permission: 'contracts.approve' },
+      {
+        title: 'Contract waiting for approval',
+        message: `${row.number} needs a second person to approve it`,
+        type: 'warning',
+        link: `/contracts/${id}`,
+        category: 'approvals',
+      },
+      tx,
+    );
+    await writeAudit(tx, actor, {
+      action: 'contract.submit',
+      entityType: 'contract',
+      entityId: id,
+      before: { status: row.status },
+      after: { status: 'pending_approval' },
+    });
+  });
+}
+
+/** Maker-checker: whoever created or submitted the contract cannot approve it. */
+export async function approve(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await lockContract(tx, id);
+    if (row.status !== 'pending_approval')
+      throw conflict(
+        `Only a contract pending approval can be approved; ${row.number} is ${row.status.replace('_', ' ')}`,
+      );
+    if (row.approvedAt) throw conflict(`${row.number} is already approved`);
+    if (actor.id === row.createdBy || actor.id === row.submittedBy) {
+      throw unprocessable(
+        'You created or submitted this contract; another person must approve it',
+        'MAKER_CHECKER',
+      );
+    }
+    await tx
+      .update(contracts)
+      .set({
+        approvedBy: actor.id,
+        approvedAt: ctx.clock.now(),
+        updatedAt: ctx.clock.now(),
+        version: row.version + 1,
+      })
+      .where(eq(contracts.id, id));
+    await addEvent(ctx, tx, id, actor, 'approved', 'Approved');
+    if (row.createdBy) {
+      await notify(
+        ctx,
+        { userId: row.createdBy },
+        {
+          title: 'Contract approved',
+          message: `${row.number} was approved and can be activated`,
+          type: 'success',
+          link: `/contracts/${id}`,
+          category: 'approvals',
+        },
+        tx,
+      );
+    }
+    await writeAudit(tx, actor, { action: 'contract.approve', entityType: 'contract', entityId: id });
+  });
+}
+
+/** The approver sends it back: pending approval -> draft, with the reason on the timeline. */
+export async function returnToDraft(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  reason: string,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await lockContract(tx, id);
+    if (row.status !== 'pending_approval')
+      throw conflict(
+        `Only a contract pending approval can be sent back; ${row.number} is ${row.status.replace('_', ' ')}`,
+      );
+    await tx
+      .update(contracts)
+      .set({
+        status: 'draft',
+        submittedBy: null,
+        submittedAt: null,
+        approvedBy: null,
+        approvedAt: null,
+        updatedAt: ctx.clock.now(),
+        version: row.version + 1,
+      })
+      .where(eq(contracts.id, id));
+    await addEvent(ctx, tx, id, actor, 'returned', `Sent back for changes: ${reason}`);
+    if (row.createdBy) {
+      await notify(
+        ctx,
+        { userId: row.createdBy },
+        {
+          title: 'Contract sent back',
+          message: `${row.number}: ${reason}`,
+          type: 'warning',
+          link: `/contracts/${id}`,
+          category: 'approvals',
+        },
+        tx,
+      );
+    }
+    await writeAudit(tx, actor, {
+      action: 'contract.return',
+      entityType: 'contract',
+      entityId: id,
+      after: { reason },
+    });
+  });
+}
+
+export interface DepositInput {
+  amount: number;
+  channel: string;
+  reference?: string | undefined;
+  receivedAt?: string | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+/** Deposit payments posted (the detail page sums the same rows from its payment list). */
+async function depositReceived(executor: Executor, contractId: string): Promise<number> {
+  const [row] = await queryRows<{ total: string }>(
+    executor,
+    sql`SELECT COALESCE(sum(amount), 0) AS total FROM payments WHERE contract_id = ${contractId} AND method = 'deposit' AND status = 'posted'`,
+  );
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Records (part of) the deposit as a payment of method `deposit`, before activation. The same
+ * reference or idempotency key again returns the first payment and posts nothing.
+ * Ledger: the cash in, held as customer credit until activation turns it into the sale.
+ */
+export async function recordDeposit(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  input: DepositInput,
+): Promise<{ paymentId: string; created: boolean }> {
+  const existing = await findDuplicate(ctx.db, input);
+  if (existing) return { paymentId: existing, created: false };
+  const paymentId = randomUUID();
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const row = await lockContract(tx, id);
+      if (row.status !== 'draft' && row.status !== 'pending_approval') {
+        throw conflict(
+          `The deposit is taken before activation; ${row.number} is ${row.status.replace('_', ' ')}`,
+        );
+      }
+      const received = await depositReceived(tx, id);
+      const missing = row.deposit - received;
+      if (input.amount > missing) {
+        const money = (value: number) => formatMoney(value, row.currency);
+        throw unprocessable(
+          missing === 0
+            ? `The deposit of ${money(row.deposit)} is already received`
+            : `The deposit is ${money(row.deposit)} and ${money(received)} is received: at most ${money(missing)} more`,
+          'DEPOSIT_EXCEEDED',
+        );
+      }
+      const org = await organisation(ctx, tx);
+      const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
+      await tx.insert(payments).values({
+        id: paymentId,
+        receiptNumber: await nextNumber(tx, 'receipt_number_seq', 'R-', 7),
+        contractId: id,
+        customerId: row.customerId,
+        amount: input.amount,
+        currency: row.currency,
+        method: 'deposit',
+        provider: input.channel,
+        reference: input.reference ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        receivedAt,
+        status: 'posted',
+        postedBy: actor.id,
+        postedAt: ctx.clock.now(),
+      });
+      await post(tx, actor, {
+        businessDate: businessDate(receivedAt, org.timeZone),
+        description: `Deposit for ${row.number}`,
+        sourceType: 'deposit',
+        sourceId: paymentId,
+        currency: row.currency,
+        lines: [
+          {
+            account: cashAccountFor(input.channel),
+            debit: input.amount,
+            contractId: id,
+            customerId: row.customerId,
+          },
+          {
+            account: ACCOUNTS.customerCredit,
+            credit: input.amount,
+            contractId: id,
+            customerId: row.customerId,
+            memo: 'deposit held until activation',
+          },
+        ],
+      });
+      await addEvent(
+        ctx,
+        tx,
+        id,
+        actor,
+        'deposit',
+        `Deposit of ${formatMoney(input.amount, row.currency)} received (${input.channel.replace('_', ' ')})`,
+        { paymentId },
+      );
+      await writeAudit(tx, actor, {
+        action: 'contract.deposit',
+        entityType: 'payment',
+        entityId: paymentId,
+        after: { contractId: id, ...input },
+      });
+    });
+  } catch (error) {
+    // A concurrent delivery of the same payment won the race: answer with it.
+    if (['payments_reference_key', 'payments_idempotency_key'].includes(uniqueViolation(error) ?? '')) {
+      const winner = await findDuplicate(ctx.db, input);
+      if (winner) return { paymentId: winner, created: false };
+    }
+    throw error;
+  }
+  return { paymentId, created: true };
+}
+
+async function findDuplicate(executor: Executor, input: DepositInput): Promise<string | undefined> {
+  if (input.idempotencyKey) {
+    const [row] = await executor
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.idempotencyKey, input.idempotencyKey));
+    if (row) return row.id;
+  }
+  if (input.reference) {
+    const [row] = await executor
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.method, 'deposit'), eq(payments.reference, input.reference)));
+    if (row) return row.id;
+  }
+  return undefined;
+}
+
+/** Why activation cannot go ahead yet, in the order staff would fix it; empty when it can. */
+/** What activation still waits for, from the contract and the current state of its parties. */
+export function blockersOf(
+  row: ContractRow,
+  parties: { kycStatus: string; deviceStatus: string; depositReceived: number },
+): string[] {
+  const blockers: string[] = [];
+  if (row.status !== 'pending_approval') {
+    blockers.push(
+      row.status === 'draft'
+        ? 'Submit the contract for approval'
+        : `The contract is ${row.status.replace('_', ' ')}`,
+    );
+  }
+  if (!row.approvedAt) blockers.push('A second person must approve the contract');
+  if (parties.kycStatus !== 'verified')
+    blockers.push(`The customer's KYC is not verified (${parties.kycStatus.replace('_', ' ')})`);
+  if (parties.deviceStatus !== 'reserved')
+    blockers.push(
+      `The device is not held in stock for this contract (${parties.deviceStatus.replace('_', ' ')})`,
+    );
+  if (parties.depositReceived < row.deposit) {
+    blockers.push(
+      `The deposit of ${formatMoney(row.deposit, row.currency)} is not fully received (${formatMoney(parties.depositReceived, row.currency)} so far)`,
+    );
+  }
+  return blockers;
+}
+
+export async function activationBlockers(executor: Executor, row: ContractRow): Promise<string[]> {
+  const customer = await customerOf(executor, row.customerId);
+  const { device } = await deviceOf(executor, row.deviceId);
+  return blockersOf(row, {
+    kycStatus: customer.kycStatus,
+    deviceStatus: device.status,
+    depositReceived: await depositReceived(executor, row.id),
+  });
+}
+
+export interface ActivationResult {
+  /** Days the first unlock token buys, when the device is controlled by tokens. */
+  tokenDays: number | null;
+}
+
+/**
+ * Activation (PRODUCT.md): refused with 422 and the first unmet condition (approval, verified KYC,
+ * device in stock, deposit received). It starts the schedule today, hands the device over,
+ * posts the sale to the ledger and tells the maker.
+ */
+export async function activate(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  issueFirstToken: (tx: Tx, deviceId: string, days: number, contractId: string) => Promise<void>,
+): Promise<ActivationResult> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockContract(tx, id);
+    if (row.status === 'draft') throw conflict(`${row.number} is a draft: submit it for approval first`);
+    if (row.status !== 'pending_approval')
+      throw conflict(
+        `${row.number} is ${row.status.replace('_', ' ')}: only an approved contract awaiting activation can be activated`,
+      );
+    const [first] = await activationBlockers(tx, row);
+    if (first) throw unprocessable(first, 'ACTIVATION_REFUSED');
+
+    const org = await organisation(ctx, tx);
+    const today = businessDate(ctx.clock.now(), org.timeZone);
+    // The device goes home today: the schedule starts today (the amounts do not change, only dates).
+    const quote = await quoteContract(ctx, tx, {
+      customerId: row.customerId,
+      deviceId: row.deviceId,
+      planId: row.planId,
+      deposit: row.deposit,
+      term: row.term,
+      startDate: today,
+    }).catch(() => null);
+    const schedule = quote?.schedule;
+    const rows = schedule?.rows ?? [];
+    const firstRow = rows[0];
+    const lastRow = rows.at(-1);
+    if (schedule && firstRow && lastRow && today !== row.startDate) {
+      await tx
+        .delete(contractInstallments)
+        .where(
+          and(
+            eq(contractInstallments.contractId, id),
+            eq(contractInstallments.scheduleVersion, row.scheduleVersion),
+          ),
+        );
+      await insertInstallments(tx, id, row.scheduleVersion, rows);
+      await addEvent(
+        ctx,
+        tx,
+        id,
+        actor,
+        'rescheduled',
+        `Schedule dated from activation: ${today} (was ${row.startDate})`,
+      );
+    }
+    const firstDue = today !== row.startDate && firstRow ? firstRow.dueDate : row.firstDueDate;
+    const now = ctx.clock.now();
+    await tx
+      .update(contracts)
+      .set({
+        status: 'active',
+        activatedBy: actor.id,
+        activatedAt: now,
+        startDate: today !== row.startDate ? today : row.startDate,
+        firstDueDate: firstDue,
+        lastDueDate: today !== row.startDate && lastRow ? lastRow.dueDate : row.lastDueDate,
+        nextDueDate: firstDue,
+        paidThroughDate: today !== row.startDate ? today : row.startDate,
+        dpd: 0,
+        bucket: 'current',
+        outstandingPrincipal: row.principal,
+        outstandingTotal: row.totalPayable,
+        updatedAt: now,
+        version: row.version + 1,
+      })
+      .where(eq(contracts.id, id));
+
+    const { device, model } = await deviceOf(tx, row.deviceId);
+    await assignDevice(ctx, tx, actor, device.id, id, row.number, firstDue);
+    let tokenDays: number | null = null;
+    if (device.controlKind === 'openpaygo') {
+      tokenDays = Math.max(1, Math.round((Date.parse(firstDue) - Date.parse(today)) / 86_400_000));
+      await issueFirstToken(tx, device.id, tokenDays, id);
+    }
+
+    // The sale: the customer owes the principal, the deposit held becomes part of the price.
+    const lines: PostingLine[] = [
+      { account: ACCOUNTS.loansReceivable, debit: row.principal, contractId: id, customerId: row.customerId },
+      {
+        account: ACCOUNTS.customerCredit,
+        debit: row.deposit,
+        contractId: id,
+        customerId: row.customerId,
+        memo: 'deposit applied to the sale',
+      },
+      { account: ACCOUNTS.deviceSales, credit: row.cashPrice, contractId: id, customerId: row.customerId },
+    ];
+    // The unit leaves inventory at what it cost when received.
+    const cost = device.costPrice ?? model.costPrice;
+    if (cost) {
+      lines.push(
+        {
+          account: ACCOUNTS.costOfDevices,
+          debit: cost,
+          contractId: id,
+          customerId: row.customerId,
+        },
+        {
+          account: ACCOUNTS.inventory,
+          credit: cost,
+          contractId: id,
+          customerId: row.customerId,
+          memo: `device ${device.serialNumber}`,
+        },
+      );
+    }
+    await post(tx, actor, {
+      businessDate: today,
+      description: `Activation of ${row.number}`,
+      sourceType: 'contract_activation',
+      sourceId: id,
+      currency: row.currency,
+      lines,
+    });
+
+    await addEvent(ctx, tx, id, actor, 'activated', `Activated; device ${device.serialNumber} handed over`, {
+      tokenDays,
+    });
+    if (row.createdBy && row.createdBy !== actor.id) {
+      await notify(
+        ctx,
+        { userId: row.createdBy },
+        {
+          title: 'Contract activated',
+          message: `${row.number} is active`,
+          type: 'success',
+          link: `/contracts/${id}`,
+        },
+        tx,
+      );
+    }
+    await writeAudit(tx, actor, {
+      action: 'contract.activate',
+      entityType: 'contract',
+      entityId: id,
+      before: { status: row.status },
+      after: { status: 'active', startDate: today },
+    });
+    return { tokenDays };
+  });
+}
+
+/** Before activation only. The device returns to stock; a deposit received stays as customer credit. */
+export async function cancel(ctx: AppContext, actor: Actor, id: string, reason: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await lockContract(tx, id);
+    if (row.status !== 'draft' && row.status !== 'pending_approval') {
+      throw conflict(
+        `Only a contract not yet active can be cancelled; ${row.number} is ${row.status.replace('_', ' ')}`,
+      );
+    }
+    const now = ctx.clock.now();
+    await tx
+      .update(contracts)
+      .set({
+        status: 'cancelled',
+        cancelledBy: actor.id,
+        cancelledAt: now,
+        cancelReason: reason,
+        closedAt: now,
+        updatedAt: now,
+        version: row.version + 1,
+      })
+      .where(eq(contracts.id, id));
+    await releaseDevice(ctx, tx, actor, row.deviceId, id, row.number);
+    const received = await depositReceived(tx, id);
+    await addEvent(
+      ctx,
+      tx,
+      id,
+      actor,
+      'cancelled',
+      received
+        ? `Cancelled: ${reason}. The deposit received (${formatMoney(received, row.currency)}) is held as customer credit to refund or reuse.`
+        : `Cancelled: ${reason}`,
+    );
+    await writeAudit(tx, actor, {
+      action: 'contract.cancel',
+      entityType: 'contract',
+      entityId: id,
+      before: { status: row.status },
+      after: { status: 'cancelled', reason },
+    });
+  });
+}

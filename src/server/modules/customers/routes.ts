@@ -1,0 +1,252 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  type CustomerListItem,
+  customerCreateBody,
+  customerEventSchema,
+  customerListQuery,
+  customerPageSchema,
+  customerSchema,
+  customerUpdateBody,
+  documentReviewBody,
+  documentUploadResultSchema,
+  KYC_DOCUMENT_TYPES,
+  KYC_MAX_FILE_BYTES,
+  type KycDocumentType,
+  kycDocumentSchema,
+} from '../../../contracts/customers';
+import type { AppInstance } from '../../app';
+import { actorOf } from '../../audit';
+import { AppError, badRequest, fieldError, unprocessable } from '../../errors';
+import { CSV_EXPORT_LIMIT, type CsvColumn, sendCsv, sendJsonBytes, toCsv } from '../../lists';
+import { documentFile, listDocuments, reviewDocument, type Upload, uploadDocument } from './kyc';
+import {
+  createCustomer,
+  customerPageJson,
+  customerTimeline,
+  getCustomer,
+  listCustomers,
+  listRegions,
+  updateCustomer,
+} from './service';
+
+const idParams = z.object({ id: z.uuid('Not a valid customer id') });
+const documentParams = z.object({
+  id: z.uuid('Not a valid customer id'),
+  documentId: z.uuid('Not a valid document id'),
+});
+
+const CSV_COLUMNS: CsvColumn<CustomerListItem>[] = [
+  { header: 'Account number', value: (c) => c.accountNumber },
+  { header: 'First name', value: (c) => c.firstName },
+  { header: 'Last name', value: (c) => c.lastName },
+  { header: 'Phone', value: (c) => c.phone },
+  { header: 'Email', value: (c) => c.email },
+  { header: 'National ID', value: (c) => c.nationalId },
+  { header: 'Region', value: (c) => c.region },
+  { header: 'KYC status', value: (c) => c.kycStatus },
+  { header: 'Risk score', value: (c) => c.riskScore },
+  { header: 'Risk grade', value: (c) => c.riskGrade },
+  { header: 'Assigned agent', value: (c) => c.assignedAgent?.name },
+  { header: 'Created at', value: (c) => c.createdAt },
+];
+
+const UPLOAD_HELP = 'Send multipart/form-data with a "type" field and one "file"';
+
+/** The upload's fields and its one file; the multipart limits stop an oversized file while it streams. */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', UPLOAD_HELP);
+  let type: string | undefined;
+  let file: { name: string; data: Buffer } | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file) {
+          part.file.resume();
+          throw badRequest(`${UPLOAD_HELP} (one file per upload)`, [
+            { field: part.fieldname, message: 'Send one file, in the "file" field' },
+          ]);
+        }
+        file = { name: part.filename, data: await part.toBuffer() };
+      } else if (part.fieldname === 'type') {
+        type = String(part.value);
+      } else {
+        throw badRequest(`Unknown field "${part.fieldname}"`, [
+          { field: part.fieldname, message: `Unknown field "${part.fieldname}"` },
+        ]);
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(
+        413,
+        'FILE_TOO_LARGE',
+        'The file is larger than 10 MB; upload a smaller scan or photo',
+        [{ field: 'file', message: 'The file is larger than 10 MB' }],
+      );
+    }
+    if (code === 'FST_FILES_LIMIT') throw badRequest(`${UPLOAD_HELP} (one file per upload)`);
+    throw badRequest(`The upload could not be read: ${UPLOAD_HELP}`);
+  }
+  if (!type || !(KYC_DOCUMENT_TYPES as readonly string[]).includes(type)) {
+    throw fieldError('type', `Document type must be one of: ${KYC_DOCUMENT_TYPES.join(', ')}`);
+  }
+  if (!file) throw fieldError('file', 'Choose a file to upload');
+  return { type: type as KycDocumentType, fileName: file.name, data: file.data };
+}
+
+/** An inline download whose name survives any character (RFC 6266 / 5987). */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** /customers: customers, their KYC documents and their record (PRODUCT.md section 2, Customer). */
+export async function customerRoutes(app: AppInstance): Promise<void> {
+  const { ctx } = app;
+  const tags = ['customers'];
+
+  app.get(
+    '/api/customers',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, querystring: customerListQuery, response: { 200: customerPageSchema } },
+    },
+    async (request, reply) => {
+      const viewer = request.session?.user;
+      if (request.query.format === 'csv') {
+        const all = await listCustomers(ctx, request.query, viewer, CSV_EXPORT_LIMIT + 1);
+        if (all.items.length > CSV_EXPORT_LIMIT) {
+          throw unprocessable(
+            `More than ${CSV_EXPORT_LIMIT.toLocaleString('en-US')} customers match; narrow the filters to export`,
+            'EXPORT_TOO_LARGE',
+          );
+        }
+        return sendCsv(reply, 'customers.csv', toCsv(all.items, CSV_COLUMNS));
+      }
+      return sendJsonBytes(reply, await customerPageJson(ctx, request.query, viewer));
+    },
+  );
+
+  app.get(
+    '/api/customers/regions',
+    { config: { access: 'business.read' }, schema: { tags, response: { 200: z.array(z.string()) } } },
+    () => listRegions(ctx),
+  );
+
+  app.post(
+    '/api/customers',
+    {
+      config: { access: 'customers.write' },
+      schema: { tags, body: customerCreateBody, response: { 201: customerSchema } },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await createCustomer(ctx, actorOf(request), request.session?.user, request.body)),
+  );
+
+  app.get(
+    '/api/customers/:id',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, params: idParams, response: { 200: customerSchema } },
+    },
+    (request) => getCustomer(ctx, request.params.id, request.session?.user),
+  );
+
+  app.patch(
+    '/api/customers/:id',
+    {
+      config: { access: 'customers.write' },
+      schema: { tags, params: idParams, body: customerUpdateBody, response: { 200: customerSchema } },
+    },
+    (request) =>
+      updateCustomer(ctx, actorOf(request), request.session?.user, request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/customers/:id/timeline',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, params: idParams, response: { 200: z.array(customerEventSchema) } },
+    },
+    (request) => customerTimeline(ctx, request.params.id),
+  );
+
+  app.get(
+    '/api/customers/:id/documents',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, params: idParams, response: { 200: z.array(kycDocumentSchema) } },
+    },
+    (request) => listDocuments(ctx, request.params.id),
+  );
+
+  // Multipart only here: the plugin's parser and limits stay in this scope.
+  await app.register(async (scope) => {
+    const uploads = scope.withTypeProvider<ZodTypeProvider>();
+    await uploads.register(fastifyMultipart, {
+      limits: {
+        fileSize: KYC_MAX_FILE_BYTES,
+        files: 1,
+        fields: 5,
+        fieldSize: 1000,
+        parts: 8,
+        headerPairs: 50,
+      },
+    });
+    uploads.post(
+      '/api/customers/:id/documents',
+      {
+        config: { access: 'customers.write' },
+        schema: {
+          tags,
+          params: idParams,
+          consumes: ['multipart/form-data'],
+          description: `${UPLOAD_HELP}. JPEG, PNG or PDF (recognised by content), at most 10 MB.`,
+          response: { 201: documentUploadResultSchema },
+        },
+      },
+      async (request, reply) => {
+        const upload = await readUpload(request);
+        return reply.status(201).send(await uploadDocument(ctx, actorOf(request), request.params.id, upload));
+      },
+    );
+  });
+
+  app.get(
+    '/api/customers/:id/documents/:documentId/file',
+    { config: { access: 'business.read' }, schema: { tags, params: documentParams } },
+    async (request, reply) => {
+      const file = await documentFile(ctx, request.params.id, request.params.documentId);
+      // An uploaded PDF or image must never run script in our origin, nor be sniffed as HTML.
+      return reply
+        .header('content-type', file.mimeType)
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', 'sandbox')
+        .header('cache-control', 'private, no-store')
+        .send(file.data);
+    },
+  );
+
+  app.post(
+    '/api/customers/:id/documents/:documentId/review',
+    {
+      config: { access: 'customers.write' },
+      schema: {
+        tags,
+        params: documentParams,
+        body: documentReviewBody,
+        response: { 200: documentUploadResultSchema },
+      },
+    },
+    (request) =>
+      reviewDocument(ctx, actorOf(request), request.params.id, request.params.documentId, request.body),
+  );
+}

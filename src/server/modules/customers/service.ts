@@ -1,0 +1,579 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import {
+  type Consent,
+  type Customer,
+  type CustomerCreateInput,
+  type CustomerEvent,
+  type CustomerListItem,
+  type CustomerListQuery,
+  type CustomerUpdateInput,
+  customerPageSchema,
+  KYC_DOCUMENT_LABELS,
+  type KycDocumentType,
+} from '../../../contracts/customers';
+import type { Page } from '../../../contracts/lists';
+import type { RoleHolder } from '../../../contracts/roles';
+import { queryRows } from '../../../db/client';
+import { auditLog, customers, users } from '../../../db/schema';
+import { type Actor, type AuditEntry, writeAudit } from '../../audit';
+import type { AppContext, Executor, Tx } from '../../context';
+import { businessDate } from '../../dates';
+import { AppError, fieldError, notFound, unprocessable } from '../../errors';
+import { offsetOf, searchCondition, withinDays } from '../../lists';
+import { uniqueViolation } from '../../unique';
+import { organisation } from '../settings/service';
+import { findUserById } from '../users/service';
+import { loadKycState } from './kyc';
+import { customerListsChanged, customerPageCache, customerTotalsCache } from './list-cache';
+import { normalisePhone, phoneSearchDigits } from './phone';
+import { type CustomerRow, fullName, type ListRow, seesPii, toCustomer, toListItem } from './present';
+import { assessRisk } from './risk';
+
+const CONSENT_COLUMNS = {
+  sms: 'consentSmsAt',
+  whatsapp: 'consentWhatsappAt',
+  marketing: 'consentMarketingAt',
+  dataProcessing: 'consentDataProcessingAt',
+} as const satisfies Record<Consent, keyof CustomerRow>;
+
+/** The plain fields a create or update sets as given (after the schema's trimming). */
+const PLAIN_FIELDS = [
+  'firstName',
+  'lastName',
+  'otherNames',
+  'email',
+  'nationalId',
+  'dateOfBirth',
+  'gender',
+  'address',
+  'region',
+  'occupation',
+  'employment',
+  'monthlyIncome',
+  'assignedAgentId',
+] as const;
+type PlainField = (typeof PLAIN_FIELDS)[number];
+
+async function assertActiveStaff(executor: Executor, userId: string | null | undefined): Promise<void> {
+  if (!userId) return;
+  const user = await findUserById(executor, userId);
+  if (!user?.active)
+    throw fieldError('assignedAgentId', 'Choose an active staff member as the assigned agent');
+}
+
+async function duplicateOf(
+  executor: Executor,
+  field: 'phone' | 'nationalId',
+  value: string,
+  exceptId?: string,
+): Promise<AppError | null> {
+  const column = field === 'phone' ? customers.phone : customers.nationalId;
+  const [existing] = await executor
+    .select({
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      otherNames: customers.otherNames,
+      accountNumber: customers.accountNumber,
+    })
+    .from(customers)
+    .where(and(eq(column, value), exceptId ? ne(customers.id, exceptId) : undefined))
+    .limit(1);
+  if (!existing) return null;
+  const what = field === 'phone' ? 'This phone number' : 'This national ID';
+  const message = `${what} already belongs to ${fullName(existing)} (${existing.accountNumber})`;
+  return new AppError(409, field === 'phone' ? 'DUPLICATE_PHONE' : 'DUPLICATE_NATIONAL_ID', message, [
+    { field, message },
+  ]);
+}
+
+/**
+ * A unique index refused the row (two people saving the same phone at once get past the
+ * friendly check together): name the customer who has it, never a 500.
+ */
+async function translateDuplicate(
+  ctx: AppContext,
+  error: unknown,
+  values: { phone?: string | undefined; nationalId?: string | null | undefined },
+  exceptId?: string,
+): Promise<never> {
+  const constraint = uniqueViolation(error);
+  if (constraint === 'customers_phone_key' && values.phone) {
+    const duplicate = await duplicateOf(ctx.db, 'phone', values.phone, exceptId);
+    if (duplicate) throw duplicate;
+  }
+  if (constraint === 'customers_national_id_key' && values.nationalId) {
+    const duplicate = await duplicateOf(ctx.db, 'nationalId', values.nationalId, exceptId);
+    if (duplicate) throw duplicate;
+  }
+  if (constraint !== null) {
+    throw new AppError(409, 'DUPLICATE', 'Another customer with the same details was saved at the same time');
+  }
+  throw error;
+}
+
+async function checkDuplicates(
+  executor: Executor,
+  values: { phone?: string | undefined; nationalId?: string | null | undefined },
+  exceptId?: string,
+): Promise<void> {
+  if (values.phone) {
+    const duplicate = await duplicateOf(executor, 'phone', values.phone, exceptId);
+    if (duplicate) throw duplicate;
+  }
+  if (values.nationalId) {
+    const duplicate = await duplicateOf(executor, 'nationalId', values.nationalId, exceptId);
+    if (duplicate) throw duplicate;
+  }
+}
+
+function consentAudits(customerId: string, before: CustomerRow | null, after: CustomerRow): AuditEntry[] {
+  return (Object.keys(CONSENT_COLUMNS) as Consent[]).flatMap((consent) => {
+    const column = CONSENT_COLUMNS[consent];
+    const was = before?.[column] ?? null;
+    const now = after[column];
+    if ((was === null) === (now === null)) return [];
+    return [
+      {
+        action: now ? 'customer.consent_given' : 'customer.consent_withdrawn',
+        entityType: 'customer',
+        entityId: customerId,
+        before: { consent, at: was?.toISOString() ?? null },
+        after: { consent, at: now?.toISOString() ?? null },
+      },
+    ];
+  });
+}
+
+/** Turning a consent on stamps the time (an existing stamp stays); off clears it. */
+function consentChanges(
+  row: CustomerRow | null,
+  consents: CustomerCreateInput['consents'],
+  now: Date,
+): Partial<CustomerRow> {
+  const changes: Partial<CustomerRow> = {};
+  for (const consent of Object.keys(CONSENT_COLUMNS) as Consent[]) {
+    const given = consents?.[consent];
+    if (given === undefined) continue;
+    const column = CONSENT_COLUMNS[consent];
+    const current = row?.[column] ?? null;
+    if (given && current === null) changes[column] = now;
+    if (!given && current !== null) changes[column] = null;
+  }
+  return changes;
+}
+
+const agent = alias(users, 'agent');
+const creator = alias(users, 'creator');
+const kycReviewer = alias(users, 'kyc_reviewer');
+const names = <T extends { id: unknown; firstName: unknown; lastName: unknown }>(table: T) => ({
+  id: table.id as T['id'],
+  firstName: table.firstName as T['firstName'],
+  lastName: table.lastName as T['lastName'],
+});
+
+/** `currency` is read before any transaction: on PGlite a read outside it would wait for it to end. */
+async function present(
+  executor: Executor,
+  id: string,
+  viewer: RoleHolder | null | undefined,
+  currency: string,
+): Promise<Customer> {
+  const [found] = await executor
+    .select({ row: customers, agent: names(agent), creator: names(creator), reviewer: names(kycReviewer) })
+    .from(customers)
+    .leftJoin(agent, eq(agent.id, customers.assignedAgentId))
+    .leftJoin(creator, eq(creator.id, customers.createdBy))
+    .leftJoin(kycReviewer, eq(kycReviewer.id, customers.kycReviewedBy))
+    .where(eq(customers.id, id));
+  if (!found) throw notFound('Customer not found');
+  const kyc = await loadKycState(executor, id);
+  return toCustomer(
+    found.row,
+    { agent: found.agent, createdBy: found.creator, reviewer: found.reviewer, missingDocuments: kyc.missing },
+    currency,
+    seesPii(viewer),
+  );
+}
+
+export async function getCustomer(
+  ctx: AppContext,
+  id: string,
+  viewer: RoleHolder | null | undefined,
+): Promise<Customer> {
+  return present(ctx.db, id, viewer, (await organisation(ctx)).currency);
+}
+
+function plainValues(input: Partial<Record<PlainField, unknown>>): Partial<CustomerRow> {
+  const values: Record<string, unknown> = {};
+  for (const field of PLAIN_FIELDS) if (input[field] !== undefined) values[field] = input[field];
+  return values as Partial<CustomerRow>;
+}
+
+export async function createCustomer(
+  ctx: AppContext,
+  actor: Actor,
+  viewer: RoleHolder | null | undefined,
+  input: CustomerCreateInput,
+): Promise<Customer> {
+  const org = await organisation(ctx);
+  const phone = normalisePhone(input.phone, org.country);
+  await assertActiveStaff(ctx.db, input.assignedAgentId);
+  await checkDuplicates(ctx.db, { phone, nationalId: input.nationalId });
+  const now = ctx.clock.now();
+  const id = randomUUID();
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [next] = await queryRows<{ n: string }>(
+        tx,
+        sql`SELECT nextval('customer_number_seq')::text AS n`,
+      );
+      const accountNumber = `C-${(next?.n ?? '0').padStart(6, '0')}`;
+      const plain = plainValues(input);
+      const risk = assessRisk(
+        {
+          monthlyIncome: input.monthlyIncome ?? null,
+          dateOfBirth: input.dateOfBirth ?? null,
+          employment: input.employment ?? null,
+        },
+        { idVerified: false, selfie: false, proofOfAddress: false },
+        org,
+        businessDate(now, org.timeZone),
+        now,
+      );
+      const [row] = await tx
+        .insert(customers)
+        .values({
+          ...plain,
+          ...consentChanges(null, input.consents, now),
+          ...risk,
+          id,
+          accountNumber,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phone,
+          createdBy: actor.id,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!row) throw new Error('Customer insert returned nothing');
+      await customerListsChanged(ctx, tx);
+      const customer = await present(tx, id, viewer, org.currency);
+      await writeAudit(tx, actor, {
+        action: 'customer.create',
+        entityType: 'customer',
+        entityId: id,
+        after: { accountNumber, ...plain, phone },
+      });
+      for (const entry of consentAudits(id, null, row)) await writeAudit(tx, actor, entry);
+      return customer;
+    });
+  } catch (error) {
+    return translateDuplicate(ctx, error, { phone, nationalId: input.nationalId });
+  }
+}
+
+const sameValue = (a: unknown, b: unknown) =>
+  a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+
+/**
+ * Optimistic concurrency: the change names the version it was based on; if someone saved in
+ * between, it is refused with 409 and nothing is overwritten. An update that changes nothing
+ * keeps the version.
+ */
+export async function updateCustomer(
+  ctx: AppContext,
+  actor: Actor,
+  viewer: RoleHolder | null | undefined,
+  id: string,
+  input: CustomerUpdateInput,
+): Promise<Customer> {
+  const org = await organisation(ctx);
+  const phone = input.phone === undefined ? undefined : normalisePhone(input.phone, org.country);
+  if (input.assignedAgentId) await assertActiveStaff(ctx.db, input.assignedAgentId);
+  try {
+    return await ctx.db.transaction(async (tx: Tx) => {
+      const [before] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
+      if (!before) throw notFound('Customer not found');
+      if (before.version !== input.version) {
+        throw new AppError(
+          409,
+          'VERSION_CONFLICT',
+          `Someone else changed this customer since you opened it (now version ${before.version}, yours ${input.version}); reload and make your change again`,
+        );
+      }
+      const now = ctx.clock.now();
+      const requested: Partial<CustomerRow> = { ...plainValues(input), ...(phone ? { phone } : {}) };
+      const changed = Object.fromEntries(
+        Object.entries(requested).filter(
+          ([key, value]) => !sameValue(before[key as keyof CustomerRow], value),
+        ),
+      ) as Partial<CustomerRow>;
+      const consents = consentChanges(before, input.consents, now);
+      if (!Object.keys(changed).length && !Object.keys(consents).length)
+        return present(tx, id, viewer, org.currency);
+      await checkDuplicates(tx, { phone: changed.phone, nationalId: changed.nationalId }, id);
+      const merged = { ...before, ...changed };
+      const kyc = await loadKycState(tx, id);
+      const risk = assessRisk(merged, kyc.evidence, org, businessDate(now, org.timeZone), now);
+      const [after] = await tx
+        .update(customers)
+        .set({ ...changed, ...consents, ...risk, updatedAt: now, version: before.version + 1 })
+        .where(eq(customers.id, id))
+        .returning();
+      if (!after) throw notFound('Customer not found');
+      await customerListsChanged(ctx, tx);
+      const customer = await present(tx, id, viewer, org.currency);
+      if (Object.keys(changed).length) {
+        await writeAudit(tx, actor, {
+          action: 'customer.update',
+          entityType: 'customer',
+          entityId: id,
+          before: Object.fromEntries(
+            Object.keys(changed).map((key) => [key, before[key as keyof CustomerRow]]),
+          ),
+          after: changed,
+        });
+      }
+      for (const entry of consentAudits(id, before, after)) await writeAudit(tx, actor, entry);
+      return customer;
+    });
+  } catch (error) {
+    return translateDuplicate(ctx, error, { phone, nationalId: input.nationalId }, id);
+  }
+}
+
+const SORTS = {
+  createdAt: [customers.createdAt, customers.id],
+  name: [customers.lastName, customers.firstName, customers.id],
+  accountNumber: [customers.accountNumber],
+  riskScore: [customers.riskScore, customers.id],
+} as const;
+
+/**
+ * Customers matching a search box text: names, account number, e-mail, national ID, or the phone
+ * however it is typed (0722..., +254 722..., 722...). Other lists (contracts) search customers
+ * through it.
+ */
+export function customerSearchCondition(q: string | undefined): SQL | undefined {
+  if (!q) return undefined;
+  const digits = phoneSearchDigits(q);
+  return digits
+    ? or(searchCondition(customers.searchText, q), searchCondition(customers.searchText, digits))
+    : searchCondition(customers.searchText, q);
+}
+
+function listConditions(query: CustomerListQuery, timeZone: string): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [customerSearchCondition(query.q)];
+  if (query.kycStatus) conditions.push(eq(customers.kycStatus, query.kycStatus));
+  if (query.region) conditions.push(eq(customers.region, query.region));
+  if (query.assignedAgentId) conditions.push(eq(customers.assignedAgentId, query.assignedAgentId));
+  if (query.riskGrade) conditions.push(eq(customers.riskGrade, query.riskGrade));
+  conditions.push(...withinDays(customers.createdAt, query.createdFrom, query.createdTo, timeZone));
+  const present = conditions.filter((condition): condition is SQL => condition !== undefined);
+  return present.length ? and(...present) : undefined;
+}
+
+/** The list convention (src/contracts/lists.ts): one page, or (with `limit`) every match for an export. */
+export async function listCustomers(
+  ctx: AppContext,
+  query: CustomerListQuery,
+  viewer: RoleHolder | null | undefined,
+  limit?: number,
+): Promise<Page<CustomerListItem>> {
+  return loadCustomerPage(ctx, query, seesPii(viewer), limit);
+}
+
+/**
+ * A page as the JSON bytes the API sends, validated against the response schema once and then
+ * cached per instance (list-cache.ts): a busy list costs neither a query nor a serialisation.
+ */
+export async function customerPageJson(
+  ctx: AppContext,
+  query: CustomerListQuery,
+  viewer: RoleHolder | null | undefined,
+): Promise<Buffer> {
+  const showPii = seesPii(viewer);
+  return customerPageCache(ctx).get(`page:${showPii}:${JSON.stringify(query)}`, async () =>
+    Buffer.from(JSON.stringify(customerPageSchema.parse(await loadCustomerPage(ctx, query, showPii)))),
+  );
+}
+
+async function loadCustomerPage(
+  ctx: AppContext,
+  query: CustomerListQuery,
+  showPii: boolean,
+  limit?: number,
+): Promise<Page<CustomerListItem>> {
+  const { timeZone } = await organisation(ctx);
+  const where = listConditions(query, timeZone);
+  const direction = query.order === 'asc' ? asc : desc;
+  const nulls = query.sort === 'riskScore' ? sql` NULLS LAST` : sql``;
+  const pageSize = limit ?? query.pageSize;
+  const offset = limit ? 0 : offsetOf(query.page, query.pageSize);
+  const rowsQuery = ctx.db
+    .select({
+      id: customers.id,
+      accountNumber: customers.accountNumber,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      otherNames: customers.otherNames,
+      phone: customers.phone,
+      email: customers.email,
+      nationalId: customers.nationalId,
+      region: customers.region,
+      kycStatus: customers.kycStatus,
+      riskScore: customers.riskScore,
+      riskGrade: customers.riskGrade,
+      createdAt: customers.createdAt,
+      agentId: agent.id,
+      agentFirstName: agent.firstName,
+      agentLastName: agent.lastName,
+    })
+    .from(customers)
+    .leftJoin(agent, eq(agent.id, customers.assignedAgentId))
+    .where(where)
+    .orderBy(...SORTS[query.sort].map((column) => sql`${direction(column)}${nulls}`))
+    .limit(pageSize)
+    .offset(offset);
+  const totalKey = `total:${JSON.stringify([
+    query.q,
+    query.kycStatus,
+    query.region,
+    query.assignedAgentId,
+    query.riskGrade,
+    query.createdFrom,
+    query.createdTo,
+    timeZone,
+  ])}`;
+  const [rows, total] = await Promise.all([
+    rowsQuery,
+    customerTotalsCache(ctx).get(totalKey, async () => {
+      const [row] = await ctx.db.select({ n: count() }).from(customers).where(where);
+      return Number(row?.n ?? 0);
+    }),
+  ]);
+  return {
+    items: (rows as ListRow[]).map((row) => toListItem(row, showPii)),
+    total,
+    page: limit ? 1 : query.page,
+    pageSize,
+  };
+}
+
+export async function countCustomers(ctx: AppContext, query: CustomerListQuery): Promise<number> {
+  const { timeZone } = await organisation(ctx);
+  const [row] = await ctx.db.select({ n: count() }).from(customers).where(listConditions(query, timeZone));
+  return Number(row?.n ?? 0);
+}
+
+/** The regions in use, for the list's filter. */
+export async function listRegions(ctx: AppContext): Promise<string[]> {
+  const rows = await ctx.db
+    .selectDistinct({ region: customers.region })
+    .from(customers)
+    .where(isNotNull(customers.region))
+    .orderBy(asc(customers.region))
+    .limit(1000);
+  return rows.map((row) => row.region).filter((region): region is string => region !== null);
+}
+
+const CONSENT_LABELS: Record<Consent, string> = {
+  sms: 'SMS',
+  whatsapp: 'WhatsApp',
+  marketing: 'Marketing',
+  dataProcessing: 'Data processing',
+};
+
+const FIELD_LABELS: Record<string, string> = {
+  firstName: 'first name',
+  lastName: 'last name',
+  otherNames: 'other names',
+  phone: 'phone',
+  email: 'email',
+  nationalId: 'national ID',
+  dateOfBirth: 'date of birth',
+  gender: 'gender',
+  address: 'address',
+  region: 'region',
+  occupation: 'occupation',
+  employment: 'employment',
+  monthlyIncome: 'monthly income',
+  assignedAgentId: 'assigned agent',
+};
+
+type Json = Record<string, unknown> | null;
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const docLabel = (value: unknown) => KYC_DOCUMENT_LABELS[value as KycDocumentType] ?? text(value);
+
+/** One line per audited event, without personal data (it is shown to every role). */
+function summarise(action: string, before: Json, after: Json): string {
+  switch (action) {
+    case 'customer.create':
+      return `Customer created (${text(after?.accountNumber)})`;
+    case 'customer.update':
+      return `Changed ${Object.keys(after ?? {})
+        .map((key) => FIELD_LABELS[key] ?? key)
+        .join(', ')}`;
+    case 'customer.consent_given':
+      return `${CONSENT_LABELS[after?.consent as Consent] ?? text(after?.consent)} consent given`;
+    case 'customer.consent_withdrawn':
+      return `${CONSENT_LABELS[after?.consent as Consent] ?? text(after?.consent)} consent withdrawn`;
+    case 'customer.document_upload':
+      return `${docLabel(after?.type)} uploaded (${text(after?.fileName)})`;
+    case 'customer.document_review':
+      return after?.status === 'verified'
+        ? `${docLabel(after?.type)} verified`
+        : `${docLabel(after?.type)} rejected: ${text(after?.reason)}`;
+    case 'customer.kyc_status':
+      return `KYC status ${text(before?.kycStatus)} → ${text(after?.kycStatus)}${
+        after?.reason ? ` (${text(after.reason)})` : ''
+      }`;
+    default:
+      return action;
+  }
+}
+
+/** The customer's record of changes: creation, edits, consents, KYC documents and status. */
+export async function customerTimeline(ctx: AppContext, id: string): Promise<CustomerEvent[]> {
+  const [exists] = await ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.id, id));
+  if (!exists) throw notFound('Customer not found');
+  const rows = await ctx.db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, id)))
+    .orderBy(desc(auditLog.id))
+    .limit(500);
+  return rows.map((row) => ({
+    id: row.id,
+    at: row.at.toISOString(),
+    action: row.action,
+    actor: row.actorLabel,
+    summary: summarise(row.action, row.before as Json, row.after as Json),
+  }));
+}
+
+/** For other areas (contracts): the facts they check before lending. */
+export async function customerForContract(
+  executor: Executor,
+  id: string,
+): Promise<
+  Pick<CustomerRow, 'id' | 'accountNumber' | 'firstName' | 'lastName' | 'phone' | 'kycStatus' | 'riskGrade'>
+> {
+  const [row] = await executor
+    .select({
+      id: customers.id,
+      accountNumber: customers.accountNumber,
+      firstName: customers.firstName,
+      lastName: customers.lastName,
+      phone: customers.phone,
+      kycStatus: customers.kycStatus,
+      riskGrade: customers.riskGrade,
+    })
+    .from(customers)
+    .where(eq(customers.id, id));
+  if (!row) throw unprocessable('Customer not found', 'CUSTOMER_NOT_FOUND');
+  return row;
+}

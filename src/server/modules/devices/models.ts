@@ -1,0 +1,277 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import type {
+  DeviceModel,
+  DeviceModelCreateBody,
+  DeviceModelListQuery,
+  DeviceModelUpdateBody,
+} from '../../../contracts/devices';
+import type { Page } from '../../../contracts/lists';
+import { deviceModels, devices } from '../../../db/schema';
+import { type Actor, writeAudit } from '../../audit';
+import type { AppContext, Executor } from '../../context';
+import { AppError, notFound, unprocessable } from '../../errors';
+import { likePattern, offsetOf } from '../../lists';
+import { uniqueViolation } from '../../unique';
+import { organisation } from '../settings/service';
+import { clearDeviceTotals } from './list-cache';
+
+export type DeviceModelRow = typeof deviceModels.$inferSelect;
+
+const modelName = (row: Pick<DeviceModelRow, 'make' | 'model'>) => `${row.make} ${row.model}`;
+
+function toDeviceModel(row: DeviceModelRow, currency: string, units: number): DeviceModel {
+  return {
+    id: row.id,
+    make: row.make,
+    model: row.model,
+    name: modelName(row),
+    category: row.category,
+    sku: row.sku,
+    retailPrice: row.retailPrice,
+    costPrice: row.costPrice,
+    currency,
+    controlKind: row.controlKind,
+    active: row.active,
+    units,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const unitCount = sql<number>`(SELECT count(*)::int FROM ${devices} WHERE ${devices.modelId} = ${deviceModels.id})`;
+
+/** `currency` is read before any transaction: on PGlite a read outside it would wait for it to end. */
+async function present(executor: Executor, id: string, currency: string): Promise<DeviceModel> {
+  const [found] = await executor
+    .select({ row: deviceModels, units: unitCount })
+    .from(deviceModels)
+    .where(eq(deviceModels.id, id));
+  if (!found) throw notFound('Device model not found');
+  return toDeviceModel(found.row, currency, Number(found.units));
+}
+
+export async function getDeviceModel(ctx: AppContext, id: string): Promise<DeviceModel> {
+  return present(ctx.db, id, (await organisation(ctx)).currency);
+}
+
+/** The catalogue row, for units and imports. */
+export async function deviceModelRow(executor: Executor, id: string): Promise<DeviceModelRow | undefined> {
+  const [row] = await executor.select().from(deviceModels).where(eq(deviceModels.id, id));
+  return row;
+}
+
+async function duplicateOf(
+  executor: Executor,
+  values: { make?: string; model?: string; sku?: string | null },
+  exceptId?: string,
+): Promise<AppError | null> {
+  const others = exceptId ? ne(deviceModels.id, exceptId) : undefined;
+  if (values.sku) {
+    const [bySku] = await executor
+      .select()
+      .from(deviceModels)
+      .where(and(eq(deviceModels.sku, values.sku), others));
+    if (bySku) {
+      const message = `SKU ${values.sku} already belongs to ${modelName(bySku)}`;
+      return new AppError(409, 'DUPLICATE_SKU', message, [{ field: 'sku', message }]);
+    }
+  }
+  if (values.make !== undefined && values.model !== undefined) {
+    const [byName] = await executor
+      .select()
+      .from(deviceModels)
+      .where(
+        and(
+          sql`lower(${deviceModels.make}) = lower(${values.make})`,
+          sql`lower(${deviceModels.model}) = lower(${values.model})`,
+          others,
+        ),
+      );
+    if (byName) {
+      const message = `The model ${modelName(byName)} already exists`;
+      return new AppError(409, 'DUPLICATE_MODEL', message, [{ field: 'model', message }]);
+    }
+  }
+  return null;
+}
+
+async function translateDuplicate(
+  ctx: AppContext,
+  error: unknown,
+  values: { make?: string; model?: string; sku?: string | null },
+  exceptId?: string,
+): Promise<never> {
+  if (uniqueViolation(error) === null) throw error;
+  throw (
+    (await duplicateOf(ctx.db, values, exceptId)) ??
+    new AppError(409, 'DUPLICATE_MODEL', 'Another model with the same name or SKU was saved at the same time')
+  );
+}
+
+export async function createDeviceModel(
+  ctx: AppContext,
+  actor: Actor,
+  input: DeviceModelCreateBody & { sku?: string | null },
+): Promise<DeviceModel> {
+  const values = { make: input.make, model: input.model, sku: input.sku ?? null };
+  const duplicate = await duplicateOf(ctx.db, values);
+  if (duplicate) throw duplicate;
+  const id = randomUUID();
+  const now = ctx.clock.now();
+  const { currency } = await organisation(ctx);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(deviceModels)
+        .values({
+          id,
+          make: input.make,
+          model: input.model,
+          category: input.category,
+          sku: input.sku ?? null,
+          retailPrice: input.retailPrice,
+          costPrice: input.costPrice ?? null,
+          controlKind: input.controlKind,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!row) throw new Error('Device model insert returned nothing');
+      const model = await present(tx, id, currency);
+      await writeAudit(tx, actor, {
+        action: 'device_model.create',
+        entityType: 'device_model',
+        entityId: id,
+        after: { ...input },
+      });
+      return model;
+    });
+  } catch (error) {
+    return translateDuplicate(ctx, error, values);
+  }
+}
+
+export async function updateDeviceModel(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  input: DeviceModelUpdateBody & { sku?: string | null },
+): Promise<DeviceModel> {
+  let names: { make?: string; model?: string; sku?: string | null } = {};
+  const { currency } = await organisation(ctx);
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
+      if (!before) throw notFound('Device model not found');
+      const changes = Object.fromEntries(
+        Object.entries(input).filter(
+          ([key, value]) => value !== undefined && before[key as keyof DeviceModelRow] !== value,
+        ),
+      ) as Partial<DeviceModelRow>;
+      if (!Object.keys(changes).length) return present(tx, id, currency);
+      names = {
+        make: changes.make ?? before.make,
+        model: changes.model ?? before.model,
+        sku: changes.sku === undefined ? null : changes.sku,
+      };
+      const duplicate = await duplicateOf(tx, names, id);
+      if (duplicate) throw duplicate;
+      if (changes.controlKind) {
+        const [units] = await tx.select({ n: count() }).from(devices).where(eq(devices.modelId, id));
+        if (Number(units?.n ?? 0) > 0) {
+          throw unprocessable(
+            `${modelName(before)} has ${units?.n} unit(s) controlled as ${before.controlKind}; its control kind cannot change`,
+            'MODEL_IN_USE',
+          );
+        }
+      }
+      await tx
+        .update(deviceModels)
+        .set({ ...changes, updatedAt: ctx.clock.now() })
+        .where(eq(deviceModels.id, id));
+      // Unit lists filter on the model's category and show its name.
+      await clearDeviceTotals(ctx, tx);
+      const model = await present(tx, id, currency);
+      await writeAudit(tx, actor, {
+        action: 'device_model.update',
+        entityType: 'device_model',
+        entityId: id,
+        before: Object.fromEntries(
+          Object.keys(changes).map((key) => [key, before[key as keyof DeviceModelRow]]),
+        ),
+        after: changes,
+      });
+      return model;
+    });
+  } catch (error) {
+    return translateDuplicate(ctx, error, names, id);
+  }
+}
+
+/** A deactivated model stays on its units but takes no new ones. */
+export async function setDeviceModelActive(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  active: boolean,
+): Promise<DeviceModel> {
+  const { currency } = await organisation(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
+    if (!before) throw notFound('Device model not found');
+    if (before.active === active) return present(tx, id, currency);
+    await tx.update(deviceModels).set({ active, updatedAt: ctx.clock.now() }).where(eq(deviceModels.id, id));
+    const model = await present(tx, id, currency);
+    await writeAudit(tx, actor, {
+      action: active ? 'device_model.activate' : 'device_model.deactivate',
+      entityType: 'device_model',
+      entityId: id,
+      before: { active: before.active },
+      after: { active },
+    });
+    return model;
+  });
+}
+
+const SORTS = {
+  name: [deviceModels.make, deviceModels.model],
+  createdAt: [deviceModels.createdAt, deviceModels.id],
+  retailPrice: [deviceModels.retailPrice, deviceModels.id],
+} as const;
+
+export async function listDeviceModels(
+  ctx: AppContext,
+  query: DeviceModelListQuery,
+  limit?: number,
+): Promise<Page<DeviceModel>> {
+  const conditions: SQL[] = [];
+  if (query.q) {
+    conditions.push(
+      sql`lower(${deviceModels.make} || ' ' || ${deviceModels.model} || ' ' || coalesce(${deviceModels.sku}, '')) LIKE ${likePattern(query.q)}`,
+    );
+  }
+  if (query.category) conditions.push(eq(deviceModels.category, query.category));
+  if (query.controlKind) conditions.push(eq(deviceModels.controlKind, query.controlKind));
+  if (query.active) conditions.push(eq(deviceModels.active, query.active === 'true'));
+  const where = conditions.length ? and(...conditions) : undefined;
+  const direction = query.order === 'asc' ? asc : desc;
+  const pageSize = limit ?? query.pageSize;
+  const [rows, [total], { currency }] = await Promise.all([
+    ctx.db
+      .select({ row: deviceModels, units: unitCount })
+      .from(deviceModels)
+      .where(where)
+      .orderBy(...SORTS[query.sort].map((column) => direction(column)))
+      .limit(pageSize)
+      .offset(limit ? 0 : offsetOf(query.page, query.pageSize)),
+    ctx.db.select({ n: count() }).from(deviceModels).where(where),
+    organisation(ctx),
+  ]);
+  return {
+    items: rows.map(({ row, units }) => toDeviceModel(row, currency, Number(units))),
+    total: Number(total?.n ?? 0),
+    page: limit ? 1 : query.page,
+    pageSize,
+  };
+}

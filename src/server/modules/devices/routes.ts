@@ -1,0 +1,295 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  type Device,
+  type DeviceModel,
+  deviceCreateBody,
+  deviceDetailSchema,
+  deviceImportBody,
+  deviceImportResultSchema,
+  deviceListQuery,
+  deviceModelCreateBody,
+  deviceModelListQuery,
+  deviceModelPageSchema,
+  deviceModelSchema,
+  deviceModelUpdateBody,
+  devicePageSchema,
+  deviceStatusBody,
+  deviceTokenSchema,
+  deviceUpdateBody,
+  IMPORT_MAX_FILE_BYTES,
+  IMPORT_MAX_JSON_BYTES,
+  issuedTokenSchema,
+  tokenCreateBody,
+} from '../../../contracts/devices';
+import type { AppInstance } from '../../app';
+import { actorOf } from '../../audit';
+import { AppError, badRequest, unprocessable } from '../../errors';
+import { CSV_EXPORT_LIMIT, type CsvColumn, sendCsv, toCsv } from '../../lists';
+import { importDevices } from './import';
+import {
+  createDeviceModel,
+  getDeviceModel,
+  listDeviceModels,
+  setDeviceModelActive,
+  updateDeviceModel,
+} from './models';
+import { changeDeviceStatus, createDevice, getDevice, listDevices, updateDevice } from './service';
+import { issueToken, listTokens } from './tokens';
+
+const modelParams = z.object({ id: z.uuid('Not a valid device model id') });
+const deviceParams = z.object({ id: z.uuid('Not a valid device id') });
+
+const MODEL_COLUMNS: CsvColumn<DeviceModel>[] = [
+  { header: 'Make', value: (m) => m.make },
+  { header: 'Model', value: (m) => m.model },
+  { header: 'Category', value: (m) => m.category },
+  { header: 'SKU', value: (m) => m.sku },
+  { header: 'Retail price (minor units)', value: (m) => m.retailPrice },
+  { header: 'Cost price (minor units)', value: (m) => m.costPrice },
+  { header: 'Currency', value: (m) => m.currency },
+  { header: 'Control', value: (m) => m.controlKind },
+  { header: 'Active', value: (m) => m.active },
+  { header: 'Units', value: (m) => m.units },
+];
+
+const DEVICE_COLUMNS: CsvColumn<Device>[] = [
+  { header: 'Serial number', value: (d) => d.serialNumber },
+  { header: 'IMEI', value: (d) => d.imei },
+  { header: 'Make', value: (d) => d.model.make },
+  { header: 'Model', value: (d) => d.model.model },
+  { header: 'Category', value: (d) => d.model.category },
+  { header: 'Status', value: (d) => d.status },
+  { header: 'Lock state', value: (d) => d.lockState },
+  { header: 'Active until', value: (d) => d.activeUntil },
+  { header: 'Control', value: (d) => d.controlKind },
+  { header: 'Token count', value: (d) => d.control?.count },
+  { header: 'Created at', value: (d) => d.createdAt },
+];
+
+const tooMany = (what: string) =>
+  unprocessable(
+    `More than ${CSV_EXPORT_LIMIT.toLocaleString('en-US')} ${what} match; narrow the filters to export`,
+    'EXPORT_TOO_LARGE',
+  );
+
+const IMPORT_HELP =
+  'Send JSON {csv, dryRun} or multipart/form-data with one "file" (CSV) and an optional "dryRun"';
+
+/** A multipart import becomes the JSON body {csv, dryRun} before validation, so both go through one schema. */
+async function multipartImportBody(request: FastifyRequest): Promise<void> {
+  if (!request.isMultipart()) return;
+  const body: { csv?: string; dryRun?: unknown } = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || body.csv !== undefined) {
+          part.file.resume();
+          throw badRequest(`${IMPORT_HELP} (one file)`, [
+            { field: part.fieldname, message: 'Send one file, in "file"' },
+          ]);
+        }
+        body.csv = (await part.toBuffer()).toString('utf8');
+      } else if (part.fieldname === 'dryRun') {
+        const value = String(part.value);
+        body.dryRun = value === 'true' ? true : value === 'false' ? false : value;
+      } else {
+        throw badRequest(`Unknown field "${part.fieldname}"`, [
+          { field: part.fieldname, message: `Unknown field "${part.fieldname}"` },
+        ]);
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(
+        413,
+        'FILE_TOO_LARGE',
+        'The file is larger than 10 MB; split it into several imports',
+        [{ field: 'file', message: 'The file is larger than 10 MB' }],
+      );
+    }
+    throw badRequest(`The upload could not be read: ${IMPORT_HELP}`);
+  }
+  request.body = body;
+}
+
+/** /devices: the device catalogue, the units, their status history and OpenPAYGO tokens. */
+export async function deviceRoutes(app: AppInstance): Promise<void> {
+  const { ctx } = app;
+  const tags = ['devices'];
+
+  app.get(
+    '/api/device-models',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, querystring: deviceModelListQuery, response: { 200: deviceModelPageSchema } },
+    },
+    async (request, reply) => {
+      if (request.query.format === 'csv') {
+        const all = await listDeviceModels(ctx, request.query, CSV_EXPORT_LIMIT + 1);
+        if (all.items.length > CSV_EXPORT_LIMIT) throw tooMany('models');
+        return sendCsv(reply, 'device-models.csv', toCsv(all.items, MODEL_COLUMNS));
+      }
+      return listDeviceModels(ctx, request.query);
+    },
+  );
+
+  app.post(
+    '/api/device-models',
+    {
+      config: { access: 'inventory.write' },
+      schema: { tags, body: deviceModelCreateBody, response: { 201: deviceModelSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createDeviceModel(ctx, actorOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/device-models/:id',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
+    },
+    (request) => getDeviceModel(ctx, request.params.id),
+  );
+
+  app.patch(
+    '/api/device-models/:id',
+    {
+      config: { access: 'inventory.write' },
+      schema: {
+        tags,
+        params: modelParams,
+        body: deviceModelUpdateBody,
+        response: { 200: deviceModelSchema },
+      },
+    },
+    (request) => updateDeviceModel(ctx, actorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/device-models/:id/deactivate',
+    {
+      config: { access: 'inventory.write' },
+      schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
+    },
+    (request) => setDeviceModelActive(ctx, actorOf(request), request.params.id, false),
+  );
+
+  app.post(
+    '/api/device-models/:id/activate',
+    {
+      config: { access: 'inventory.write' },
+      schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
+    },
+    (request) => setDeviceModelActive(ctx, actorOf(request), request.params.id, true),
+  );
+
+  app.get(
+    '/api/devices',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, querystring: deviceListQuery, response: { 200: devicePageSchema } },
+    },
+    async (request, reply) => {
+      if (request.query.format === 'csv') {
+        const all = await listDevices(ctx, request.query, CSV_EXPORT_LIMIT + 1);
+        if (all.items.length > CSV_EXPORT_LIMIT) throw tooMany('units');
+        return sendCsv(reply, 'devices.csv', toCsv(all.items, DEVICE_COLUMNS));
+      }
+      return listDevices(ctx, request.query);
+    },
+  );
+
+  app.post(
+    '/api/devices',
+    {
+      config: { access: 'inventory.write' },
+      schema: { tags, body: deviceCreateBody, response: { 201: deviceDetailSchema } },
+    },
+    async (request, reply) => reply.status(201).send(await createDevice(ctx, actorOf(request), request.body)),
+  );
+
+  // JSON or multipart: the multipart parser and its limits stay in this scope.
+  await app.register(async (scope) => {
+    const imports = scope.withTypeProvider<ZodTypeProvider>();
+    await imports.register(fastifyMultipart, {
+      limits: {
+        fileSize: IMPORT_MAX_FILE_BYTES,
+        files: 1,
+        fields: 2,
+        fieldSize: 100,
+        parts: 4,
+        headerPairs: 50,
+      },
+    });
+    imports.post(
+      '/api/devices/import',
+      {
+        config: { access: 'inventory.write' },
+        bodyLimit: IMPORT_MAX_JSON_BYTES,
+        preValidation: multipartImportBody,
+        schema: {
+          tags,
+          description: `${IMPORT_HELP}. Columns: serial_number, model_sku or model (with make), imei, openpaygo_secret_key, openpaygo_starting_code. A dry run answers 200 with every row's problems; an import answers 201, or 422 and writes nothing if any row is wrong.`,
+          body: deviceImportBody,
+          response: { 200: deviceImportResultSchema, 201: deviceImportResultSchema },
+        },
+      },
+      async (request, reply) => {
+        const result = await importDevices(ctx, actorOf(request), request.body);
+        return reply.status(result.dryRun ? 200 : 201).send(result);
+      },
+    );
+  });
+
+  app.get(
+    '/api/devices/:id',
+    {
+      config: { access: 'business.read' },
+      schema: { tags, params: deviceParams, response: { 200: deviceDetailSchema } },
+    },
+    (request) => getDevice(ctx, request.params.id),
+  );
+
+  app.patch(
+    '/api/devices/:id',
+    {
+      config: { access: 'inventory.write' },
+      schema: { tags, params: deviceParams, body: deviceUpdateBody, response: { 200: deviceDetailSchema } },
+    },
+    (request) => updateDevice(ctx, actorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/devices/:id/status',
+    {
+      config: { access: 'inventory.write' },
+      schema: { tags, params: deviceParams, body: deviceStatusBody, response: { 200: deviceDetailSchema } },
+    },
+    (request) => changeDeviceStatus(ctx, actorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/devices/:id/tokens',
+    {
+      config: { access: 'devices.control' },
+      schema: { tags, params: deviceParams, body: tokenCreateBody, response: { 201: issuedTokenSchema } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await issueToken(ctx, actorOf(request), request.params.id, request.body)),
+  );
+
+  // Issued codes are readable by those who talk to customers about their device (collectors and up).
+  app.get(
+    '/api/devices/:id/tokens',
+    {
+      config: { access: 'devices.requestLock' },
+      schema: { tags, params: deviceParams, response: { 200: z.array(deviceTokenSchema) } },
+    },
+    (request) => listTokens(ctx, request.params.id),
+  );
+}

@@ -1,0 +1,574 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import {
+  type Device,
+  type DeviceCreateInput,
+  type DeviceDetail,
+  type DeviceListQuery,
+  type DeviceStatus,
+  MANUAL_TRANSITIONS,
+} from '../../../contracts/devices';
+import type { Page } from '../../../contracts/lists';
+import { queryRows } from '../../../db/client';
+import { deviceEvents, deviceModels, devices, users } from '../../../db/schema';
+import { deriveStartingCode } from '../../../domain';
+import { type Actor, writeAudit } from '../../audit';
+import type { AppContext, Executor, Tx } from '../../context';
+import { businessDate } from '../../dates';
+import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
+import { offsetOf, searchCondition } from '../../lists';
+import { uniqueViolation } from '../../unique';
+import { ACCOUNTS, post } from '../ledger/service';
+import { organisation } from '../settings/service';
+import { clearDeviceTotals, listTotals } from './list-cache';
+import { deviceModelRow } from './models';
+
+export type DeviceRow = typeof devices.$inferSelect;
+type ModelRow = typeof deviceModels.$inferSelect;
+
+/** Keyring purpose of OpenPAYGO secret keys at rest. */
+export const OPENPAYGO_KEY_PURPOSE = 'openpaygo';
+
+/** The API's view of a unit: everything but the secret key, which never leaves the server. */
+export function toDevice(row: DeviceRow, model: ModelRow): Device {
+  return {
+    id: row.id,
+    serialNumber: row.serialNumber,
+    imei: row.imei,
+    model: {
+      id: model.id,
+      make: model.make,
+      model: model.model,
+      name: `${model.make} ${model.model}`,
+      category: model.category,
+      sku: model.sku,
+    },
+    status: row.status,
+    lockState: row.lockState,
+    activeUntil: row.activeUntil,
+    controlKind: row.controlKind,
+    control:
+      row.controlKind === 'openpaygo'
+        ? {
+            kind: 'openpaygo',
+            startingCode: Number(row.openpaygoStartingCode),
+            count: row.openpaygoCount ?? 0,
+            timeDivider: row.openpaygoTimeDivider ?? 1,
+          }
+        : null,
+    notes: row.notes,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Which unit holds a serial number or IMEI, as a 409 naming it. */
+export async function duplicateUnit(
+  executor: Executor,
+  values: { serialNumber?: string | undefined; imei?: string | null | undefined },
+  exceptId?: string,
+): Promise<AppError | null> {
+  const others = exceptId ? ne(devices.id, exceptId) : undefined;
+  for (const field of ['serialNumber', 'imei'] as const) {
+    const value = values[field];
+    if (!value) continue;
+    const column = field === 'serialNumber' ? devices.serialNumber : devices.imei;
+    const [existing] = await executor
+      .select({
+        serialNumber: devices.serialNumber,
+        status: devices.status,
+        make: deviceModels.make,
+        model: deviceModels.model,
+      })
+      .from(devices)
+      .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
+      .where(and(eq(column, value), others))
+      .limit(1);
+    if (existing) {
+      const what = field === 'serialNumber' ? `Serial number ${value}` : `IMEI ${value}`;
+      const message = `${what} already belongs to ${existing.make} ${existing.model} unit ${existing.serialNumber} (${existing.status.replace('_', ' ')})`;
+      return new AppError(409, field === 'serialNumber' ? 'DUPLICATE_SERIAL' : 'DUPLICATE_IMEI', message, [
+        { field, message },
+      ]);
+    }
+  }
+  return null;
+}
+
+async function translateDuplicate(
+  ctx: AppContext,
+  error: unknown,
+  values: { serialNumber?: string | undefined; imei?: string | null | undefined },
+  exceptId?: string,
+): Promise<never> {
+  if (uniqueViolation(error) === null) throw error;
+  throw (
+    (await duplicateUnit(ctx.db, values, exceptId)) ??
+    new AppError(
+      409,
+      'DUPLICATE_DEVICE',
+      'Another unit with the same serial number or IMEI was saved at the same time',
+    )
+  );
+}
+
+/** The control block must match the model: OpenPAYGO models need one, other models refuse it. */
+export function controlIssue(
+  model: Pick<ModelRow, 'controlKind' | 'make' | 'model'>,
+  hasControl: boolean,
+): string | null {
+  if (model.controlKind === 'openpaygo' && !hasControl) {
+    return `${model.make} ${model.model} is controlled by OpenPAYGO: give the unit's secret key`;
+  }
+  if (model.controlKind !== 'openpaygo' && hasControl) {
+    return `${model.make} ${model.model} is not an OpenPAYGO model (control: ${model.controlKind}); leave the OpenPAYGO settings out`;
+  }
+  return null;
+}
+
+/** OpenPAYGO columns of a new unit: the key sealed with the app key, count 0. */
+export function controlColumns(
+  ctx: AppContext,
+  control: { secretKey: string; startingCode?: number | undefined } | undefined,
+): Pick<DeviceRow, 'openpaygoSecret' | 'openpaygoStartingCode' | 'openpaygoCount' | 'openpaygoTimeDivider'> {
+  if (!control) {
+    return {
+      openpaygoSecret: null,
+      openpaygoStartingCode: null,
+      openpaygoCount: null,
+      openpaygoTimeDivider: null,
+    };
+  }
+  return {
+    openpaygoSecret: ctx.keyring.encrypt(OPENPAYGO_KEY_PURPOSE, control.secretKey),
+    openpaygoStartingCode: String(control.startingCode ?? deriveStartingCode(control.secretKey)),
+    openpaygoCount: 0,
+    openpaygoTimeDivider: 1,
+  };
+}
+
+/**
+ * Stock received: inventory debited at cost against what the suppliers are owed, one entry per
+ * receipt (a unit, or an import). Units without a known cost post nothing.
+ */
+export async function postStockReceipt(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  receipt: { sourceId: string; description: string; cost: number },
+): Promise<void> {
+  if (receipt.cost <= 0) return;
+  const org = await organisation(ctx, tx);
+  await post(tx, actor, {
+    businessDate: businessDate(ctx.clock.now(), org.timeZone),
+    description: receipt.description,
+    sourceType: 'stock_receipt',
+    sourceId: receipt.sourceId,
+    currency: org.currency,
+    lines: [
+      { account: ACCOUNTS.inventory, debit: receipt.cost },
+      { account: ACCOUNTS.supplierPayables, credit: receipt.cost },
+    ],
+  });
+}
+
+export async function createDevice(
+  ctx: AppContext,
+  actor: Actor,
+  input: DeviceCreateInput,
+): Promise<DeviceDetail> {
+  const model = await deviceModelRow(ctx.db, input.modelId);
+  if (!model) throw fieldError('modelId', 'This device model does not exist');
+  if (!model.active)
+    throw unprocessable(
+      `${model.make} ${model.model} is deactivated; it takes no new units`,
+      'MODEL_INACTIVE',
+    );
+  const issue = controlIssue(model, input.control !== undefined);
+  if (issue) throw fieldError('control', issue);
+  const duplicate = await duplicateUnit(ctx.db, input);
+  if (duplicate) throw duplicate;
+  const id = randomUUID();
+  const now = ctx.clock.now();
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      await tx.insert(devices).values({
+        id,
+        serialNumber: input.serialNumber,
+        imei: input.imei ?? null,
+        modelId: model.id,
+        status: 'in_stock',
+        lockState: 'unknown',
+        controlKind: model.controlKind,
+        ...controlColumns(ctx, input.control),
+        notes: input.notes || null,
+        costPrice: model.costPrice,
+        createdBy: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(deviceEvents).values({
+        id: randomUUID(),
+        deviceId: id,
+        fromStatus: null,
+        toStatus: 'in_stock',
+        reason: 'Received into stock',
+        actorId: actor.id,
+        at: now,
+      });
+      await clearDeviceTotals(ctx, tx);
+      await postStockReceipt(ctx, tx, actor, {
+        sourceId: id,
+        description: `Stock received: ${input.serialNumber} (${model.make} ${model.model})`,
+        cost: model.costPrice ?? 0,
+      });
+      const device = await presentDetail(tx, id);
+      await writeAudit(tx, actor, {
+        action: 'device.create',
+        entityType: 'device',
+        entityId: id,
+        after: {
+          serialNumber: input.serialNumber,
+          imei: input.imei ?? null,
+          modelId: model.id,
+          controlKind: model.controlKind,
+          startingCode: device.control?.startingCode ?? null,
+        },
+      });
+      return device;
+    });
+  } catch (error) {
+    return translateDuplicate(ctx, error, input);
+  }
+}
+
+const eventActor = users;
+
+async function presentDetail(executor: Executor, id: string): Promise<DeviceDetail> {
+  const [found] = await executor
+    .select({ row: devices, model: deviceModels })
+    .from(devices)
+    .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
+    .where(eq(devices.id, id));
+  if (!found) throw notFound('Device not found');
+  const events = await executor
+    .select({
+      event: deviceEvents,
+      actorId: eventActor.id,
+      actorFirstName: eventActor.firstName,
+      actorLastName: eventActor.lastName,
+    })
+    .from(deviceEvents)
+    .leftJoin(eventActor, eq(eventActor.id, deviceEvents.actorId))
+    .where(eq(deviceEvents.deviceId, id))
+    .orderBy(desc(deviceEvents.at), desc(deviceEvents.id))
+    .limit(500);
+  return {
+    ...toDevice(found.row, found.model),
+    events: events.map(({ event, actorId, actorFirstName, actorLastName }) => ({
+      id: event.id,
+      at: event.at.toISOString(),
+      from: (event.fromStatus as DeviceStatus | null) ?? null,
+      to: event.toStatus as DeviceStatus,
+      reason: event.reason,
+      contractId: event.contractId,
+      actor: actorId ? { id: actorId, name: `${actorFirstName ?? ''} ${actorLastName ?? ''}`.trim() } : null,
+    })),
+    allowedTransitions: [...MANUAL_TRANSITIONS[found.row.status]],
+  };
+}
+
+export function getDevice(ctx: AppContext, id: string): Promise<DeviceDetail> {
+  return presentDetail(ctx.db, id);
+}
+
+export async function updateDevice(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  input: { imei?: string | null | undefined; notes?: string | null | undefined },
+): Promise<DeviceDetail> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
+      if (!before) throw notFound('Device not found');
+      const changes: Partial<DeviceRow> = {};
+      if (input.imei !== undefined && input.imei !== before.imei) changes.imei = input.imei;
+      if (input.notes !== undefined && (input.notes || null) !== before.notes)
+        changes.notes = input.notes || null;
+      if (!Object.keys(changes).length) return presentDetail(tx, id);
+      const duplicate = await duplicateUnit(tx, { imei: changes.imei }, id);
+      if (duplicate) throw duplicate;
+      await tx
+        .update(devices)
+        .set({ ...changes, updatedAt: ctx.clock.now() })
+        .where(eq(devices.id, id));
+      // The IMEI is part of the search text: counts of searches may change.
+      await clearDeviceTotals(ctx, tx);
+      const device = await presentDetail(tx, id);
+      await writeAudit(tx, actor, {
+        action: 'device.update',
+        entityType: 'device',
+        entityId: id,
+        before: Object.fromEntries(Object.keys(changes).map((key) => [key, before[key as keyof DeviceRow]])),
+        after: changes,
+      });
+      return device;
+    });
+  } catch (error) {
+    return translateDuplicate(ctx, error, { imei: input.imei }, id);
+  }
+}
+
+async function lockDevice(tx: Tx, id: string): Promise<DeviceRow> {
+  const [row] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
+  if (!row) throw notFound('Device not found');
+  return row;
+}
+
+/**
+ * Moves a unit to `to` if (under its row lock) it is in one of `from`, with the event in its
+ * history, in one statement. Refused with 409 naming the unit's status when it is not.
+ */
+async function recordMove(
+  ctx: AppContext,
+  tx: Tx,
+  move: {
+    deviceId: string;
+    from: readonly DeviceStatus[];
+    to: DeviceStatus;
+    reason: string;
+    actorId: string | null;
+    contractId: string | null;
+    set?: Partial<Pick<DeviceRow, 'lockState' | 'activeUntil'>>;
+  },
+): Promise<void> {
+  const now = sql`${ctx.clock.now().toISOString()}::timestamptz`;
+  const { deviceId, to } = move;
+  // The event is strictly after the unit's previous one, so the history never ties.
+  const [result] = await queryRows<{ status: DeviceStatus; serial_number: string; moved: boolean }>(
+    tx,
+    sql`
+    WITH before AS (
+      SELECT id, status, serial_number FROM ${devices} WHERE id = ${deviceId} FOR UPDATE
+    ), moved AS (
+      UPDATE ${devices} AS d
+      SET status = ${to}, updated_at = ${now},
+          lock_state = COALESCE(${move.set?.lockState ?? null}::text, d.lock_state),
+          active_until = COALESCE(${move.set?.activeUntil ?? null}::date, d.active_until)
+      FROM before
+      WHERE d.id = before.id AND before.status IN ${[...move.from]}
+      RETURNING d.id
+    ), event AS (
+      INSERT INTO ${deviceEvents} (id, device_id, from_status, to_status, reason, contract_id, actor_id, at)
+      SELECT ${randomUUID()}, before.id, before.status, ${to}, ${move.reason}, ${move.contractId}, ${move.actorId},
+             GREATEST(${now}, (SELECT max(at) + interval '1 millisecond' FROM ${deviceEvents} WHERE device_id = ${deviceId}))
+      FROM before JOIN moved ON moved.id = before.id
+    )
+    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved FROM before`,
+  );
+  if (!result) throw notFound('Device not found');
+  if (!result.moved) {
+    throw conflict(
+      `Device ${result.serial_number} is ${result.status.replace('_', ' ')}; it cannot become ${to.replace('_', ' ')}`,
+      'DEVICE_STATE',
+    );
+  }
+  await clearDeviceTotals(ctx, tx);
+}
+
+/** A manual status change, allowed only along MANUAL_TRANSITIONS (contracts own `assigned`). */
+export async function changeDeviceStatus(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  change: { status: DeviceStatus; reason: string },
+): Promise<DeviceDetail> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await lockDevice(tx, id);
+    if (before.status === change.status) {
+      throw unprocessable(`The unit is already ${change.status.replace('_', ' ')}`, 'SAME_STATUS');
+    }
+    if (before.status === 'assigned' || change.status === 'assigned') {
+      throw unprocessable(
+        'Units are assigned and released only through contracts (activation, return, repossession)',
+        'CONTRACT_MANAGED',
+      );
+    }
+    if (before.status === 'reserved') {
+      // A draft contract holds its unit: only that contract (cancelled or activated) lets it go.
+      const [reservation] = await tx
+        .select({ contractId: deviceEvents.contractId })
+        .from(deviceEvents)
+        .where(and(eq(deviceEvents.deviceId, id), eq(deviceEvents.toStatus, 'reserved')))
+        .orderBy(desc(deviceEvents.at), desc(deviceEvents.id))
+        .limit(1);
+      if (reservation?.contractId) {
+        throw unprocessable(
+          'The unit is reserved for a contract; cancel or activate that contract instead',
+          'CONTRACT_MANAGED',
+        );
+      }
+    }
+    if (!MANUAL_TRANSITIONS[before.status].includes(change.status)) {
+      const allowed = MANUAL_TRANSITIONS[before.status];
+      throw unprocessable(
+        `A unit that is ${before.status.replace('_', ' ')} cannot be moved to ${change.status.replace('_', ' ')} by hand${
+          allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''
+        }`,
+        'TRANSITION_NOT_ALLOWED',
+      );
+    }
+    await recordMove(ctx, tx, {
+      deviceId: id,
+      from: [before.status],
+      to: change.status,
+      reason: change.reason,
+      actorId: actor.id,
+      contractId: null,
+    });
+    const device = await presentDetail(tx, id);
+    await writeAudit(tx, actor, {
+      action: 'device.status',
+      entityType: 'device',
+      entityId: id,
+      before: { status: before.status },
+      after: { status: change.status, reason: change.reason },
+    });
+    return device;
+  });
+}
+
+/** Where a contract may take a unit, and from where. */
+const CONTRACT_MOVES: Record<
+  'reserved' | 'assigned' | 'returned' | 'repossessed' | 'in_stock',
+  readonly DeviceStatus[]
+> = {
+  reserved: ['in_stock'],
+  assigned: ['in_stock', 'reserved'],
+  returned: ['assigned'],
+  repossessed: ['assigned'],
+  in_stock: ['reserved', 'assigned'],
+};
+
+/**
+ * For the contracts area, inside its transaction: reserves a unit for a draft, assigns it on
+ * activation (unlocked, running until `activeUntil`), or lets it go (back to stock, returned,
+ * repossessed). Locks the unit row; records the event with the contract. The caller's own audit
+ * row records the business event.
+ */
+export async function moveDeviceForContract(
+  ctx: AppContext,
+  tx: Tx,
+  move: {
+    deviceId: string;
+    contractId: string;
+    to: keyof typeof CONTRACT_MOVES;
+    reason: string;
+    actorId: string | null;
+    activeUntil?: string;
+  },
+): Promise<void> {
+  await recordMove(ctx, tx, {
+    deviceId: move.deviceId,
+    from: CONTRACT_MOVES[move.to],
+    to: move.to,
+    reason: move.reason,
+    actorId: move.actorId,
+    contractId: move.contractId,
+    set: move.to === 'assigned' ? { lockState: 'unlocked', activeUntil: move.activeUntil ?? null } : {},
+  });
+}
+
+const SORTS = {
+  createdAt: [devices.createdAt, devices.id],
+  serialNumber: [devices.serialNumber],
+  status: [devices.status, devices.createdAt, devices.id],
+} as const;
+
+export async function listDevices(
+  ctx: AppContext,
+  query: DeviceListQuery,
+  limit?: number,
+): Promise<Page<Device>> {
+  const conditions: (SQL | undefined)[] = [searchCondition(devices.searchText, query.q)];
+  if (query.status) conditions.push(eq(devices.status, query.status));
+  if (query.modelId) conditions.push(eq(devices.modelId, query.modelId));
+  if (query.category) conditions.push(eq(deviceModels.category, query.category));
+  if (query.lockState) conditions.push(eq(devices.lockState, query.lockState));
+  if (query.controlKind) conditions.push(eq(devices.controlKind, query.controlKind));
+  const present = conditions.filter((condition): condition is SQL => condition !== undefined);
+  const where = present.length ? and(...present) : undefined;
+  const direction = query.order === 'asc' ? asc : desc;
+  const pageSize = limit ?? query.pageSize;
+  const key = JSON.stringify([
+    query.q,
+    query.status,
+    query.modelId,
+    query.category,
+    query.lockState,
+    query.controlKind,
+  ]);
+  const [rows, total] = await Promise.all([
+    ctx.db
+      .select({ row: devices, model: deviceModels })
+      .from(devices)
+      .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
+      .where(where)
+      .orderBy(...SORTS[query.sort].map((column) => direction(column)))
+      .limit(pageSize)
+      .offset(limit ? 0 : offsetOf(query.page, query.pageSize)),
+    listTotals(ctx).get(key, async () => {
+      const [row] = await ctx.db
+        .select({ n: count() })
+        .from(devices)
+        .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
+        .where(where);
+      return Number(row?.n ?? 0);
+    }),
+  ]);
+  return {
+    items: rows.map(({ row, model }) => toDevice(row, model)),
+    total,
+    page: limit ? 1 : query.page,
+    pageSize,
+  };
+}
+
+/** For the contracts area: the unit and its model, for eligibility and pricing. */
+export async function deviceForContract(
+  executor: Executor,
+  id: string,
+): Promise<{ device: Device; retailPrice: number; category: ModelRow['category'] }> {
+  const [found] = await executor
+    .select({ row: devices, model: deviceModels })
+    .from(devices)
+    .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
+    .where(eq(devices.id, id));
+  if (!found) throw unprocessable('Device not found', 'DEVICE_NOT_FOUND');
+  return {
+    device: toDevice(found.row, found.model),
+    retailPrice: found.model.retailPrice,
+    category: found.model.category,
+  };
+}
+
+/** Which of these serial numbers (or IMEIs) units already have (for imports). */
+export async function takenValues(
+  executor: Executor,
+  field: 'serialNumber' | 'imei',
+  values: string[],
+): Promise<Set<string>> {
+  const taken = new Set<string>();
+  const column = field === 'serialNumber' ? devices.serialNumber : devices.imei;
+  for (let start = 0; start < values.length; start += 5000) {
+    const chunk = values.slice(start, start + 5000);
+    if (!chunk.length) continue;
+    const rows = await executor
+      .select({ value: column })
+      .from(devices)
+      .where(sql`${column} = ANY(${sql.param(chunk)}::text[])`);
+    for (const row of rows) if (row.value) taken.add(row.value);
+  }
+  return taken;
+}

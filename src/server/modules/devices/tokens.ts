@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import type { DeviceToken, IssuedToken } from '../../../contracts/devices';
+import { devices, deviceTokens, users } from '../../../db/schema';
+import { encodeToken, type TokenType } from '../../../domain';
+import { type Actor, writeAudit } from '../../audit';
+import type { AppContext, Tx } from '../../context';
+import { notFound, unprocessable } from '../../errors';
+import { OPENPAYGO_KEY_PURPOSE } from './service';
+
+export interface TokenRequest {
+  type: TokenType;
+  /** ADD_TIME / SET_TIME: days. */
+  days?: number | undefined;
+}
+
+/**
+ * Issues the next OpenPAYGO token of a unit inside the caller's transaction (the contracts area
+ * issues tokens on activation and payment with it). The unit row is locked, so two requests
+ * never use the same count; the count advances as the specification says (ADD_TIME to the next
+ * even count, the other types to the next odd one). The caller writes the audit row.
+ */
+export async function issueTokenInTransaction(
+  ctx: AppContext,
+  tx: Tx,
+  deviceId: string,
+  request: TokenRequest,
+  issuedBy: string | null,
+  contractId: string | null = null,
+): Promise<IssuedToken> {
+  const [device] = await tx.select().from(devices).where(eq(devices.id, deviceId)).for('update');
+  if (!device) throw notFound('Device not found');
+  if (
+    device.controlKind !== 'openpaygo' ||
+    !device.openpaygoSecret ||
+    device.openpaygoStartingCode === null
+  ) {
+    throw unprocessable('This unit is not controlled by OpenPAYGO; it takes no tokens', 'NOT_OPENPAYGO');
+  }
+  const timed = request.type === 'ADD_TIME' || request.type === 'SET_TIME';
+  const value = timed ? (request.days ?? 0) : null;
+  const { token, newCount } = encodeToken({
+    secretKey: ctx.keyring.decrypt(OPENPAYGO_KEY_PURPOSE, device.openpaygoSecret),
+    startingCode: Number(device.openpaygoStartingCode),
+    count: device.openpaygoCount ?? 0,
+    type: request.type,
+    ...(value === null ? {} : { value }),
+  });
+  const now = ctx.clock.now();
+  const id = randomUUID();
+  await tx.update(devices).set({ openpaygoCount: newCount, updatedAt: now }).where(eq(devices.id, deviceId));
+  await tx.insert(deviceTokens).values({
+    id,
+    deviceId,
+    type: request.type,
+    value,
+    count: newCount,
+    token,
+    contractId,
+    issuedBy,
+    issuedAt: now,
+  });
+  return { id, token, type: request.type, value, count: newCount, issuedAt: now.toISOString() };
+}
+
+/** POST /api/devices/:id/tokens: a token issued by hand (device control). */
+export async function issueToken(
+  ctx: AppContext,
+  actor: Actor,
+  deviceId: string,
+  request: TokenRequest,
+): Promise<IssuedToken> {
+  return ctx.db.transaction(async (tx) => {
+    const issued = await issueTokenInTransaction(ctx, tx, deviceId, request, actor.id);
+    // The token itself stays in device_tokens (readable by device control); the audit says what was given.
+    await writeAudit(tx, actor, {
+      action: 'device.token',
+      entityType: 'device',
+      entityId: deviceId,
+      after: { tokenId: issued.id, type: issued.type, value: issued.value, count: issued.count },
+    });
+    return issued;
+  });
+}
+
+export async function listTokens(ctx: AppContext, deviceId: string): Promise<DeviceToken[]> {
+  const [device] = await ctx.db.select({ id: devices.id }).from(devices).where(eq(devices.id, deviceId));
+  if (!device) throw notFound('Device not found');
+  const rows = await ctx.db
+    .select({
+      token: deviceTokens,
+      issuerId: users.id,
+      issuerFirst: users.firstName,
+      issuerLast: users.lastName,
+    })
+    .from(deviceTokens)
+    .leftJoin(users, eq(users.id, deviceTokens.issuedBy))
+    .where(eq(deviceTokens.deviceId, deviceId))
+    .orderBy(desc(deviceTokens.count))
+    .limit(1000);
+  return rows.map(({ token, issuerId, issuerFirst, issuerLast }) => ({
+    id: token.id,
+    token: token.token,
+    type: token.type,
+    value: token.value,
+    count: token.count,
+    issuedAt: token.issuedAt.toISOString(),
+    issuedBy: issuerId ? { id: issuerId, name: `${issuerFirst ?? ''} ${issuerLast ?? ''}`.trim() } : null,
+    contractId: token.contractId,
+  }));
+}

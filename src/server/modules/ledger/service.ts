@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { JournalEntry, TrialBalance } from '../../../contracts/ledger';
+import type { Page } from '../../../contracts/lists';
+import { queryRows } from '../../../db/client';
+import { journalEntries, journalLines, ledgerAccounts } from '../../../db/schema';
+import type { Actor } from '../../audit';
+import type { AppContext, Executor } from '../../context';
+import { businessDate } from '../../dates';
+import { unprocessable } from '../../errors';
+import { offsetOf } from '../../lists';
+import { organisation } from '../settings/service';
+
+/** The accounts other modules post to, by meaning (codes seeded by migrations 0003 and 0005). */
+export const ACCOUNTS = {
+  cash: '1000',
+  bank: '1010',
+  mobileMoney: '1020',
+  loansReceivable: '1100',
+  interestReceivable: '1110',
+  feesReceivable: '1120',
+  penaltiesReceivable: '1130',
+  inventory: '1200',
+  customerCredit: '2000',
+  suspense: '2100',
+  supplierPayables: '2200',
+  deviceSales: '4000',
+  interestIncome: '4100',
+  serviceFeeIncome: '4200',
+  penaltyIncome: '4300',
+  costOfDevices: '5000',
+} as const;
+
+export interface PostingLine {
+  account: string;
+  debit?: number;
+  credit?: number;
+  contractId?: string | null;
+  customerId?: string | null;
+  memo?: string;
+}
+
+export interface Posting {
+  businessDate: string;
+  description: string;
+  sourceType: string;
+  sourceId?: string | null;
+  currency: string;
+  lines: PostingLine[];
+}
+
+/**
+ * Posts one balanced journal entry inside the caller's transaction. Refuses (422) an entry whose
+ * debits and credits differ, a line with both or neither side, or a negative or fractional amount;
+ * zero lines are dropped. The database refuses an unbalanced entry at commit as well.
+ */
+export async function post(executor: Executor, actor: Actor, posting: Posting): Promise<string> {
+  const lines = posting.lines.filter((line) => (line.debit ?? 0) !== 0 || (line.credit ?? 0) !== 0);
+  let debits = 0;
+  let credits = 0;
+  for (const line of lines) {
+    const debit = line.debit ?? 0;
+    const credit = line.credit ?? 0;
+    if (
+      !Number.isSafeInteger(debit) ||
+      !Number.isSafeInteger(credit) ||
+      debit < 0 ||
+      credit < 0 ||
+      (debit > 0 && credit > 0)
+    ) {
+      throw unprocessable(
+        `Invalid journal line on account ${line.account}: debit ${debit}, credit ${credit}`,
+        'BAD_JOURNAL_LINE',
+      );
+    }
+    debits += debit;
+    credits += credit;
+  }
+  if (lines.length < 2 || debits !== credits) {
+    throw unprocessable(
+      `Unbalanced journal entry "${posting.description}": debits ${debits}, credits ${credits}`,
+      'UNBALANCED',
+    );
+  }
+  const id = randomUUID();
+  const [next] = await queryRows<{ seq: number }>(
+    executor,
+    sql`SELECT nextval('journal_number_seq')::int AS seq`,
+  );
+  await executor.insert(journalEntries).values({
+    id,
+    number: `JE-${String(next?.seq ?? 0).padStart(7, '0')}`,
+    businessDate: posting.businessDate,
+    description: posting.description,
+    sourceType: posting.sourceType,
+    sourceId: posting.sourceId ?? null,
+    currency: posting.currency,
+    createdBy: actor.id,
+  });
+  await executor.insert(journalLines).values(
+    lines.map((line) => ({
+      entryId: id,
+      accountCode: line.account,
+      debit: line.debit ?? 0,
+      credit: line.credit ?? 0,
+      contractId: line.contractId ?? null,
+      customerId: line.customerId ?? null,
+      memo: line.memo ?? null,
+    })),
+  );
+  return id;
+}
+
+/** The cash-type account a payment channel lands in. */
+export function cashAccountFor(channel: string): string {
+  if (channel === 'mobile_money') return ACCOUNTS.mobileMoney;
+  if (channel === 'bank_transfer' || channel === 'card' || channel === 'auto_debit') return ACCOUNTS.bank;
+  return ACCOUNTS.cash;
+}
+
+export async function accounts(ctx: AppContext) {
+  return ctx.db.select().from(ledgerAccounts).orderBy(asc(ledgerAccounts.code));
+}
+
+export async function journal(
+  ctx: AppContext,
+  query: {
+    from?: string | undefined;
+    to?: string | undefined;
+    accountCode?: string | undefined;
+    sourceType?: string | undefined;
+    contractId?: string | undefined;
+    q?: string | undefined;
+    sort: 'businessDate' | 'number';
+    order: 'asc' | 'desc';
+    page: number;
+    pageSize: number;
+  },
+): Promise<Page<JournalEntry>> {
+  const conditions: SQL[] = [];
+  if (query.from) conditions.push(sql`${journalEntries.businessDate} >= ${query.from}`);
+  if (query.to) conditions.push(sql`${journalEntries.businessDate} <= ${query.to}`);
+  if (query.sourceType) conditions.push(eq(journalEntries.sourceType, query.sourceType));
+  if (query.q)
+    conditions.push(
+      sql`lower(${journalEntries.description} || ' ' || ${journalEntries.number}) LIKE ${`%${query.q.toLowerCase()}%`}`,
+    );
+  if (query.accountCode || query.contractId) {
+    const lineConditions: SQL[] = [sql`l.entry_id = ${journalEntries.id}`];
+    if (query.accountCode) lineConditions.push(sql`l.account_code = ${query.accountCode}`);
+    if (query.contractId) lineConditions.push(sql`l.contract_id = ${query.contractId}`);
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM journal_lines l WHERE ${sql.join(lineConditions, sql` AND `)})`,
+    );
+  }
+  const where = conditions.length ? and(...conditions) : undefined;
+  const column = query.sort === 'number' ? journalEntries.number : journalEntries.businessDate;
+  const entries = await ctx.db
+    .select()
+    .from(journalEntries)
+    .where(where)
+    .orderBy(
+      query.order === 'asc' ? asc(column) : desc(column),
+      query.order === 'asc' ? asc(journalEntries.number) : desc(journalEntries.number),
+    )
+    .limit(query.pageSize)
+    .offset(offsetOf(query.page, query.pageSize));
+  const [total] = await ctx.db.select({ n: count() }).from(journalEntries).where(where);
+  const lines = entries.length
+    ? await ctx.db
+        .select({ line: journalLines, accountName: ledgerAccounts.name })
+        .from(journalLines)
+        .innerJoin(ledgerAccounts, eq(ledgerAccounts.code, journalLines.accountCode))
+        .where(
+          inArray(
+            journalLines.entryId,
+            entries.map((entry) => entry.id),
+          ),
+        )
+        .orderBy(asc(journalLines.id))
+    : [];
+  return {
+    items: entries.map((entry) => ({
+      id: entry.id,
+      number: entry.number,
+      businessDate: entry.businessDate,
+      description: entry.description,
+      sourceType: entry.sourceType,
+      sourceId: entry.sourceId,
+      currency: entry.currency,
+      createdAt: entry.createdAt.toISOString(),
+      createdBy: entry.createdBy,
+      lines: lines
+        .filter(({ line }) => line.entryId === entry.id)
+        .map(({ line, accountName }) => ({
+          accountCode: line.accountCode,
+          accountName,
+          debit: line.debit,
+          credit: line.credit,
+          contractId: line.contractId,
+          memo: line.memo,
+        })),
+    })),
+    total: Number(total?.n ?? 0),
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+/** Debits and credits per account up to a business date; the totals are always equal. */
+export async function trialBalance(ctx: AppContext, asOf?: string): Promise<TrialBalance> {
+  const org = await organisation(ctx);
+  const date = asOf ?? businessDate(ctx.clock.now(), org.timeZone);
+  const rows = await queryRows<{ code: string; name: string; type: string; debit: string; credit: string }>(
+    ctx.db,
+    sql`SELECT a.code, a.name, a.type,
+               COALESCE(sum(l.debit) FILTER (WHERE e.business_date <= ${date}), 0) AS debit,
+               COALESCE(sum(l.credit) FILTER (WHERE e.business_date <= ${date}), 0) AS credit
+        FROM ledger_accounts a
+        LEFT JOIN journal_lines l ON l.account_code = a.code
+        LEFT JOIN journal_entries e ON e.id = l.entry_id
+        GROUP BY a.code, a.name, a.type ORDER BY a.code`,
+  );
+  const result = rows.map((row) => {
+    const debit = Number(row.debit);
+    const credit = Number(row.credit);
+    return {
+      code: row.code,
+      name: row.name,
+      type: row.type as TrialBalance['rows'][number]['type'],
+      debit,
+      credit,
+      balance: debit - credit,
+    };
+  });
+  const totals = result.reduce(
+    (sum, row) => ({ debit: sum.debit + row.debit, credit: sum.credit + row.credit }),
+    { debit: 0, credit: 0 },
+  );
+  return {
+    asOf: date,
+    currency: org.currency,
+    rows: result,
+    totals,
+    balanced: totals.debit === totals.credit,
+  };
+}

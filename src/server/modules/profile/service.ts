@@ -1,0 +1,211 @@
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { User } from '../../../contracts/auth';
+import type { SessionInfo, TwoFactorSetup, TwoFactorStatus } from '../../../contracts/profile';
+import { sessions, users } from '../../../db/schema';
+import { type Actor, writeAudit } from '../../audit';
+import type { AppContext } from '../../context';
+import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
+import { hashPassword, verifyPassword } from '../auth/password';
+import { deleteRecoveryCodes, issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes';
+import { generateTotpSecret, matchTotp, otpauthUri } from '../auth/totp';
+import { organisation } from '../settings/service';
+import { findUserByEmail, findUserById, toUser } from '../users/service';
+
+async function currentUser(ctx: AppContext, id: string) {
+  const row = await findUserById(ctx.db, id);
+  if (!row) throw notFound('User not found');
+  return row;
+}
+
+async function assertPassword(
+  password: string | undefined,
+  hash: string,
+  field = 'currentPassword',
+): Promise<void> {
+  if (!password) throw fieldError(field, 'Enter your current password to confirm');
+  if (!(await verifyPassword(password, hash))) {
+    throw new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', [
+      { field, message: 'Current password is incorrect' },
+    ]);
+  }
+}
+
+export async function updateProfile(
+  ctx: AppContext,
+  actor: Actor,
+  input: { firstName: string; lastName: string; email: string; currentPassword?: string | undefined },
+): Promise<User> {
+  const id = actor.id ?? '';
+  const before = await currentUser(ctx, id);
+  if (input.email !== before.email) {
+    await assertPassword(input.currentPassword, before.passwordHash);
+    const taken = await findUserByEmail(ctx.db, input.email);
+    if (taken) throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
+  }
+  return ctx.db.transaction(async (tx) => {
+    const [after] = await tx
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        updatedAt: ctx.clock.now(),
+      })
+      .where(eq(users.id, id))
+      .returning();
+    if (!after) throw notFound('User not found');
+    await ctx.sessions.userChanged(id, tx);
+    await writeAudit(tx, actor, {
+      action: 'user.profile',
+      entityType: 'user',
+      entityId: id,
+      before: { firstName: before.firstName, lastName: before.lastName, email: before.email },
+      after: { firstName: after.firstName, lastName: after.lastName, email: after.email },
+    });
+    return toUser(after);
+  });
+}
+
+/** A new password ends every other session of the user; this one stays. */
+export async function changePassword(
+  ctx: AppContext,
+  actor: Actor,
+  sessionId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const id = actor.id ?? '';
+  const user = await currentUser(ctx, id);
+  await assertPassword(input.currentPassword, user.passwordHash);
+  if (input.currentPassword === input.newPassword) {
+    throw fieldError('newPassword', 'Choose a password different from the current one');
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, id));
+    await ctx.sessions.revokeUser(id, tx, sessionId);
+    await writeAudit(tx, actor, { action: 'user.password_change', entityType: 'user', entityId: id });
+  });
+}
+
+export async function twoFactorStatus(ctx: AppContext, userId: string): Promise<TwoFactorStatus> {
+  const user = await currentUser(ctx, userId);
+  return {
+    enabled: user.totpEnabledAt !== null,
+    enabledAt: user.totpEnabledAt?.toISOString() ?? null,
+    recoveryCodesLeft: user.totpEnabledAt ? await recoveryCodesLeft(ctx.db, userId) : 0,
+  };
+}
+
+/** Starts an enrolment: a new secret, kept pending until confirmed with a first code. */
+export async function startTwoFactor(ctx: AppContext, userId: string): Promise<TwoFactorSetup> {
+  const user = await currentUser(ctx, userId);
+  if (user.totpEnabledAt)
+    throw conflict('Two-factor sign-in is already on; turn it off first to enrol again');
+  const secret = generateTotpSecret();
+  await ctx.db
+    .update(users)
+    .set({ totpPendingSecret: ctx.keyring.encrypt('totp', secret), updatedAt: ctx.clock.now() })
+    .where(eq(users.id, userId));
+  const { name } = await organisation(ctx);
+  return { secret, otpauthUri: otpauthUri(secret, user.email, name) };
+}
+
+/** Confirms the enrolment with a code from the app; returns the recovery codes, shown once. */
+export async function enableTwoFactor(ctx: AppContext, actor: Actor, code: string): Promise<string[]> {
+  const id = actor.id ?? '';
+  const user = await currentUser(ctx, id);
+  if (user.totpEnabledAt) throw conflict('Two-factor sign-in is already on');
+  if (!user.totpPendingSecret) throw unprocessable('Start the set-up first: no enrolment is in progress');
+  const secret = ctx.keyring.decrypt('totp', user.totpPendingSecret);
+  const step = matchTotp(secret, code, ctx.clock.now());
+  if (step === null)
+    throw fieldError('code', 'That code does not match. Check the time on your phone and try the next code.');
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        totpSecret: user.totpPendingSecret,
+        totpPendingSecret: null,
+        totpEnabledAt: now,
+        totpLastStep: step,
+        updatedAt: now,
+      })
+      .where(eq(users.id, id));
+    const codes = await issueRecoveryCodes(tx, id, now);
+    await writeAudit(tx, actor, { action: 'user.two_factor_enable', entityType: 'user', entityId: id });
+    return codes;
+  });
+}
+
+export async function disableTwoFactor(
+  ctx: AppContext,
+  actor: Actor,
+  currentPassword: string,
+): Promise<void> {
+  const id = actor.id ?? '';
+  const user = await currentUser(ctx, id);
+  await assertPassword(currentPassword, user.passwordHash);
+  if (!user.totpEnabledAt) throw conflict('Two-factor sign-in is not on');
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({
+        totpSecret: null,
+        totpPendingSecret: null,
+        totpEnabledAt: null,
+        totpLastStep: null,
+        updatedAt: ctx.clock.now(),
+      })
+      .where(eq(users.id, id));
+    await deleteRecoveryCodes(tx, id);
+    await writeAudit(tx, actor, { action: 'user.two_factor_disable', entityType: 'user', entityId: id });
+  });
+}
+
+export async function regenerateRecoveryCodes(
+  ctx: AppContext,
+  actor: Actor,
+  currentPassword: string,
+): Promise<string[]> {
+  const id = actor.id ?? '';
+  const user = await currentUser(ctx, id);
+  await assertPassword(currentPassword, user.passwordHash);
+  if (!user.totpEnabledAt) throw conflict('Two-factor sign-in is not on');
+  return ctx.db.transaction(async (tx) => {
+    const codes = await issueRecoveryCodes(tx, id, ctx.clock.now());
+    await writeAudit(tx, actor, { action: 'user.recovery_codes', entityType: 'user', entityId: id });
+    return codes;
+  });
+}
+
+export async function listSessions(
+  ctx: AppContext,
+  userId: string,
+  currentId: string,
+): Promise<SessionInfo[]> {
+  const rows = await ctx.db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, ctx.clock.now())))
+    .orderBy(desc(sessions.lastSeenAt));
+  return rows.map((row) => ({
+    // The public id is a prefix of the hash: enough to tell sessions apart, useless as a cookie.
+    id: row.id.slice(0, 12),
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: row.lastSeenAt.toISOString(),
+    ip: row.ip,
+    userAgent: row.userAgent,
+    current: row.id === currentId,
+  }));
+}
+
+export async function revokeOtherSessions(ctx: AppContext, actor: Actor, currentId: string): Promise<number> {
+  const id = actor.id ?? '';
+  return ctx.db.transaction(async (tx) => {
+    const others = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id));
+    await ctx.sessions.revokeUser(id, tx, currentId);
+    await writeAudit(tx, actor, { action: 'user.sessions_revoke_others', entityType: 'user', entityId: id });
+    return others.filter((row) => row.id !== currentId).length;
+  });
+}

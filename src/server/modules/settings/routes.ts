@@ -1,0 +1,60 @@
+import {
+  organisationBody,
+  organisationSchema,
+  preferencesBody,
+  preferencesSchema,
+  publicOrganisationSchema,
+} from '../../../contracts/profile';
+import type { AppInstance } from '../../app';
+import { actorOf } from '../../audit';
+import { userId } from '../../plugins/session';
+import { organisation, preferences, savePreferences, updateOrganisation } from './service';
+
+/** /settings: the user's own preferences; organisation settings readable by staff, changed by admins only. */
+export async function settingsRoutes(app: AppInstance): Promise<void> {
+  const { ctx } = app;
+  const tags = ['settings'];
+
+  app.get(
+    '/api/user/preferences',
+    { config: { access: 'signedIn' }, schema: { tags, response: { 200: preferencesSchema } } },
+    (request) => preferences(ctx, userId(request)),
+  );
+
+  app.put(
+    '/api/user/preferences',
+    {
+      config: { access: 'signedIn' },
+      schema: { tags, body: preferencesBody, response: { 200: preferencesSchema } },
+    },
+    (request) =>
+      savePreferences(ctx, userId(request), {
+        ...request.body,
+        notificationSettings: request.body.notificationSettings as Record<string, boolean>,
+      }),
+  );
+
+  app.get(
+    '/api/organisation',
+    { config: { access: 'public' }, schema: { tags, response: { 200: publicOrganisationSchema } } },
+    async () => {
+      const { name, currency, country } = await organisation(ctx);
+      return { name, currency, country };
+    },
+  );
+
+  app.get(
+    '/api/settings/organisation',
+    { config: { access: 'signedIn' }, schema: { tags, response: { 200: organisationSchema } } },
+    () => organisation(ctx),
+  );
+
+  app.put(
+    '/api/settings/organisation',
+    {
+      config: { access: 'admin.settings' },
+      schema: { tags, body: organisationBody, response: { 200: organisationSchema } },
+    },
+    (request) => updateOrganisation(ctx, actorOf(request), request.body),
+  );
+}

@@ -1,0 +1,35 @@
+import { lazy } from 'react';
+import { Redirect, useLocation } from 'wouter';
+import type { User } from '@/contracts/auth';
+import { PublicLayout } from '@/web/components/public-layout';
+import { findArea } from './areas';
+
+const SignedInApp = lazy(() => import('./signed-in-app'));
+const AreaPage = lazy(() => import('@/web/pages/area-page'));
+const CalculatorPage = lazy(() => import('@/web/pages/calculator'));
+const NotFoundPage = lazy(() => import('@/web/pages/not-found'));
+
+/**
+ * Everything but the signed-out-only pages, decided from the area table:
+ * public areas for everyone; signed-in routes inside the shell, or a redirect to /login when
+ * signed out; anything else is not found.
+ */
+export default function AppRoutes({ user }: { user: User | null }) {
+  const [location] = useLocation();
+  const match = findArea(location);
+
+  if (match?.area.access === 'public') {
+    return (
+      <PublicLayout signedIn={!!user}>
+        {match.path === '/calculator' ? <CalculatorPage /> : <AreaPage area={match.area} />}
+      </PublicLayout>
+    );
+  }
+  if (user) return <SignedInApp user={user} />;
+  if (match) return <Redirect to="/login" replace />;
+  return (
+    <PublicLayout>
+      <NotFoundPage />
+    </PublicLayout>
+  );
+}

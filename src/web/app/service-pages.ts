@@ -1,0 +1,33 @@
+import { type ComponentType, lazy } from 'react';
+import type { AreaPath } from './areas';
+
+/**
+ * The signed-in pages that are built (shell services and the lending areas), loaded on demand.
+ * signed-in-app.tsx routes each path here to its page instead of the area placeholder.
+ */
+export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
+  '/profile': lazy(() => import('@/web/pages/profile')),
+  '/settings': lazy(() => import('@/web/pages/settings')),
+  '/admin/audit': lazy(() => import('@/web/pages/admin-audit')),
+  '/help': lazy(() => import('@/web/pages/help')),
+  '/help-tutorial': lazy(() => import('@/web/pages/help-tutorial')),
+  '/tutorials': lazy(() => import('@/web/pages/tutorials')),
+  '/customers': lazy(() => import('@/web/pages/customers')),
+  '/devices': lazy(() => import('@/web/pages/devices')),
+  '/service-plans': lazy(() => import('@/web/pages/service-plans')),
+  '/contracts': lazy(() => import('@/web/pages/contracts')),
+  '/finance': lazy(() => import('@/web/pages/finance')),
+};
+
+/**
+ * Pages below an area (new and detail pages), matched before the area pages. Order matters:
+ * fixed segments such as `/new` come before `/:id`.
+ */
+export const DETAIL_PAGES: ReadonlyArray<readonly [string, ComponentType]> = [
+  ['/customers/new', lazy(() => import('@/web/pages/customer-new'))],
+  ['/customers/:id', lazy(() => import('@/web/pages/customer-detail'))],
+  ['/devices/:id', lazy(() => import('@/web/pages/device-detail'))],
+  ['/service-plans/:id', lazy(() => import('@/web/pages/service-plan-detail'))],
+  ['/contracts/new', lazy(() => import('@/web/pages/contract-new'))],
+  ['/contracts/:id', lazy(() => import('@/web/pages/contract-detail'))],
+];

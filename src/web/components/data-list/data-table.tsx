@@ -1,0 +1,143 @@
+import { ArrowDown, ArrowUp, ArrowUpDown, Inbox } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Card } from '@/web/components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
+import { cn } from '@/web/lib/utils';
+import type { ListState } from './use-list-state';
+
+export interface Column<T> {
+  key: string;
+  header: string;
+  cell(row: T): ReactNode;
+  /** The API sort name, when the column sorts. */
+  sort?: string;
+  align?: 'left' | 'right';
+  /** Hidden below the md breakpoint (phones keep the essentials). */
+  wide?: boolean;
+}
+
+interface DataTableProps<T> {
+  label: string;
+  columns: ReadonlyArray<Column<T>>;
+  rows: readonly T[] | undefined;
+  rowKey(row: T): string;
+  loading: boolean;
+  error?: string | null;
+  state?: ListState;
+  onSort?: (column: string) => void;
+  /** Opens a row: the whole row is clickable and its first cell is a keyboard-reachable link. */
+  rowHref?: (row: T) => string;
+  onOpen?: (href: string) => void;
+  empty: ReactNode;
+  testId: string;
+}
+
+/** A server-sorted table with loading skeleton, error and empty states. */
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  loading,
+  error,
+  state,
+  onSort,
+  rowHref,
+  onOpen,
+  empty,
+  testId,
+}: DataTableProps<T>) {
+  if (loading && !rows) return <TableSkeleton rows={6} label={`Loading ${label.toLowerCase()}`} />;
+  if (error)
+    return (
+      <Card className="p-6 text-destructive text-sm" role="alert" data-testid={`error-${testId}`}>
+        {error}
+      </Card>
+    );
+  if (!rows?.length)
+    return (
+      <Card className="flex flex-col items-center gap-2 p-10 text-center" data-testid={`empty-${testId}`}>
+        <Inbox className="size-8 text-muted-foreground" aria-hidden="true" />
+        <div className="text-muted-foreground text-sm">{empty}</div>
+      </Card>
+    );
+  return (
+    <Card className="overflow-x-auto p-0">
+      <Table aria-label={label} data-testid={`table-${testId}`}>
+        <TableHeader>
+          <TableRow>
+            {columns.map((column) => {
+              const active = state && column.sort && state.sort === column.sort;
+              const Icon = active ? (state.order === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
+              return (
+                <TableHead
+                  key={column.key}
+                  className={cn(
+                    column.align === 'right' && 'text-right',
+                    column.wide && 'hidden md:table-cell',
+                  )}
+                  aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  {column.sort && onSort ? (
+                    <button
+                      type="button"
+                      className="inline-flex items-center gap-1 hover:text-foreground"
+                      onClick={() => column.sort && onSort(column.sort)}
+                      data-testid={`sort-${testId}-${column.key}`}
+                    >
+                      {column.header}
+                      <Icon className={cn('size-3.5', !active && 'opacity-40')} aria-hidden="true" />
+                    </button>
+                  ) : (
+                    column.header
+                  )}
+                </TableHead>
+              );
+            })}
+          </TableRow>
+        </TableHeader>
+        <TableBody className={cn(loading && 'opacity-60')}>
+          {rows.map((row) => {
+            const href = rowHref?.(row);
+            return (
+              <TableRow
+                key={rowKey(row)}
+                className={cn(href && 'cursor-pointer')}
+                onClick={href && onOpen ? () => onOpen(href) : undefined}
+                data-testid={`row-${testId}-${rowKey(row)}`}
+              >
+                {columns.map((column, index) => (
+                  <TableCell
+                    key={column.key}
+                    className={cn(
+                      column.align === 'right' && 'text-right tabular-nums',
+                      column.wide && 'hidden md:table-cell',
+                    )}
+                  >
+                    {index === 0 && href ? (
+                      <a
+                        href={href}
+                        className="font-medium hover:underline"
+                        onClick={(event) => {
+                          if (!onOpen || event.metaKey || event.ctrlKey) return;
+                          event.preventDefault();
+                          event.stopPropagation();
+                          onOpen(href);
+                        }}
+                      >
+                        {column.cell(row)}
+                      </a>
+                    ) : (
+                      column.cell(row)
+                    )}
+                  </TableCell>
+                ))}
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </Card>
+  );
+}

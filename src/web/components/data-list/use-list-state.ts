@@ -1,0 +1,113 @@
+import { useCallback, useMemo } from 'react';
+import { useLocation, useSearch } from 'wouter';
+
+/**
+ * The state of a server-side list (src/contracts/lists.ts: q, filters, sort, order, page), kept in
+ * the address bar so a filtered list can be bookmarked, shared, and survives Back. Empty values
+ * are dropped; any change other than the page goes back to page 1.
+ */
+export interface ListState {
+  q: string;
+  sort: string;
+  order: 'asc' | 'desc';
+  page: number;
+  filters: Record<string, string>;
+}
+
+export interface ListDefaults {
+  sort: string;
+  order?: 'asc' | 'desc';
+  /** Filter names the list understands; other address-bar parameters are ignored. */
+  filters?: readonly string[];
+}
+
+const RESERVED = new Set(['q', 'sort', 'order', 'page']);
+
+export function parseListState(search: string, defaults: ListDefaults): ListState {
+  const params = new URLSearchParams(search);
+  const page = Number(params.get('page'));
+  const order = params.get('order');
+  const filters: Record<string, string> = {};
+  for (const name of defaults.filters ?? []) {
+    const value = params.get(name);
+    if (value) filters[name] = value;
+  }
+  return {
+    q: params.get('q') ?? '',
+    sort: params.get('sort') || defaults.sort,
+    order: order === 'asc' || order === 'desc' ? order : (defaults.order ?? 'desc'),
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+    filters,
+  };
+}
+
+/** The API query string for a state (page size fixed by the caller). */
+export function listQueryString(state: ListState, pageSize = 50, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  if (state.q.trim()) params.set('q', state.q.trim());
+  for (const [name, value] of Object.entries(state.filters))
+    if (value && !RESERVED.has(name)) params.set(name, value);
+  params.set('sort', state.sort);
+  params.set('order', state.order);
+  params.set('page', String(state.page));
+  params.set('pageSize', String(pageSize));
+  for (const [name, value] of Object.entries(extra)) params.set(name, value);
+  return params.toString();
+}
+
+/** The CSV export address for the same search and filters (every matching row, not just the page). */
+export function csvHref(endpoint: string, state: ListState): string {
+  const params = new URLSearchParams(listQueryString(state));
+  params.delete('page');
+  params.delete('pageSize');
+  params.set('format', 'csv');
+  return `${endpoint}?${params}`;
+}
+
+export interface ListStateApi {
+  state: ListState;
+  setSearch(q: string): void;
+  setFilter(name: string, value: string): void;
+  /** Sort by a column: the same column again flips the order. */
+  sortBy(column: string): void;
+  setPage(page: number): void;
+  clear(): void;
+}
+
+export function useListState(defaults: ListDefaults): ListStateApi {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: defaults are a constant per list
+  const state = useMemo(() => parseListState(search, defaults), [search]);
+
+  const go = useCallback(
+    (next: ListState) => {
+      // Parameters the list does not own (a page's ?tab=) stay as they are.
+      const params = new URLSearchParams(search);
+      for (const name of [...RESERVED, ...(defaults.filters ?? [])]) params.delete(name);
+      if (next.q) params.set('q', next.q);
+      for (const [name, value] of Object.entries(next.filters)) if (value) params.set(name, value);
+      if (next.sort !== defaults.sort) params.set('sort', next.sort);
+      if (next.order !== (defaults.order ?? 'desc')) params.set('order', next.order);
+      if (next.page > 1) params.set('page', String(next.page));
+      const query = params.toString();
+      navigate(query ? `${location}?${query}` : location, { replace: true });
+    },
+    [search, location, navigate, defaults.sort, defaults.order, defaults.filters],
+  );
+
+  return {
+    state,
+    setSearch: (q) => go({ ...state, q, page: 1 }),
+    setFilter: (name, value) => go({ ...state, filters: { ...state.filters, [name]: value }, page: 1 }),
+    sortBy: (column) =>
+      go({
+        ...state,
+        sort: column,
+        order: state.sort === column ? (state.order === 'asc' ? 'desc' : 'asc') : 'asc',
+        page: 1,
+      }),
+    setPage: (page) => go({ ...state, page }),
+    clear: () => go({ q: '', sort: defaults.sort, order: defaults.order ?? 'desc', page: 1, filters: {} }),
+  };
+}

@@ -1,0 +1,431 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { RotateCw, Save, UserPlus } from 'lucide-react';
+import { type ReactNode, useMemo, useState } from 'react';
+import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
+import { Link } from 'wouter';
+import type { User } from '@/contracts/auth';
+import { CONSENTS, type Customer, EMPLOYMENTS, GENDERS } from '@/contracts/customers';
+import { ROLE_LABELS } from '@/contracts/roles';
+import { FormAlert } from '@/web/components/form-alert';
+import { FormField } from '@/web/components/form-field';
+import { Spinner } from '@/web/components/loaders';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Input } from '@/web/components/ui/input';
+import { toast } from '@/web/hooks/use-toast';
+import { applyServerError } from '@/web/lib/forms';
+import { apiJson, errorCode } from '@/web/lib/queryClient';
+import { NativeSelect } from './controls';
+import {
+  CUSTOMER_FIELDS,
+  type CustomerField,
+  type CustomerFormValues,
+  type Duplicate,
+  duplicateOf,
+  emptyCustomerValues,
+  type FormContext,
+  formatPhone,
+  isEmptyUpdate,
+  phoneHint,
+  toCreateBody,
+  toE164,
+  toUpdateBody,
+  validateCustomerForm,
+  valuesFromCustomer,
+} from './customer-form-model';
+import {
+  ageFrom,
+  CONSENT_HINTS,
+  CONSENT_LABELS,
+  EMPLOYMENT_LABELS,
+  formatDateTime,
+  GENDER_LABELS,
+} from './format';
+import { CUSTOMERS_ENDPOINT, customerKey, useCustomerByAccount, useRegions, useStaff } from './queries';
+
+interface CustomerFormProps {
+  /** The customer to edit; without it the form creates one. */
+  customer?: Customer;
+  context: FormContext;
+  user: User;
+  onSaved: (customer: Customer) => void;
+  onCancel: () => void;
+}
+
+const fieldId = (name: CustomerField) => `customer-${name}`;
+const testId = (name: string) => `input-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Create or edit a customer: every field the API takes, checked as typed, refusals under their field. */
+export function CustomerForm({ customer, context, user, onSaved, onCancel }: CustomerFormProps) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<ReactNode>(null);
+  const [duplicate, setDuplicate] = useState<Duplicate | null>(null);
+  const [stale, setStale] = useState(false);
+
+  const resolver = useMemo<Resolver<CustomerFormValues>>(
+    () => async (values) => {
+      const problems = validateCustomerForm(values, context);
+      const names = Object.keys(problems) as CustomerField[];
+      if (!names.length) return { values, errors: {} };
+      const errors: FieldErrors<CustomerFormValues> = {};
+      for (const name of names) errors[name] = { type: 'validate', message: problems[name] };
+      return { values: {}, errors };
+    },
+    [context],
+  );
+  const form = useForm<CustomerFormValues>({
+    resolver,
+    defaultValues: customer ? valuesFromCustomer(customer) : emptyCustomerValues(user.id),
+    mode: 'onTouched',
+  });
+  const { errors } = form.formState;
+
+  const save = useMutation({
+    mutationFn: (values: CustomerFormValues) =>
+      customer
+        ? apiJson<Customer>(
+            'PATCH',
+            `${CUSTOMERS_ENDPOINT}/${customer.id}`,
+            toUpdateBody(values, customer, context),
+          )
+        : apiJson<Customer>('POST', CUSTOMERS_ENDPOINT, toCreateBody(values, context)),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(customerKey(saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: [CUSTOMERS_ENDPOINT] });
+      onSaved(saved);
+    },
+    onError: (error) => {
+      if (errorCode(error) === 'VERSION_CONFLICT') {
+        setStale(true);
+        return;
+      }
+      setDuplicate(duplicateOf(error));
+      setAlert(applyServerError(form, error, CUSTOMER_FIELDS));
+    },
+  });
+
+  const reload = useMutation({
+    mutationFn: () => apiJson<Customer>('GET', `${CUSTOMERS_ENDPOINT}/${customer?.id}`),
+    onSuccess: (fresh) => {
+      queryClient.setQueryData(customerKey(fresh.id), fresh);
+      form.reset(valuesFromCustomer(fresh));
+      setStale(false);
+    },
+  });
+
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      setAlert(null);
+      setDuplicate(null);
+      setStale(false);
+      if (customer && isEmptyUpdate(toUpdateBody(values, customer, context))) {
+        toast({ title: 'Nothing to save', description: 'No field was changed.' });
+        onCancel();
+        return;
+      }
+      save.mutate(values);
+    },
+    () => setAlert('Some fields need attention; each says what is wrong.'),
+  );
+
+  const [phone, dateOfBirth, consents] = form.watch(['phone', 'dateOfBirth', 'consents']);
+  const e164 = phone.trim() ? toE164(phone, context.country) : null;
+  const age = dateOfBirth ? ageFrom(dateOfBirth) : null;
+  const regions = useRegions();
+  const agentOptions = useAgentOptions(user, customer);
+
+  const text = (
+    name: CustomerField,
+    label: string,
+    options: {
+      hint?: ReactNode;
+      type?: string;
+      autoComplete?: string;
+      inputMode?: 'email' | 'tel' | 'decimal';
+    } = {},
+    extra: Partial<React.ComponentProps<'input'>> = {},
+  ) => (
+    <FormField id={fieldId(name)} label={label} error={errors[name]?.message} hint={options.hint}>
+      {(control) => (
+        <Input
+          {...control}
+          type={options.type ?? 'text'}
+          autoComplete={options.autoComplete ?? 'off'}
+          inputMode={options.inputMode}
+          data-testid={testId(name)}
+          {...extra}
+          {...form.register(name)}
+        />
+      )}
+    </FormField>
+  );
+
+  const duplicateLink = (field: Duplicate['field']) =>
+    duplicate?.field === field && errors[field]?.message === duplicate.message ? (
+      <DuplicateLink duplicate={duplicate} />
+    ) : null;
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid grid-cols-1 gap-4"
+      aria-label={customer ? `Edit ${customer.fullName}` : 'New customer'}
+      data-testid="form-customer"
+    >
+      <FormAlert message={alert} />
+      {stale && (
+        <div
+          role="alert"
+          className="flex flex-col gap-3 rounded-md border border-warning/50 bg-warning/10 px-3 py-2.5 text-sm sm:flex-row sm:items-center sm:justify-between"
+          data-testid="alert-version-conflict"
+        >
+          <span>
+            Someone else saved a change to this customer while you were editing. Load their version, then make
+            your change again.
+          </span>
+          <Button
+            type="button"
+            variant="outline"
+            size="sm"
+            onClick={() => reload.mutate()}
+            disabled={reload.isPending}
+            data-testid="button-reload-customer"
+          >
+            {reload.isPending ? <Spinner className="size-4" /> : <RotateCw aria-hidden="true" />}
+            Load latest
+          </Button>
+        </div>
+      )}
+
+      <Section title="Identity" description="As written on the national ID.">
+        {text('firstName', 'First name', { autoComplete: 'given-name' })}
+        {text('lastName', 'Last name', { autoComplete: 'family-name' })}
+        {text('otherNames', 'Other names (optional)', { autoComplete: 'additional-name' })}
+        <div>
+          {text('nationalId', 'National ID (optional)', {
+            hint: 'Letters and digits; spaces are ignored. Each ID belongs to one customer.',
+          })}
+          {duplicateLink('nationalId')}
+        </div>
+        {text(
+          'dateOfBirth',
+          'Date of birth (optional)',
+          { type: 'date', hint: age !== null && age >= 0 ? `Age ${age}` : 'Used by the risk scorecard.' },
+          { min: '1900-01-01', max: today(), className: 'dark:[color-scheme:dark]' },
+        )}
+        <FormField id={fieldId('gender')} label="Gender (optional)" error={errors.gender?.message}>
+          {(control) => (
+            <NativeSelect {...control} data-testid="select-gender" {...form.register('gender')}>
+              <option value="">Not given</option>
+              {GENDERS.map((gender) => (
+                <option key={gender} value={gender}>
+                  {GENDER_LABELS[gender]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+      </Section>
+
+      <Section
+        title="Contact"
+        description="The phone number is the customer's account for payments and messages."
+      >
+        <div>
+          {text('phone', 'Phone number', {
+            type: 'tel',
+            autoComplete: 'tel',
+            inputMode: 'tel',
+            hint: e164 ? `Saved as ${formatPhone(e164)}` : phoneHint(context.country),
+          })}
+          {duplicateLink('phone')}
+        </div>
+        {text('email', 'Email (optional)', { type: 'email', autoComplete: 'email', inputMode: 'email' })}
+        {text('address', 'Address (optional)', { autoComplete: 'street-address' }, { maxLength: 300 })}
+        {text(
+          'region',
+          'Region (optional)',
+          { hint: 'County, district or sales area.' },
+          { list: 'customer-regions' },
+        )}
+        <datalist id="customer-regions">
+          {(regions.data ?? []).map((region) => (
+            <option key={region} value={region} />
+          ))}
+        </datalist>
+      </Section>
+
+      <Section title="Work and income" description="What the risk scorecard weighs, with the documents.">
+        {text('occupation', 'Occupation (optional)', { autoComplete: 'organization-title' })}
+        <FormField
+          id={fieldId('employment')}
+          label="Employment (optional)"
+          error={errors.employment?.message}
+        >
+          {(control) => (
+            <NativeSelect {...control} data-testid="select-employment" {...form.register('employment')}>
+              <option value="">Not given</option>
+              {EMPLOYMENTS.map((employment) => (
+                <option key={employment} value={employment}>
+                  {EMPLOYMENT_LABELS[employment]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+        {text('monthlyIncome', `Monthly income in ${context.currency} (optional)`, {
+          inputMode: 'decimal',
+          hint: `Before deductions, e.g. 45000 or 45,000.00 ${context.currency}.`,
+        })}
+        <FormField
+          id={fieldId('assignedAgentId')}
+          label="Assigned agent"
+          error={errors.assignedAgentId?.message}
+          hint="Who follows this customer up."
+        >
+          {(control) => (
+            <NativeSelect
+              {...control}
+              data-testid="select-assigned-agent"
+              {...form.register('assignedAgentId')}
+            >
+              <option value="">Nobody yet</option>
+              {agentOptions.map(([id, name]) => (
+                <option key={id} value={id}>
+                  {name}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+      </Section>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Consents</CardTitle>
+          <CardDescription>
+            Ask the customer for each one. Giving or withdrawing a consent is recorded with its time.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="group-consents">
+            <legend className="sr-only">Consents</legend>
+            {CONSENTS.map((name) => {
+              const givenAt = customer?.consents[name] ?? null;
+              const checked = consents[name];
+              let status: string;
+              if (customer && checked !== (givenAt !== null)) {
+                status = checked
+                  ? 'Will be recorded as given when you save'
+                  : 'Will be withdrawn when you save';
+              } else if (givenAt) {
+                status = `Given ${formatDateTime(givenAt)}`;
+              } else {
+                status = customer ? 'Not given' : CONSENT_HINTS[name];
+              }
+              const id = `customer-consent-${name}`;
+              return (
+                <div key={name} className="flex items-start gap-3 rounded-md border p-3">
+                  <input
+                    id={id}
+                    type="checkbox"
+                    className="mt-0.5 size-4 shrink-0 accent-primary"
+                    aria-describedby={`${id}-status`}
+                    data-testid={`checkbox-consent-${name}`}
+                    {...form.register(`consents.${name}`)}
+                  />
+                  <div className="grid grid-cols-1 gap-0.5">
+                    <label htmlFor={id} className="font-medium text-sm leading-none">
+                      {CONSENT_LABELS[name]}
+                    </label>
+                    <span
+                      id={`${id}-status`}
+                      className="text-muted-foreground text-xs"
+                      data-testid={`text-consent-status-${name}`}
+                    >
+                      {status}
+                    </span>
+                  </div>
+                </div>
+              );
+            })}
+          </fieldset>
+        </CardContent>
+      </Card>
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onCancel} data-testid="button-cancel-customer">
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending} data-testid="button-save-customer">
+          {save.isPending ? (
+            <Spinner className="size-4" />
+          ) : customer ? (
+            <Save aria-hidden="true" />
+          ) : (
+            <UserPlus aria-hidden="true" />
+          )}
+          {customer ? 'Save changes' : 'Create customer'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid grid-cols-1 gap-4 sm:grid-cols-2">{children}</CardContent>
+    </Card>
+  );
+}
+
+/** "Open Amina Otieno (C-000123)": the customer who already has the phone or ID. */
+function DuplicateLink({ duplicate }: { duplicate: Duplicate }) {
+  const existing = useCustomerByAccount(duplicate.accountNumber);
+  const who = /belongs to (.+)$/.exec(duplicate.message)?.[1] ?? duplicate.accountNumber ?? 'the customer';
+  const href = existing.data
+    ? `/customers/${existing.data}`
+    : `/customers?q=${encodeURIComponent(duplicate.accountNumber ?? '')}`;
+  return (
+    <p className="mt-1.5 text-xs">
+      <Link
+        href={href}
+        className="font-medium text-primary underline-offset-4 hover:underline"
+        data-testid="link-duplicate-customer"
+      >
+        Open {who}
+      </Link>
+    </p>
+  );
+}
+
+/** The people a customer can be assigned to: me, the current agent, and (for administrators) all staff. */
+function useAgentOptions(user: User, customer: Customer | undefined): [string, string][] {
+  const staff = useStaff(user);
+  return useMemo(() => {
+    const options = new Map<string, string>([[user.id, `${user.firstName} ${user.lastName} (you)`]]);
+    const current = customer?.assignedAgent;
+    if (current && !options.has(current.id)) options.set(current.id, current.name);
+    for (const person of staff.data ?? []) {
+      if (!options.has(person.id)) {
+        options.set(person.id, `${person.firstName} ${person.lastName} · ${ROLE_LABELS[person.role]}`);
+      }
+    }
+    return [...options];
+  }, [user, customer?.assignedAgent, staff.data]);
+}

@@ -1,0 +1,228 @@
+import { useId } from 'react';
+import { useLocation } from 'wouter';
+import { type CustomerListItem, KYC_STATUSES, RISK_GRADES } from '@/contracts/customers';
+import { can } from '@/contracts/roles';
+import {
+  type Column,
+  csvHref,
+  DataTable,
+  FilterSelect,
+  ListToolbar,
+  Pagination,
+  useList,
+  useListState,
+} from '@/web/components/data-list';
+import { Input } from '@/web/components/ui/input';
+import { useAuth } from '@/web/hooks/use-auth';
+import { errorMessage } from '@/web/lib/queryClient';
+import { KycBadge, RiskGrade } from './badges';
+import { formatDay, KYC_STATUS_LABELS } from './format';
+import { CUSTOMERS_ENDPOINT, useRegions, useStaff } from './queries';
+
+const FILTERS = ['kycStatus', 'region', 'riskGrade', 'assignedAgentId', 'createdFrom', 'createdTo'] as const;
+const DEFAULTS = { sort: 'createdAt', order: 'desc' as const, filters: FILTERS };
+
+const KYC_OPTIONS = KYC_STATUSES.map((status) => [status, KYC_STATUS_LABELS[status]] as const);
+const GRADE_OPTIONS = RISK_GRADES.map((grade) => [grade, `Grade ${grade}`] as const);
+
+const COLUMNS: ReadonlyArray<Column<CustomerListItem>> = [
+  {
+    key: 'accountNumber',
+    header: 'Account',
+    sort: 'accountNumber',
+    cell: (c) => <span className="whitespace-nowrap font-mono text-xs">{c.accountNumber}</span>,
+  },
+  {
+    key: 'name',
+    header: 'Name',
+    sort: 'name',
+    cell: (c) => (
+      <div className="min-w-0">
+        <div className="truncate font-medium">{c.fullName}</div>
+        <div className="text-muted-foreground text-xs tabular-nums md:hidden">{c.phone}</div>
+      </div>
+    ),
+  },
+  {
+    key: 'phone',
+    header: 'Phone',
+    wide: true,
+    cell: (c) => <span className="whitespace-nowrap tabular-nums">{c.phone}</span>,
+  },
+  {
+    key: 'nationalId',
+    header: 'National ID',
+    wide: true,
+    cell: (c) => <span className="whitespace-nowrap font-mono text-xs">{c.nationalId ?? '—'}</span>,
+  },
+  { key: 'region', header: 'Region', wide: true, cell: (c) => c.region ?? '—' },
+  { key: 'kyc', header: 'KYC', cell: (c) => <KycBadge status={c.kycStatus} /> },
+  {
+    key: 'risk',
+    header: 'Risk',
+    sort: 'riskScore',
+    cell: (c) => <RiskGrade grade={c.riskGrade} score={c.riskScore} />,
+  },
+  {
+    key: 'agent',
+    header: 'Agent',
+    wide: true,
+    cell: (c) => c.assignedAgent?.name ?? <span className="text-muted-foreground">—</span>,
+  },
+  {
+    key: 'createdAt',
+    header: 'Created',
+    sort: 'createdAt',
+    wide: true,
+    cell: (c) => <span className="whitespace-nowrap">{formatDay(c.createdAt)}</span>,
+  },
+];
+
+/** Every customer: server-side search, filters, sort and pages, kept in the address bar. */
+export function CustomersList() {
+  const list = useListState(DEFAULTS);
+  const { state } = list;
+  const [, navigate] = useLocation();
+  const { user } = useAuth();
+  const page = useList<CustomerListItem>(CUSTOMERS_ENDPOINT, state);
+  const regions = useRegions();
+  const staff = useStaff(user);
+  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
+
+  const agentOptions: [string, string][] = [];
+  if (user) agentOptions.push([user.id, 'Assigned to me']);
+  for (const person of staff.data ?? []) {
+    if (person.id !== user?.id) agentOptions.push([person.id, `${person.firstName} ${person.lastName}`]);
+  }
+  const regionOptions = (regions.data ?? []).map((region) => [region, region] as const);
+  const currentRegion = state.filters.region;
+  if (currentRegion && !regions.data?.includes(currentRegion))
+    regionOptions.push([currentRegion, currentRegion]);
+
+  return (
+    <div className="min-w-0">
+      <ListToolbar
+        search={state.q}
+        onSearch={list.setSearch}
+        placeholder="Search name, phone, account or ID"
+        csvHref={csvHref(CUSTOMERS_ENDPOINT, state)}
+        onClear={filtered ? list.clear : undefined}
+        testId="customers"
+      >
+        <FilterSelect
+          label="KYC status"
+          allLabel="Any KYC status"
+          value={state.filters.kycStatus ?? ''}
+          onChange={(value) => list.setFilter('kycStatus', value)}
+          options={KYC_OPTIONS}
+          testId="kyc-status"
+        />
+        <FilterSelect
+          label="Region"
+          allLabel="All regions"
+          value={state.filters.region ?? ''}
+          onChange={(value) => list.setFilter('region', value)}
+          options={regionOptions}
+          testId="region"
+        />
+        <FilterSelect
+          label="Risk grade"
+          allLabel="Any risk grade"
+          value={state.filters.riskGrade ?? ''}
+          onChange={(value) => list.setFilter('riskGrade', value)}
+          options={GRADE_OPTIONS}
+          testId="risk-grade"
+        />
+        {agentOptions.length > 0 && (
+          <FilterSelect
+            label="Assigned agent"
+            allLabel="Any agent"
+            value={state.filters.assignedAgentId ?? ''}
+            onChange={(value) => list.setFilter('assignedAgentId', value)}
+            options={agentOptions}
+            testId="agent"
+          />
+        )}
+        <CreatedRange
+          from={state.filters.createdFrom ?? ''}
+          to={state.filters.createdTo ?? ''}
+          onChange={list.setFilter}
+        />
+      </ListToolbar>
+      <DataTable
+        label="Customers"
+        columns={COLUMNS}
+        rows={page.data?.items}
+        rowKey={(c) => c.id}
+        loading={page.isFetching}
+        error={page.error ? `Customers could not be loaded: ${errorMessage(page.error)}` : null}
+        state={state}
+        onSort={list.sortBy}
+        rowHref={(c) => `/customers/${c.id}`}
+        onOpen={navigate}
+        empty={
+          filtered
+            ? 'No customers match this search and these filters.'
+            : can(user, 'customers.write')
+              ? 'No customers yet. Add the first one with “New customer”.'
+              : 'No customers yet.'
+        }
+        testId="customers"
+      />
+      {page.data && (
+        <Pagination
+          page={page.data.page}
+          pageSize={page.data.pageSize}
+          total={page.data.total}
+          onPage={list.setPage}
+          testId="customers"
+        />
+      )}
+    </div>
+  );
+}
+
+/** Created between two dates (either may be left open). */
+function CreatedRange({
+  from,
+  to,
+  onChange,
+}: {
+  from: string;
+  to: string;
+  onChange: (name: string, value: string) => void;
+}) {
+  const id = useId();
+  const reversed = !!from && !!to && from > to;
+  return (
+    <fieldset className="flex flex-wrap items-center gap-2 text-sm">
+      <legend className="sr-only">Created between</legend>
+      <label htmlFor={`${id}-from`} className="text-muted-foreground">
+        Created from
+      </label>
+      <Input
+        id={`${id}-from`}
+        type="date"
+        value={from}
+        max={to || undefined}
+        onChange={(event) => onChange('createdFrom', event.target.value)}
+        className="h-9 w-auto dark:[color-scheme:dark]"
+        aria-invalid={reversed}
+        data-testid="input-created-from"
+      />
+      <label htmlFor={`${id}-to`} className="text-muted-foreground">
+        to
+      </label>
+      <Input
+        id={`${id}-to`}
+        type="date"
+        value={to}
+        min={from || undefined}
+        onChange={(event) => onChange('createdTo', event.target.value)}
+        className="h-9 w-auto dark:[color-scheme:dark]"
+        aria-invalid={reversed}
+        data-testid="input-created-to"
+      />
+    </fieldset>
+  );
+}

@@ -1,0 +1,60 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  type DocumentReviewBody,
+  KYC_DOCUMENT_LABELS,
+  type KycDocument,
+  type KycStatus,
+} from '@/contracts/customers';
+import { toast } from '@/web/hooks/use-toast';
+import { apiJson, apiUpload } from '@/web/lib/queryClient';
+import { KYC_STATUS_LABELS } from './format';
+import { CUSTOMERS_ENDPOINT } from './queries';
+
+export interface DocumentResult {
+  document: KycDocument;
+  kycStatus: KycStatus;
+}
+
+/** After an upload or a review: the profile (KYC status, scorecard), documents, timeline and lists. */
+function useRefreshCustomer() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [CUSTOMERS_ENDPOINT] });
+}
+
+export function useUploadDocument(customerId: string) {
+  const refresh = useRefreshCustomer();
+  return useMutation({
+    mutationFn: ({ type, file }: { type: string; file: File }) => {
+      const form = new FormData();
+      form.append('type', type);
+      form.append('file', file, file.name);
+      return apiUpload<DocumentResult>(`${CUSTOMERS_ENDPOINT}/${customerId}/documents`, form);
+    },
+    onSuccess: async ({ document, kycStatus }) => {
+      toast({
+        title: `${KYC_DOCUMENT_LABELS[document.type]} uploaded`,
+        description: `Another person must now review it. KYC status: ${KYC_STATUS_LABELS[kycStatus]}.`,
+      });
+      await refresh();
+    },
+  });
+}
+
+export function useReviewDocument(customerId: string) {
+  const refresh = useRefreshCustomer();
+  return useMutation({
+    mutationFn: ({ document, body }: { document: KycDocument; body: DocumentReviewBody }) =>
+      apiJson<DocumentResult>(
+        'POST',
+        `${CUSTOMERS_ENDPOINT}/${customerId}/documents/${document.id}/review`,
+        body,
+      ),
+    onSuccess: async ({ document, kycStatus }) => {
+      toast({
+        title: `${KYC_DOCUMENT_LABELS[document.type]} ${document.status === 'verified' ? 'verified' : 'rejected'}`,
+        description: `KYC status: ${KYC_STATUS_LABELS[kycStatus]}.`,
+      });
+      await refresh();
+    },
+  });
+}

@@ -1,0 +1,278 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Save } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  CONTROL_KINDS,
+  DEVICE_CATEGORIES,
+  type DeviceModel,
+  type DeviceModelCreateBody,
+  type DeviceModelUpdateBody,
+} from '@/contracts/devices';
+import { FormAlert } from '@/web/components/form-alert';
+import { FormField } from '@/web/components/form-field';
+import { Spinner } from '@/web/components/loaders';
+import { Button } from '@/web/components/ui/button';
+import { Input } from '@/web/components/ui/input';
+import { apiJson } from '@/web/lib/queryClient';
+import { CATEGORY_LABELS, CONTROL_LABELS } from './format';
+import { majorText, parseMajor } from './money';
+import { NativeSelect } from './native-select';
+import { DEVICES_ENDPOINT, MODELS_ENDPOINT } from './queries';
+import { applyApiErrors } from './server-errors';
+
+export interface ModelFormValues {
+  make: string;
+  model: string;
+  category: string;
+  sku: string;
+  retailPrice: string;
+  costPrice: string;
+  controlKind: string;
+}
+
+const ALIASES = {
+  make: 'make',
+  model: 'model',
+  category: 'category',
+  sku: 'sku',
+  retailPrice: 'retailPrice',
+  costPrice: 'costPrice',
+  controlKind: 'controlKind',
+} as const;
+
+const CONTROL_HINTS: Record<string, string> = {
+  openpaygo: 'Each unit gets a secret key; the lender issues time tokens (solar kits).',
+  lock_api: 'Locked and unlocked through the lock service (smartphones).',
+  none: 'Not controlled remotely.',
+};
+
+function valuesOf(model: DeviceModel | null): ModelFormValues {
+  return {
+    make: model?.make ?? '',
+    model: model?.model ?? '',
+    category: model?.category ?? '',
+    sku: model?.sku ?? '',
+    retailPrice: model ? majorText(model.retailPrice, model.currency) : '',
+    costPrice: model ? majorText(model.costPrice, model.currency) : '',
+    controlKind: model?.controlKind ?? '',
+  };
+}
+
+type ModelBody = DeviceModelCreateBody;
+
+/** Checks the fields and builds the API body, or sets the messages and returns null. */
+export function modelBody(
+  values: ModelFormValues,
+  currency: string,
+  setError: (field: keyof ModelFormValues, message: string) => void,
+): ModelBody | null {
+  let ok = true;
+  const fail = (field: keyof ModelFormValues, message: string) => {
+    setError(field, message);
+    ok = false;
+  };
+  const make = values.make.trim();
+  const model = values.model.trim();
+  if (!make) fail('make', 'Make is required');
+  else if (make.length > 100) fail('make', 'Make must be at most 100 characters');
+  if (!model) fail('model', 'Model is required');
+  else if (model.length > 100) fail('model', 'Model must be at most 100 characters');
+  if (!values.category) fail('category', 'Choose a category');
+  if (!values.controlKind) fail('controlKind', 'Choose how the device is controlled');
+  if (values.sku.trim().length > 64) fail('sku', 'SKU must be at most 64 characters');
+  const retail = parseMajor(values.retailPrice, currency, 'Retail price');
+  if (retail.error) fail('retailPrice', retail.error);
+  else if (retail.value === null) fail('retailPrice', 'Retail price is required');
+  const cost = parseMajor(values.costPrice, currency, 'Cost price');
+  if (cost.error) fail('costPrice', cost.error);
+  if (!ok) return null;
+  return {
+    make,
+    model,
+    category: values.category as ModelBody['category'],
+    controlKind: values.controlKind as ModelBody['controlKind'],
+    retailPrice: retail.value ?? 0,
+    costPrice: cost.value ?? null,
+    sku: values.sku.trim() || null,
+  };
+}
+
+interface ModelFormProps {
+  /** The model to edit; null creates one. */
+  model: DeviceModel | null;
+  currency: string;
+  onSaved(model: DeviceModel): void;
+  onCancel(): void;
+}
+
+/** Creates or edits a device model: every field, messages per field from the form and the server. */
+export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  const form = useForm<ModelFormValues>({ defaultValues: valuesOf(model) });
+  const { errors } = form.formState;
+  const units = model?.units ?? 0;
+
+  const save = useMutation({
+    mutationFn: (body: ModelBody) =>
+      model
+        ? apiJson<DeviceModel>('PATCH', `${MODELS_ENDPOINT}/${model.id}`, changedFields(model, body))
+        : apiJson<DeviceModel>('POST', MODELS_ENDPOINT, body),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: [MODELS_ENDPOINT] });
+      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT] });
+      onSaved(saved);
+    },
+    onError: (error) => setAlert(applyApiErrors(form, error, ALIASES)),
+  });
+
+  const onSubmit = form.handleSubmit((values) => {
+    setAlert(null);
+    // A disabled select (a model with units) may leave its value out.
+    const complete = { ...values, controlKind: values.controlKind || (model?.controlKind ?? '') };
+    const body = modelBody(complete, model?.currency ?? currency, (field, message) =>
+      form.setError(field, { type: 'validate', message }),
+    );
+    if (!body) return;
+    if (model && Object.keys(changedFields(model, body)).length === 0) {
+      setAlert('Nothing changed.');
+      return;
+    }
+    save.mutate(body);
+  });
+
+  const text = (name: keyof ModelFormValues) =>
+    form.register(name, { onChange: () => form.clearErrors(name) });
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid grid-cols-1 gap-4"
+      aria-label={model ? 'Edit device model' : 'New device model'}
+      data-testid="form-model"
+    >
+      <FormAlert message={alert} />
+      <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+        <FormField id="model-make" label="Make" error={errors.make?.message}>
+          {(control) => (
+            <Input {...control} autoComplete="off" data-testid="input-model-make" {...text('make')} />
+          )}
+        </FormField>
+        <FormField id="model-model" label="Model" error={errors.model?.message}>
+          {(control) => (
+            <Input {...control} autoComplete="off" data-testid="input-model-model" {...text('model')} />
+          )}
+        </FormField>
+        <FormField id="model-category" label="Category" error={errors.category?.message}>
+          {(control) => (
+            <NativeSelect {...control} data-testid="select-model-category" {...text('category')}>
+              <option value="">Choose…</option>
+              {DEVICE_CATEGORIES.map((category) => (
+                <option key={category} value={category}>
+                  {CATEGORY_LABELS[category]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+        <FormField id="model-sku" label="SKU (optional)" error={errors.sku?.message}>
+          {(control) => (
+            <Input
+              {...control}
+              autoComplete="off"
+              spellCheck={false}
+              data-testid="input-model-sku"
+              {...text('sku')}
+            />
+          )}
+        </FormField>
+        <FormField
+          id="model-retail-price"
+          label={`Retail price (${model?.currency ?? currency})`}
+          error={errors.retailPrice?.message}
+          hint="The cash price; plans finance it."
+        >
+          {(control) => (
+            <Input
+              {...control}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              data-testid="input-model-retail-price"
+              {...text('retailPrice')}
+            />
+          )}
+        </FormField>
+        <FormField
+          id="model-cost-price"
+          label={`Cost price (${model?.currency ?? currency}, optional)`}
+          error={errors.costPrice?.message}
+          hint="What the lender pays for a unit."
+        >
+          {(control) => (
+            <Input
+              {...control}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              data-testid="input-model-cost-price"
+              {...text('costPrice')}
+            />
+          )}
+        </FormField>
+        <FormField
+          id="model-control"
+          label="Control"
+          className="sm:col-span-2"
+          error={errors.controlKind?.message}
+          hint={
+            units > 0
+              ? `${units} ${units === 1 ? 'unit uses' : 'units use'} this model, so its control cannot change.`
+              : (CONTROL_HINTS[form.watch('controlKind')] ??
+                'How the lender keeps control of a financed unit.')
+          }
+        >
+          {(control) => (
+            <NativeSelect
+              {...control}
+              disabled={units > 0}
+              data-testid="select-model-control"
+              {...text('controlKind')}
+            >
+              <option value="">Choose…</option>
+              {CONTROL_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {CONTROL_LABELS[kind]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button type="button" variant="outline" onClick={onCancel} data-testid="button-cancel-model">
+          Cancel
+        </Button>
+        <Button type="submit" disabled={save.isPending} data-testid="button-save-model">
+          {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" />}
+          {model ? 'Save changes' : 'Create model'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Only what changed, so an edit never trips over a field it did not touch. */
+function changedFields(model: DeviceModel, body: ModelBody): DeviceModelUpdateBody {
+  const change: DeviceModelUpdateBody = {};
+  if (body.make !== model.make) change.make = body.make;
+  if (body.model !== model.model) change.model = body.model;
+  if (body.category !== model.category) change.category = body.category;
+  if ((body.sku ?? null) !== model.sku) change.sku = body.sku ?? null;
+  if (body.retailPrice !== model.retailPrice) change.retailPrice = body.retailPrice;
+  if ((body.costPrice ?? null) !== model.costPrice) change.costPrice = body.costPrice ?? null;
+  if (body.controlKind !== model.controlKind) change.controlKind = body.controlKind;
+  return change;
+}

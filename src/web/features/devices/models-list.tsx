@@ -1,0 +1,274 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Pencil, Plus, Power, PowerOff } from 'lucide-react';
+import { useState } from 'react';
+import { CONTROL_KINDS, DEVICE_CATEGORIES, type DeviceModel } from '@/contracts/devices';
+import { can } from '@/contracts/roles';
+import { formatMoney } from '@/domain/money';
+import { ConfirmDialog } from '@/web/components/confirm-dialog';
+import {
+  type Column,
+  csvHref,
+  DataTable,
+  FilterSelect,
+  ListToolbar,
+  Pagination,
+  useList,
+  useListState,
+} from '@/web/components/data-list';
+import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/web/components/ui/dialog';
+import { useAuth } from '@/web/hooks/use-auth';
+import { toast } from '@/web/hooks/use-toast';
+import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
+import { ModelForm } from './model-form';
+import { DEVICES_ENDPOINT, MODELS_ENDPOINT, useOrganisation } from './queries';
+
+const LIST_DEFAULTS = {
+  sort: 'name',
+  order: 'asc',
+  filters: ['category', 'controlKind', 'active'],
+} as const;
+
+type Editing = { model: DeviceModel | null } | null;
+
+/** The Models tab of /devices: the catalogue, with create/edit and (de)activation for managers. */
+export function ModelsList() {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const list = useListState(LIST_DEFAULTS);
+  const { state } = list;
+  const page = useList<DeviceModel>(MODELS_ENDPOINT, state);
+  const organisation = useOrganisation();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [toggling, setToggling] = useState<DeviceModel | null>(null);
+  const writer = can(user, 'inventory.write');
+  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
+  const currency = organisation.data?.currency ?? 'USD';
+
+  const toggle = useMutation({
+    mutationFn: (model: DeviceModel) =>
+      apiJson<DeviceModel>(
+        'POST',
+        `${MODELS_ENDPOINT}/${model.id}/${model.active ? 'deactivate' : 'activate'}`,
+      ),
+    onSuccess: (model) => {
+      setToggling(null);
+      void queryClient.invalidateQueries({ queryKey: [MODELS_ENDPOINT] });
+      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT] });
+      toast({
+        title: model.active ? 'Model activated' : 'Model deactivated',
+        description: model.active
+          ? `${model.name} takes new units again.`
+          : `${model.name} takes no new units; its existing units are unchanged.`,
+      });
+    },
+    onError: (error) => {
+      setToggling(null);
+      toast({ variant: 'destructive', title: 'Not changed', description: errorMessage(error) });
+    },
+  });
+
+  const columns: Column<DeviceModel>[] = [
+    {
+      key: 'name',
+      header: 'Model',
+      sort: 'name',
+      cell: (model) => (
+        <span className="grid grid-cols-1">
+          <span className="font-medium">{model.name}</span>
+          {model.sku && <span className="font-mono text-muted-foreground text-xs">{model.sku}</span>}
+          {!model.active && <span className="text-muted-foreground text-xs md:hidden">Inactive</span>}
+        </span>
+      ),
+    },
+    { key: 'category', header: 'Category', wide: true, cell: (m) => labelOf(CATEGORY_LABELS, m.category) },
+    {
+      key: 'retail',
+      header: 'Retail price',
+      sort: 'retailPrice',
+      align: 'right',
+      cell: (model) => formatMoney(model.retailPrice, model.currency),
+    },
+    {
+      key: 'cost',
+      header: 'Cost price',
+      align: 'right',
+      wide: true,
+      cell: (model) => (model.costPrice === null ? '—' : formatMoney(model.costPrice, model.currency)),
+    },
+    { key: 'control', header: 'Control', wide: true, cell: (m) => labelOf(CONTROL_LABELS, m.controlKind) },
+    { key: 'units', header: 'Units', align: 'right', wide: true, cell: (model) => model.units },
+    {
+      key: 'active',
+      header: 'State',
+      wide: true,
+      cell: (model) =>
+        model.active ? (
+          <Badge variant="success">Active</Badge>
+        ) : (
+          <Badge variant="outline" className="text-muted-foreground">
+            Inactive
+          </Badge>
+        ),
+    },
+  ];
+  if (writer) {
+    columns.push({
+      key: 'actions',
+      header: 'Actions',
+      align: 'right',
+      cell: (model) => (
+        <span className="inline-flex gap-1">
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => setEditing({ model })}
+            aria-label={`Edit ${model.name}`}
+            data-testid={`button-edit-model-${model.id}`}
+          >
+            <Pencil aria-hidden="true" />
+            <span className="hidden lg:inline">Edit</span>
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => setToggling(model)}
+            aria-label={`${model.active ? 'Deactivate' : 'Activate'} ${model.name}`}
+            data-testid={`button-toggle-model-${model.id}`}
+          >
+            {model.active ? <PowerOff aria-hidden="true" /> : <Power aria-hidden="true" />}
+            <span className="hidden lg:inline">{model.active ? 'Deactivate' : 'Activate'}</span>
+          </Button>
+        </span>
+      ),
+    });
+  }
+
+  return (
+    <div className="grid grid-cols-1 min-w-0">
+      {writer && (
+        <div className="mb-4 flex flex-wrap gap-2">
+          <Button onClick={() => setEditing({ model: null })} data-testid="button-new-model">
+            <Plus aria-hidden="true" /> New model
+          </Button>
+        </div>
+      )}
+      <ListToolbar
+        search={state.q}
+        onSearch={list.setSearch}
+        placeholder="Search make, model or SKU"
+        csvHref={csvHref(MODELS_ENDPOINT, state)}
+        onClear={filtered ? list.clear : undefined}
+        testId="models"
+      >
+        <FilterSelect
+          label="Category"
+          allLabel="All categories"
+          value={state.filters.category ?? ''}
+          onChange={(value) => list.setFilter('category', value)}
+          options={DEVICE_CATEGORIES.map(
+            (category) => [category, CATEGORY_LABELS[category] ?? category] as const,
+          )}
+          testId="model-category"
+        />
+        <FilterSelect
+          label="Control"
+          allLabel="Any control"
+          value={state.filters.controlKind ?? ''}
+          onChange={(value) => list.setFilter('controlKind', value)}
+          options={CONTROL_KINDS.map((kind) => [kind, CONTROL_LABELS[kind] ?? kind] as const)}
+          testId="model-control"
+        />
+        <FilterSelect
+          label="State"
+          allLabel="Active and inactive"
+          value={state.filters.active ?? ''}
+          onChange={(value) => list.setFilter('active', value)}
+          options={[
+            ['true', 'Active'],
+            ['false', 'Inactive'],
+          ]}
+          testId="model-active"
+        />
+      </ListToolbar>
+      <DataTable
+        label="Device models"
+        columns={columns}
+        rows={page.data?.items}
+        rowKey={(model) => model.id}
+        loading={page.isFetching}
+        error={page.error ? `The models could not be loaded: ${errorMessage(page.error)}` : null}
+        state={state}
+        onSort={list.sortBy}
+        empty={
+          filtered
+            ? 'No model matches this search or these filters.'
+            : 'No device models yet: a model (make, category, price, control) comes before its units.'
+        }
+        testId="models"
+      />
+      {page.data && (
+        <Pagination
+          page={page.data.page}
+          pageSize={page.data.pageSize}
+          total={page.data.total}
+          onPage={list.setPage}
+          testId="models"
+        />
+      )}
+
+      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        <DialogContent
+          className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-xl"
+          data-testid="dialog-model"
+        >
+          <DialogHeader>
+            <DialogTitle>{editing?.model ? `Edit ${editing.model.name}` : 'New device model'}</DialogTitle>
+            <DialogDescription>
+              {editing?.model
+                ? 'Changes apply to the catalogue; contracts keep the price they were made with.'
+                : 'What the lender sells: make, model, category, price and how a unit is controlled.'}
+            </DialogDescription>
+          </DialogHeader>
+          {editing && (
+            <ModelForm
+              model={editing.model}
+              currency={currency}
+              onCancel={() => setEditing(null)}
+              onSaved={(saved) => {
+                toast({
+                  title: editing.model ? 'Model saved' : 'Model created',
+                  description: `${saved.name} is in the catalogue.`,
+                });
+                setEditing(null);
+              }}
+            />
+          )}
+        </DialogContent>
+      </Dialog>
+
+      <ConfirmDialog
+        open={toggling !== null}
+        onOpenChange={(open) => !open && setToggling(null)}
+        title={toggling?.active ? `Deactivate ${toggling.name}?` : `Activate ${toggling?.name ?? ''}?`}
+        description={
+          toggling?.active
+            ? 'No new units of this model can be received. Units already in the inventory, and their contracts, are not affected. You can activate it again later.'
+            : 'New units of this model can be received again.'
+        }
+        confirmLabel={toggling?.active ? 'Deactivate' : 'Activate'}
+        destructive={toggling?.active}
+        pending={toggle.isPending}
+        onConfirm={() => toggling && toggle.mutate(toggling)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { vi } from 'vitest';
+import type { DeviceModel } from '@/contracts/devices';
+import { jsonResponse } from '@/web/test/render';
+
+export interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+type Handler = (call: Call) => Response | Promise<Response>;
+
+/**
+ * Stubs fetch with handlers keyed "METHOD /path" (the query string ignored); the CSRF token and
+ * the signed-in owner are answered by default. Returns the calls made, for assertions.
+ */
+export function stubApi(handlers: Record<string, Handler>): Call[] {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = (init?.method ?? 'GET').toUpperCase();
+      const path = url.split('?')[0];
+      let body: unknown = init?.body;
+      if (typeof body === 'string') body = JSON.parse(body);
+      const call = { method, url, body };
+      if (path === '/api/csrf-token') return jsonResponse({ csrfToken: 'token' });
+      calls.push(call);
+      const handler = handlers[`${method} ${path}`];
+      if (handler) return handler(call);
+      if (path === '/api/user') return jsonResponse(OWNER);
+      return jsonResponse({ message: `No stub for ${method} ${path}`, code: 'NOT_FOUND' }, 404);
+    }),
+  );
+  return calls;
+}
+
+export const OWNER = {
+  id: 'u1',
+  email: 'owner@example.com',
+  firstName: 'Grace',
+  lastName: 'Owino',
+  role: 'admin',
+  isOwner: true,
+};
+
+export function model(overrides: Partial<DeviceModel> = {}): DeviceModel {
+  return {
+    id: '11111111-1111-4111-8111-111111111111',
+    make: 'Tecno',
+    model: 'Spark 20',
+    name: 'Tecno Spark 20',
+    category: 'smartphone',
+    sku: 'TEC-SP20',
+    retailPrice: 15_000,
+    costPrice: 11_000,
+    currency: 'USD',
+    controlKind: 'lock_api',
+    active: true,
+    units: 0,
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export const SOLAR = model({
+  id: '22222222-2222-4222-8222-222222222222',
+  make: 'SunKing',
+  model: 'Home 120',
+  name: 'SunKing Home 120',
+  category: 'solar_home_system',
+  sku: 'SK-H120',
+  controlKind: 'openpaygo',
+});

@@ -1,0 +1,125 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DeviceDetail, DeviceToken } from '@/contracts/devices';
+import { jsonResponse, renderWithProviders } from '@/web/test/render';
+import { OWNER, SOLAR, stubApi } from './test-api';
+import { daysIssue, OpenPaygoCard } from './token-panel';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const DEVICE: DeviceDetail = {
+  id: '33333333-3333-4333-8333-333333333333',
+  serialNumber: 'SK-1',
+  imei: null,
+  model: {
+    id: SOLAR.id,
+    make: SOLAR.make,
+    model: SOLAR.model,
+    name: SOLAR.name,
+    category: SOLAR.category,
+    sku: SOLAR.sku,
+  },
+  status: 'in_stock',
+  lockState: 'unknown',
+  activeUntil: null,
+  controlKind: 'openpaygo',
+  control: { kind: 'openpaygo', startingCode: 123456789, count: 1, timeDivider: 1 },
+  notes: null,
+  createdAt: '2026-01-05T10:00:00.000Z',
+  updatedAt: '2026-01-05T10:00:00.000Z',
+  events: [],
+  allowedTransitions: ['reserved', 'lost', 'written_off'],
+};
+
+const ISSUED = {
+  id: 't1',
+  token: '123456789',
+  type: 'ADD_TIME',
+  value: 30,
+  count: 2,
+  issuedAt: '2026-01-06T09:00:00.000Z',
+};
+
+describe('daysIssue', () => {
+  it('follows the API: days for ADD_TIME (1-995) and SET_TIME (0-995), none for the others', () => {
+    expect(daysIssue('ADD_TIME', '')).toBe('Add time needs the number of days');
+    expect(daysIssue('ADD_TIME', '0')).toBe('Add at least 1 day');
+    expect(daysIssue('ADD_TIME', '2.5')).toBe('Days must be a whole number');
+    expect(daysIssue('SET_TIME', '0')).toBeNull();
+    expect(daysIssue('SET_TIME', '996')).toBe('At most 995 days per token');
+    expect(daysIssue('DISABLE_PAYG', '')).toBeNull();
+    expect(daysIssue('COUNTER_SYNC', '')).toBeNull();
+  });
+});
+
+describe('OpenPaygoCard', () => {
+  it('issues a token, shows it large and copyable, and lists it in the history', async () => {
+    let tokens: DeviceToken[] = [];
+    const calls = stubApi({
+      [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse(tokens),
+      [`GET /api/devices/${DEVICE.id}`]: () => jsonResponse(DEVICE),
+      [`POST /api/devices/${DEVICE.id}/tokens`]: () => {
+        tokens = [
+          { ...ISSUED, type: 'ADD_TIME', issuedBy: { id: OWNER.id, name: 'Grace Owino' }, contractId: null },
+        ];
+        return jsonResponse(ISSUED, 201);
+      },
+    });
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderWithProviders(<OpenPaygoCard device={DEVICE} />);
+    expect(screen.getByTestId('text-starting-code')).toHaveTextContent('123456789');
+    expect(screen.getByTestId('card-openpaygo')).not.toHaveTextContent(/secret key:/i);
+    expect(await screen.findByTestId('text-tokens-empty')).toBeInTheDocument();
+
+    await userEvent.click(await screen.findByTestId('button-issue-token'));
+    expect(await screen.findByText('Add time needs the number of days')).toBeInTheDocument();
+    await userEvent.type(screen.getByTestId('input-token-days'), '30');
+    await userEvent.click(screen.getByTestId('button-issue-token'));
+    const token = await screen.findByTestId('text-issued-token');
+    expect(token).toHaveTextContent('123 456 789');
+    expect(screen.getByTestId('panel-token-issued')).toHaveTextContent('Add time: 30 days — token #2');
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ type: 'ADD_TIME', days: 30 });
+    await userEvent.click(screen.getByTestId('button-copy-token'));
+    expect(writeText).toHaveBeenCalledWith('123456789');
+
+    const table = await screen.findByTestId('table-tokens');
+    const row = within(table).getByTestId('row-token-t1');
+    expect(row).toHaveTextContent('Add time');
+    expect(row).toHaveTextContent('123 456 789');
+    expect(row).toHaveTextContent('Grace Owino');
+  });
+
+  it('asks before a DISABLE_PAYG token, and sends no days', async () => {
+    const calls = stubApi({
+      [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]),
+      [`POST /api/devices/${DEVICE.id}/tokens`]: () =>
+        jsonResponse({ ...ISSUED, type: 'DISABLE_PAYG', value: null, count: 3 }, 201),
+    });
+    renderWithProviders(<OpenPaygoCard device={DEVICE} />);
+    await userEvent.selectOptions(await screen.findByTestId('select-token-type'), 'DISABLE_PAYG');
+    expect(screen.queryByTestId('input-token-days')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('button-issue-token'));
+    await userEvent.click(await screen.findByTestId('button-confirm'));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ type: 'DISABLE_PAYG' }),
+    );
+    expect(await screen.findByTestId('panel-token-issued')).toHaveTextContent('Disable PAYG — token #3');
+  });
+
+  it('offers no token form to a user without device control', async () => {
+    stubApi({
+      'GET /api/user': () => jsonResponse({ ...OWNER, isOwner: false, role: 'collector' }),
+      [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]),
+    });
+    renderWithProviders(<OpenPaygoCard device={DEVICE} />);
+    // A collector reads the tokens issued, but issues none.
+    expect(await screen.findByTestId('text-tokens-empty')).toBeInTheDocument();
+    expect(screen.getByTestId('text-token-permission')).toBeInTheDocument();
+    expect(screen.queryByTestId('form-token')).not.toBeInTheDocument();
+  });
+});

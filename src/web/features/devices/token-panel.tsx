@@ -1,0 +1,326 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Check, Copy, KeyRound, RotateCw, Ticket } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
+import {
+  type DeviceDetail,
+  type DeviceToken,
+  type IssuedToken,
+  MAX_TOKEN_DAYS,
+  TOKEN_TYPES,
+  type TokenCreateBody,
+} from '@/contracts/devices';
+import { can } from '@/contracts/roles';
+import { ConfirmDialog } from '@/web/components/confirm-dialog';
+import { FormAlert } from '@/web/components/form-alert';
+import { FormField } from '@/web/components/form-field';
+import { Spinner } from '@/web/components/loaders';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Input } from '@/web/components/ui/input';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { formatDateTime } from '@/web/features/admin-users/format';
+import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
+import { useAuth } from '@/web/hooks/use-auth';
+import { toast } from '@/web/hooks/use-toast';
+import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { groupToken, labelOf, TOKEN_TYPE_HINTS, TOKEN_TYPE_LABELS } from './format';
+import { NativeSelect } from './native-select';
+import { DEVICES_ENDPOINT } from './queries';
+import { TableRegion } from './table-region';
+
+type TokenType = (typeof TOKEN_TYPES)[number];
+const timed = (type: string) => type === 'ADD_TIME' || type === 'SET_TIME';
+
+/** The days rule of the API, per type; null when the value is acceptable. */
+export function daysIssue(type: TokenType, text: string): string | null {
+  if (!timed(type)) return null;
+  if (!text.trim()) return `${TOKEN_TYPE_LABELS[type]} needs the number of days`;
+  if (!/^\d+$/.test(text.trim())) return 'Days must be a whole number';
+  const days = Number(text);
+  if (type === 'ADD_TIME' && days < 1) return 'Add at least 1 day';
+  if (days > MAX_TOKEN_DAYS) return `At most ${MAX_TOKEN_DAYS} days per token`;
+  return null;
+}
+
+/** OpenPAYGO: the unit's settings (never its key), issuing a token, and every token issued. */
+export function OpenPaygoCard({ device }: { device: DeviceDetail }) {
+  const { user } = useAuth();
+  const control = device.control;
+  return (
+    <Card data-testid="card-openpaygo">
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <KeyRound className="size-4 text-primary" aria-hidden="true" /> OpenPAYGO
+        </CardTitle>
+        <CardDescription>
+          The device unlocks for the days each token carries. Its secret key is stored encrypted and is never
+          shown.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid grid-cols-1 gap-6">
+        {control ? (
+          <dl className="grid grid-cols-3 gap-3 text-sm" data-testid="list-openpaygo-settings">
+            <div>
+              <dt className="text-muted-foreground text-xs">Starting code</dt>
+              <dd className="font-mono" data-testid="text-starting-code">
+                {control.startingCode}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground text-xs">Token count</dt>
+              <dd className="tabular-nums" data-testid="text-token-count">
+                {control.count}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-muted-foreground text-xs">Time divider</dt>
+              <dd className="tabular-nums">{control.timeDivider}</dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="text-muted-foreground text-sm">This unit has no OpenPAYGO settings.</p>
+        )}
+        {control && can(user, 'devices.control') ? (
+          <IssueTokenForm device={device} />
+        ) : control ? (
+          <p className="text-muted-foreground text-sm" data-testid="text-token-permission">
+            Managers issue tokens by hand; contracts issue them on activation and payment.
+          </p>
+        ) : null}
+        {can(user, 'devices.requestLock') ? (
+          <TokenHistory deviceId={device.id} />
+        ) : (
+          <p className="text-muted-foreground text-sm">Collectors and above can see the tokens issued.</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function IssueTokenForm({ device }: { device: DeviceDetail }) {
+  const queryClient = useQueryClient();
+  const [type, setType] = useState<TokenType>('ADD_TIME');
+  const [days, setDays] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [issued, setIssued] = useState<IssuedToken | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  const issue = useMutation({
+    mutationFn: (body: TokenCreateBody) =>
+      apiJson<IssuedToken>('POST', `${DEVICES_ENDPOINT}/${device.id}/tokens`, body),
+    onSuccess: (token) => {
+      setConfirming(false);
+      setIssued(token);
+      setDays('');
+      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT, device.id] });
+    },
+    onError: (failure) => {
+      setConfirming(false);
+      const fields = fieldErrors(failure);
+      setError(fields.days ?? null);
+      setAlert(fields.days ? null : errorMessage(failure));
+    },
+  });
+
+  const send = () => issue.mutate(timed(type) ? { type, days: Number(days.trim()) } : { type });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setAlert(null);
+    setIssued(null);
+    const problem = daysIssue(type, days);
+    setError(problem);
+    if (problem) return;
+    if (type === 'DISABLE_PAYG') setConfirming(true);
+    else send();
+  };
+
+  return (
+    <div className="grid grid-cols-1 gap-4">
+      <form
+        onSubmit={submit}
+        noValidate
+        className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-start"
+        aria-label="Issue token"
+        data-testid="form-token"
+      >
+        <FormAlert message={alert} className="sm:basis-full" />
+        <FormField id="token-type" label="Token type" hint={TOKEN_TYPE_HINTS[type]} className="sm:w-64">
+          {(control) => (
+            <NativeSelect
+              {...control}
+              value={type}
+              onChange={(event) => {
+                setType(event.target.value as TokenType);
+                setError(null);
+              }}
+              data-testid="select-token-type"
+            >
+              {TOKEN_TYPES.map((option) => (
+                <option key={option} value={option}>
+                  {TOKEN_TYPE_LABELS[option]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+        {timed(type) ? (
+          <FormField id="token-days" label="Days" error={error ?? undefined} className="sm:w-32">
+            {(control) => (
+              <Input
+                {...control}
+                inputMode="numeric"
+                autoComplete="off"
+                value={days}
+                onChange={(event) => {
+                  setDays(event.target.value);
+                  setError(null);
+                }}
+                data-testid="input-token-days"
+              />
+            )}
+          </FormField>
+        ) : null}
+        <Button
+          type="submit"
+          className="w-full sm:mt-5.5 sm:w-auto"
+          disabled={issue.isPending}
+          data-testid="button-issue-token"
+        >
+          {issue.isPending ? <Spinner className="size-4" /> : <Ticket aria-hidden="true" />}
+          Issue token
+        </Button>
+      </form>
+      <div aria-live="polite">{issued && <IssuedTokenPanel token={issued} />}</div>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Disable pay-as-you-go for good?"
+        description={`The token unlocks ${device.serialNumber} permanently: no later token can lock it again. Use it when the contract is paid off.`}
+        confirmLabel="Issue unlock token"
+        destructive
+        pending={issue.isPending}
+        onConfirm={send}
+      />
+    </div>
+  );
+}
+
+/** The token just issued, large and copyable, for reading out to the customer. */
+export function IssuedTokenPanel({ token }: { token: IssuedToken }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token.token);
+      setCopied(true);
+      toast({ title: 'Token copied', description: 'Send it to the customer or read it out.' });
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: 'Could not copy',
+        description: 'Select the token and copy it by hand.',
+      });
+    }
+  };
+  return (
+    <section
+      aria-labelledby="token-issued-title"
+      className="grid grid-cols-1 gap-3 rounded-lg border border-primary/40 bg-primary/5 p-4"
+      data-testid="panel-token-issued"
+    >
+      <h3 id="token-issued-title" className="font-semibold text-sm">
+        {labelOf(TOKEN_TYPE_LABELS, token.type)}
+        {token.value !== null ? `: ${token.value} ${token.value === 1 ? 'day' : 'days'}` : ''} — token #
+        {token.count}
+      </h3>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <output
+          className="select-all break-all font-mono font-semibold text-3xl tracking-widest sm:text-4xl"
+          aria-label={`Token ${token.token.split('').join(' ')}`}
+          data-testid="text-issued-token"
+          data-token={token.token}
+        >
+          {groupToken(token.token)}
+        </output>
+        <Button variant="outline" onClick={() => void copy()} data-testid="button-copy-token">
+          {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+      <p className="text-muted-foreground text-xs">
+        The customer types it on the device keypad. Tokens must be entered in order of issue.
+      </p>
+    </section>
+  );
+}
+
+function TokenHistory({ deviceId }: { deviceId: string }) {
+  const url = `${DEVICES_ENDPOINT}/${deviceId}/tokens`;
+  const tokens = useQuery({
+    queryKey: [DEVICES_ENDPOINT, deviceId, 'tokens'],
+    queryFn: () => apiJson<DeviceToken[]>('GET', url),
+    staleTime: 0,
+  });
+  return (
+    <section aria-labelledby="token-history-title" className="grid grid-cols-1 gap-2">
+      <h3 id="token-history-title" className="font-semibold text-sm">
+        Tokens issued
+      </h3>
+      {tokens.isLoading ? (
+        <TableSkeleton rows={2} label="Loading tokens…" />
+      ) : tokens.error ? (
+        <div role="alert" className="flex items-center gap-2 text-destructive text-sm">
+          The tokens could not be loaded: {errorMessage(tokens.error)}
+          <Button variant="outline" size="sm" onClick={() => void tokens.refetch()}>
+            <RotateCw aria-hidden="true" /> Try again
+          </Button>
+        </div>
+      ) : !tokens.data?.length ? (
+        <p className="text-muted-foreground text-sm" data-testid="text-tokens-empty">
+          No token issued yet.
+        </p>
+      ) : (
+        <TableRegion label="Tokens issued" testId="table-tokens">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Issued</TableHead>
+              <TableHead>Type</TableHead>
+              <TableHead className="hidden text-right sm:table-cell">Days</TableHead>
+              <TableHead>Token</TableHead>
+              <TableHead className="hidden text-right sm:table-cell">Count</TableHead>
+              <TableHead className="hidden sm:table-cell">By</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {tokens.data.map((token) => (
+              <TableRow key={token.id} data-testid={`row-token-${token.id}`}>
+                <TableCell className="tabular-nums">{formatDateTime(token.issuedAt)}</TableCell>
+                <TableCell>
+                  {labelOf(TOKEN_TYPE_LABELS, token.type)}
+                  {token.value !== null && <span className="sm:hidden"> · {token.value} d</span>}
+                </TableCell>
+                <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                  {token.value ?? '—'}
+                </TableCell>
+                <TableCell className="font-mono">{groupToken(token.token)}</TableCell>
+                <TableCell className="hidden text-right tabular-nums sm:table-cell">{token.count}</TableCell>
+                <TableCell className="hidden sm:table-cell">
+                  {token.issuedBy?.name ??
+                    (token.contractId ? (
+                      <Link href={`/contracts/${token.contractId}`} className="text-primary hover:underline">
+                        Contract
+                      </Link>
+                    ) : (
+                      'System'
+                    ))}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </TableRegion>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { Feature, Tutorial, TutorialProgress } from '@/contracts/help';
+import { toast } from '@/web/hooks/use-toast';
+import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { trackEvent } from '../activity/tracker';
+import { markTutorialSeen } from './help-rules';
+import { helpCentre } from './help-store';
+
+export const TUTORIALS_KEY = ['/api/tutorials'] as const;
+export const PROGRESS_KEY = ['/api/user/tutorial-progress'] as const;
+export const FEATURES_KEY = ['/api/features'] as const;
+
+/**
+ * Tutorials, progress and features. The seed fetches them only while the help centre is open
+ * (and the user signed in: every caller lives in the signed-in app); the help pages enable them too.
+ */
+export function useHelpData(enabled: boolean) {
+  const tutorials = useQuery<Tutorial[] | null>({ queryKey: TUTORIALS_KEY, enabled });
+  const progress = useQuery<TutorialProgress[] | null>({ queryKey: PROGRESS_KEY, enabled });
+  const features = useQuery<Feature[] | null>({ queryKey: FEATURES_KEY, enabled });
+  return { tutorials, progress, features };
+}
+
+interface ProgressBody {
+  tutorialId: string;
+  stepId: string;
+  completed: boolean;
+}
+
+/** Starting, advancing, finishing and closing a tutorial (seed section 4, "Tutorial progress"). */
+export function useTutorialActions() {
+  const queryClient = useQueryClient();
+  const record = useMutation({
+    mutationFn: (body: ProgressBody) => apiJson<{ ok: true }>('POST', '/api/user/tutorial-progress', body),
+    // Seed: on success the progress list is refetched.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: PROGRESS_KEY }),
+    onError: (error) =>
+      toast({ variant: 'destructive', title: 'Progress not saved', description: errorMessage(error) }),
+  });
+  const { mutate } = record;
+
+  const start = useCallback(
+    (tutorial: Tutorial) => {
+      mutate({ tutorialId: tutorial.id, stepId: 'started', completed: false });
+      trackEvent('tutorial_started', { tutorialId: tutorial.id });
+      helpCentre.startPlayer(tutorial);
+    },
+    [mutate],
+  );
+
+  const next = useCallback(() => {
+    const player = helpCentre.get().player;
+    if (!player) return;
+    const { tutorial, stepIndex } = player;
+    const step = tutorial.steps[stepIndex];
+    if (step) mutate({ tutorialId: tutorial.id, stepId: step.id, completed: true });
+    if (stepIndex >= tutorial.steps.length - 1) {
+      toast({
+        title: 'Tutorial Completed! 🎉',
+        description: `You've completed "${tutorial.name}". Great job!`,
+      });
+      trackEvent('tutorial_completed', { tutorialId: tutorial.id });
+      helpCentre.closePlayer();
+      markTutorialSeen();
+    } else {
+      helpCentre.goToStep(stepIndex + 1);
+    }
+  }, [mutate]);
+
+  const previous = useCallback(() => {
+    const player = helpCentre.get().player;
+    if (player && player.stepIndex > 0) helpCentre.goToStep(player.stepIndex - 1);
+  }, []);
+
+  const close = useCallback(() => {
+    helpCentre.closePlayer();
+    markTutorialSeen();
+  }, []);
+
+  return { start, next, previous, close };
+}

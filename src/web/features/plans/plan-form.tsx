@@ -1,0 +1,593 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Info, Save } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { type Path, type UseFormRegisterReturn, useForm } from 'react-hook-form';
+import { Link } from 'wouter';
+import type { DeviceModel } from '@/contracts/devices';
+import { DEVICE_CATEGORIES, type Plan } from '@/contracts/plans';
+import { toMinorUnits } from '@/domain/money';
+import { FormAlert } from '@/web/components/form-alert';
+import { FormField } from '@/web/components/form-field';
+import { Spinner } from '@/web/components/loaders';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Input } from '@/web/components/ui/input';
+import { CATEGORY_LABELS } from '@/web/features/devices/format';
+import { NativeSelect } from '@/web/features/devices/native-select';
+import { apiJson, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { ALLOCATION_LABELS, FREQUENCY_LABELS, LATE_FEE_LABELS, METHOD_LABELS, PERIOD_NAMES } from './format';
+import {
+  changedTerms,
+  EMPTY_PLAN,
+  PLAN_FIELDS,
+  type PlanField,
+  type PlanFormValues,
+  planBody,
+  planValues,
+} from './plan-rules';
+import { SchedulePreview } from './schedule-preview';
+
+export const PLANS_ENDPOINT = '/api/service-plans';
+
+interface PlanFormProps {
+  /** The version being edited; undefined creates a plan. */
+  plan?: Plan & { versions: Plan[] };
+  currency: string;
+  aprCap: number | null;
+  models: readonly DeviceModel[];
+  onSaved(plan: Plan): void;
+  onCancel(): void;
+}
+
+const textareaClass =
+  'w-full rounded-md border border-input bg-card px-3 py-2 text-base shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 aria-invalid:border-destructive md:text-sm';
+
+/**
+ * Creates a plan, or edits a version: a draft changes in place; an active or retired version is
+ * never changed (contracts hold its terms), so saving makes the family's next version, a draft.
+ */
+export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: PlanFormProps) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<ReactNode>(null);
+  const form = useForm<PlanFormValues>({ defaultValues: plan ? planValues(plan) : EMPTY_PLAN });
+  const { errors } = form.formState;
+  const values = form.watch();
+  const nextVersion = plan
+    ? Math.max(...plan.versions.map((version) => version.version), plan.version) + 1
+    : 1;
+  const newVersion = !!plan && plan.status !== 'draft';
+  const money = plan?.currency ?? currency;
+
+  // watch() hands back the same object as values change: compute afresh on every render (cheap).
+  const previewTerms = planBody(values, money).body ?? null;
+  const eligible = models.filter(
+    (model) =>
+      model.active &&
+      (!values.eligibleModelIds.length || values.eligibleModelIds.includes(model.id)) &&
+      (!values.eligibleCategories.length || values.eligibleCategories.includes(model.category)),
+  );
+  const examplePrice = eligible[0]?.retailPrice ?? toMinorUnits(500, money);
+
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) =>
+      plan
+        ? apiJson<Plan>('PATCH', `${PLANS_ENDPOINT}/${plan.id}`, body)
+        : apiJson<Plan>('POST', PLANS_ENDPOINT, body),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: [PLANS_ENDPOINT] });
+      onSaved(saved);
+    },
+    onError: (error) => setAlert(applyPlanErrors(error)),
+  });
+
+  function applyPlanErrors(error: unknown): ReactNode {
+    const code = errorCode(error);
+    if (code === 'APR_CAP') {
+      form.setError('apr', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
+      return null;
+    }
+    if (code === 'CODE_TAKEN') {
+      form.setError('code', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
+      return null;
+    }
+    if (code === 'DRAFT_EXISTS') {
+      const draft = plan?.versions.find((version) => version.status === 'draft');
+      return (
+        <>
+          {errorMessage(error)}.{' '}
+          {draft && (
+            <Link href={`/service-plans/${draft.id}`} className="font-medium text-primary underline">
+              Open version {draft.version}
+            </Link>
+          )}
+        </>
+      );
+    }
+    const others: string[] = [];
+    let mapped = 0;
+    for (const [field, message] of Object.entries(fieldErrors(error))) {
+      const base = field.split('.')[0] as PlanField;
+      if (PLAN_FIELDS.includes(base)) {
+        form.setError(
+          base as Path<PlanFormValues>,
+          { type: 'server', message },
+          { shouldFocus: mapped === 0 },
+        );
+        mapped += 1;
+      } else others.push(message);
+    }
+    if (others.length) return others.join(' ');
+    return mapped ? 'Some fields need correcting.' : errorMessage(error);
+  }
+
+  const onSubmit = form.handleSubmit((current) => {
+    setAlert(null);
+    form.clearErrors();
+    const result = planBody(current, money, aprCap);
+    if (result.errors) {
+      let first = true;
+      for (const field of PLAN_FIELDS) {
+        const message = result.errors[field];
+        if (!message) continue;
+        form.setError(field as Path<PlanFormValues>, { type: 'validate', message }, { shouldFocus: first });
+        first = false;
+      }
+      return;
+    }
+    if (plan) {
+      const change = changedTerms(plan, result.body);
+      if (!Object.keys(change).length) {
+        setAlert('Nothing changed.');
+        return;
+      }
+      save.mutate(change);
+    } else {
+      save.mutate(result.body);
+    }
+  });
+
+  const field = (name: PlanField) =>
+    form.register(name as Path<PlanFormValues>, { onChange: () => form.clearErrors(name) });
+  const err = (name: PlanField) => errors[name]?.message as string | undefined;
+  const [one, many] = PERIOD_NAMES[values.frequency];
+  const lateFeeKind = values.lateFeeKind;
+
+  return (
+    <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="grid grid-cols-1 min-w-0 gap-4"
+        aria-label={plan ? `Edit ${plan.code}` : 'New service plan'}
+        data-testid="form-plan"
+      >
+        {newVersion && plan && (
+          <div
+            className="flex items-start gap-2 rounded-lg border border-primary/40 bg-primary/5 px-3 py-2.5 text-sm"
+            data-testid="text-new-version-note"
+          >
+            <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+            <p>
+              Version {plan.version} is {plan.status}: its terms never change, because contracts hold them.
+              Saving creates <strong>version {nextVersion} as a draft</strong>; activate it to offer the new
+              terms.
+            </p>
+          </div>
+        )}
+        <FormAlert message={alert} />
+
+        <Section title="Plan" description="How staff and customers know the plan.">
+          <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-[12rem_1fr]">
+            <FormField
+              id="plan-code"
+              label="Code"
+              error={err('code')}
+              hint={plan ? 'Names the plan family; it cannot change.' : 'e.g. PHONE-12M'}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="off"
+                  spellCheck={false}
+                  readOnly={!!plan}
+                  className="font-mono uppercase"
+                  data-testid="input-plan-code"
+                  {...field('code')}
+                />
+              )}
+            </FormField>
+            <FormField id="plan-name" label="Name" error={err('name')}>
+              {(control) => (
+                <Input {...control} autoComplete="off" data-testid="input-plan-name" {...field('name')} />
+              )}
+            </FormField>
+            <FormField
+              id="plan-description"
+              label="Description (optional)"
+              error={err('description')}
+              className="sm:col-span-2"
+            >
+              {(control) => (
+                <textarea
+                  {...control}
+                  rows={2}
+                  className={textareaClass}
+                  data-testid="input-plan-description"
+                  {...field('description')}
+                />
+              )}
+            </FormField>
+          </div>
+        </Section>
+
+        <Section title="Repayment" description="How often the customer pays, for how long, and the interest.">
+          <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+            <FormField id="plan-frequency" label="Frequency" error={err('frequency')}>
+              {(control) => (
+                <NativeSelect {...control} data-testid="select-plan-frequency" {...field('frequency')}>
+                  {Object.entries(FREQUENCY_LABELS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              )}
+            </FormField>
+            <FormField
+              id="plan-terms"
+              label={`Allowed terms (${many})`}
+              error={err('allowedTerms')}
+              hint={`Numbers of instalments, separated by commas: e.g. 6, 12, 18 ${many}.`}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  placeholder="6, 12, 18"
+                  data-testid="input-plan-terms"
+                  {...field('allowedTerms')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-apr"
+              label="APR (% a year, nominal)"
+              error={err('apr')}
+              hint={aprCap === null ? 'No regulatory cap is set.' : `The organisation’s cap is ${aprCap}%.`}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  data-testid="input-plan-apr"
+                  {...field('apr')}
+                />
+              )}
+            </FormField>
+            <FormField id="plan-method" label="Interest method" error={err('interestMethod')}>
+              {(control) => (
+                <NativeSelect {...control} data-testid="select-plan-method" {...field('interestMethod')}>
+                  {Object.entries(METHOD_LABELS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              )}
+            </FormField>
+            <FormField
+              id="plan-multiple"
+              label={`Instalment multiple (${money}, optional)`}
+              error={err('installmentMultiple')}
+              hint="Rounds each instalment down to a multiple; the last one takes the rest."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.00"
+                  data-testid="input-plan-multiple"
+                  {...field('installmentMultiple')}
+                />
+              )}
+            </FormField>
+          </div>
+        </Section>
+
+        <Section title="Deposit and fees" description="Paid up front, and added to every instalment.">
+          <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+            <FormField
+              id="plan-deposit-percent"
+              label="Minimum deposit (% of price)"
+              error={err('minDepositPercent')}
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  data-testid="input-plan-deposit-percent"
+                  {...field('minDepositPercent')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-deposit-amount"
+              label={`Minimum deposit amount (${money})`}
+              error={err('minDepositAmount')}
+              hint="The deposit is at least the larger of the two."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.00"
+                  data-testid="input-plan-deposit-amount"
+                  {...field('minDepositAmount')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-service-fee"
+              label={`Service fee per ${one} (${money})`}
+              error={err('serviceFee')}
+              hint="Insurance or connectivity: its own component, never interest."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  placeholder="0.00"
+                  data-testid="input-plan-service-fee"
+                  {...field('serviceFee')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-early-discount"
+              label="Early-settlement discount (%)"
+              error={err('earlySettlementDiscountPercent')}
+              hint="Off the interest still to come when the customer pays off early."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  data-testid="input-plan-early-discount"
+                  {...field('earlySettlementDiscountPercent')}
+                />
+              )}
+            </FormField>
+          </div>
+        </Section>
+
+        <Section title="Arrears" description="What happens when an instalment is late.">
+          <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+            <FormField id="plan-late-fee-kind" label="Late fee" error={err('lateFeeKind')}>
+              {(control) => (
+                <NativeSelect {...control} data-testid="select-plan-late-fee-kind" {...field('lateFeeKind')}>
+                  {Object.entries(LATE_FEE_LABELS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              )}
+            </FormField>
+            <FormField
+              id="plan-late-fee-value"
+              label={lateFeeKind === 'percent' ? 'Late fee (%)' : `Late fee (${money})`}
+              error={err('lateFeeValue')}
+              hint={
+                lateFeeKind === 'none'
+                  ? 'Choose a kind of late fee first.'
+                  : 'Charged once per overdue instalment.'
+              }
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  disabled={lateFeeKind === 'none'}
+                  data-testid="input-plan-late-fee-value"
+                  {...field('lateFeeValue')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-grace"
+              label="Grace days"
+              error={err('graceDays')}
+              hint="Days after the due date before the late fee."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  data-testid="input-plan-grace"
+                  {...field('graceDays')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-lock-after"
+              label="Lock after (days overdue)"
+              error={err('lockAfterDays')}
+              hint="Empty: never lock automatically."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  data-testid="input-plan-lock-after"
+                  {...field('lockAfterDays')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-default-after"
+              label="Default after (days overdue)"
+              error={err('defaultAfterDays')}
+              hint="Empty: never default automatically."
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  data-testid="input-plan-default-after"
+                  {...field('defaultAfterDays')}
+                />
+              )}
+            </FormField>
+            <FormField
+              id="plan-allocation"
+              label="Payments beyond what is due"
+              error={err('allocationStrategy')}
+            >
+              {(control) => (
+                <NativeSelect
+                  {...control}
+                  data-testid="select-plan-allocation"
+                  {...field('allocationStrategy')}
+                >
+                  {Object.entries(ALLOCATION_LABELS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </NativeSelect>
+              )}
+            </FormField>
+          </div>
+        </Section>
+
+        <Section title="Eligibility" description="Leave both empty to finance any device.">
+          <div className="grid grid-cols-1 gap-5">
+            <CheckboxGroup
+              legend="Device categories"
+              error={err('eligibleCategories')}
+              testId="group-plan-categories"
+              options={DEVICE_CATEGORIES.map((category) => ({
+                value: category,
+                label: CATEGORY_LABELS[category] ?? category,
+              }))}
+              register={field('eligibleCategories')}
+            />
+            {models.length > 0 && (
+              <CheckboxGroup
+                legend="Device models"
+                error={err('eligibleModelIds')}
+                testId="group-plan-models"
+                scroll
+                options={models.map((model) => ({
+                  value: model.id,
+                  label: `${model.name}${model.active ? '' : ' (inactive)'}`,
+                }))}
+                register={field('eligibleModelIds')}
+              />
+            )}
+          </div>
+        </Section>
+
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button type="button" variant="outline" onClick={onCancel} data-testid="button-cancel-plan">
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending} data-testid="button-save-plan">
+            {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" />}
+            {!plan
+              ? 'Create draft plan'
+              : newVersion
+                ? `Save as version ${nextVersion} (draft)`
+                : 'Save draft'}
+          </Button>
+        </div>
+      </form>
+      <div className="xl:sticky xl:top-4">
+        <SchedulePreview
+          key={examplePrice}
+          terms={previewTerms}
+          currency={money}
+          examplePrice={examplePrice}
+        />
+      </div>
+    </div>
+  );
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card>
+      <CardHeader className="pb-4">
+        <CardTitle>{title}</CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+function CheckboxGroup({
+  legend,
+  options,
+  register,
+  error,
+  scroll,
+  testId,
+}: {
+  legend: string;
+  options: ReadonlyArray<{ value: string; label: string }>;
+  register: UseFormRegisterReturn;
+  error?: string | undefined;
+  scroll?: boolean;
+  testId: string;
+}) {
+  const errorId = `${testId}-error`;
+  return (
+    <fieldset aria-describedby={error ? errorId : undefined} data-testid={testId}>
+      <legend className="mb-2 font-medium text-sm">{legend}</legend>
+      <div
+        className={
+          scroll
+            ? 'grid max-h-56 gap-2 overflow-y-auto rounded-md border p-3 sm:grid-cols-2'
+            : 'grid gap-2 sm:grid-cols-3'
+        }
+      >
+        {options.map((option) => (
+          <label key={option.value} className="flex min-w-0 items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              value={option.value}
+              className="size-4 shrink-0 accent-primary"
+              {...register}
+            />
+            <span className="truncate">{option.label}</span>
+          </label>
+        ))}
+      </div>
+      {error && (
+        <p id={errorId} className="mt-1.5 font-medium text-destructive text-xs">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,446 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Plus, RotateCw, Save, Trash2 } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Controller, type FieldError, useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { type Organisation, organisationBody } from '@/contracts/profile';
+import { FormAlert } from '@/web/components/form-alert';
+import { FormField } from '@/web/components/form-field';
+import { Spinner } from '@/web/components/loaders';
+import { SearchableSelect } from '@/web/components/searchable-select';
+import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Input } from '@/web/components/ui/input';
+import { Skeleton } from '@/web/components/ui/skeleton';
+import { toast } from '@/web/hooks/use-toast';
+import { applyServerError } from '@/web/lib/forms';
+import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { IncomeBandsField } from './income-bands-field';
+import { bucketLabels, countryOptions, currencyOptions, timeZoneOptions } from './organisation-options';
+
+export const ORGANISATION_KEY = ['/api/settings/organisation'] as const;
+
+type OrganisationInput = z.input<typeof organisationBody>;
+type OrganisationOutput = z.output<typeof organisationBody>;
+const FIELDS = [
+  'name',
+  'currency',
+  'timeZone',
+  'country',
+  'delinquencyBuckets',
+  'quietHoursStart',
+  'quietHoursEnd',
+  'aprCap',
+  'incomeBands',
+] as const;
+const MAX_BUCKETS = 10;
+
+/** Organisation settings, for administrators and the owner (the server refuses anyone else). */
+export function OrganisationCard() {
+  const organisation = useQuery<Organisation | null>({ queryKey: ORGANISATION_KEY });
+  return (
+    <Card data-testid="card-organisation">
+      <CardHeader>
+        <CardTitle>Organisation</CardTitle>
+        <CardDescription>
+          Used everywhere money, dates and arrears appear, and by the message sender. Only administrators can
+          change them.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {organisation.isLoading ? (
+          <div role="status" className="grid grid-cols-1 gap-3">
+            <span className="sr-only">Loading organisation settings…</span>
+            <Skeleton className="h-9 w-full" />
+            <Skeleton className="h-9 w-full" />
+            <Skeleton className="h-24 w-full" />
+          </div>
+        ) : organisation.error || !organisation.data ? (
+          <div role="alert" className="grid grid-cols-1 justify-items-start gap-2 text-sm">
+            <p className="text-destructive">
+              Organisation settings could not be loaded
+              {organisation.error ? `: ${errorMessage(organisation.error)}` : '.'}
+            </p>
+            <Button variant="outline" size="sm" onClick={() => void organisation.refetch()}>
+              <RotateCw aria-hidden="true" />
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <OrganisationForm key={organisation.data.updatedAt} organisation={organisation.data} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function OrganisationForm({ organisation }: { organisation: Organisation }) {
+  const queryClient = useQueryClient();
+  const [alert, setAlert] = useState<string | null>(null);
+  // Remounts the bucket editor (its typed text) when the form is reset.
+  const [resets, setResets] = useState(0);
+  const form = useForm<OrganisationInput, unknown, OrganisationOutput>({
+    resolver: zodResolver(organisationBody),
+    defaultValues: {
+      name: organisation.name,
+      currency: organisation.currency,
+      timeZone: organisation.timeZone,
+      country: organisation.country,
+      delinquencyBuckets: organisation.delinquencyBuckets,
+      quietHoursStart: organisation.quietHoursStart,
+      quietHoursEnd: organisation.quietHoursEnd,
+      aprCap: organisation.aprCap,
+      incomeBands: organisation.incomeBands,
+    },
+    mode: 'onTouched',
+  });
+  const { errors, isDirty } = form.formState;
+  const timeZones = useMemo(() => timeZoneOptions(organisation.timeZone), [organisation.timeZone]);
+  const currencies = useMemo(() => currencyOptions(organisation.currency), [organisation.currency]);
+  const countries = useMemo(() => countryOptions(organisation.country), [organisation.country]);
+
+  const save = useMutation({
+    mutationFn: (body: OrganisationOutput) =>
+      apiJson<Organisation>('PUT', '/api/settings/organisation', body),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(ORGANISATION_KEY, saved);
+      toast({ title: 'Organisation settings saved', description: 'They apply to everyone from now on.' });
+    },
+    onError: (error) => setAlert(applyServerError(form, error, FIELDS)),
+  });
+
+  const onSubmit = form.handleSubmit((values) => {
+    setAlert(null);
+    save.mutate(values);
+  });
+
+  const bucketsError = errors.delinquencyBuckets as (FieldError & { root?: FieldError }) | undefined;
+  const bucketsMessage = bucketsError?.message ?? bucketsError?.root?.message;
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid grid-cols-1 gap-6"
+      aria-label="Organisation settings"
+    >
+      <FormAlert message={alert} />
+      <FormField id="org-name" label="Name" error={errors.name?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            autoComplete="organization"
+            data-testid="input-org-name"
+            {...form.register('name')}
+          />
+        )}
+      </FormField>
+      <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+        <FormField
+          id="org-currency"
+          label="Currency"
+          error={errors.currency?.message}
+          hint="Amounts are kept in this currency's minor unit."
+        >
+          {(control) => (
+            <Controller
+              control={form.control}
+              name="currency"
+              render={({ field }) => (
+                <SearchableSelect
+                  {...control}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  options={currencies}
+                  searchLabel="Search currencies"
+                  data-testid="select-org-currency"
+                />
+              )}
+            />
+          )}
+        </FormField>
+        <FormField id="org-country" label="Country" error={errors.country?.message}>
+          {(control) => (
+            <Controller
+              control={form.control}
+              name="country"
+              render={({ field }) => (
+                <SearchableSelect
+                  {...control}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  options={countries}
+                  searchLabel="Search countries"
+                  data-testid="select-org-country"
+                />
+              )}
+            />
+          )}
+        </FormField>
+      </div>
+      <FormField
+        id="org-time-zone"
+        label="Time zone"
+        error={errors.timeZone?.message}
+        hint="Due dates, the end of day and reports follow this time zone."
+      >
+        {(control) => (
+          <Controller
+            control={form.control}
+            name="timeZone"
+            render={({ field }) => (
+              <SearchableSelect
+                {...control}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                options={timeZones}
+                searchLabel="Search time zones"
+                data-testid="select-org-time-zone"
+              />
+            )}
+          />
+        )}
+      </FormField>
+
+      <FormField
+        id="org-apr-cap"
+        label="APR cap (% a year)"
+        error={errors.aprCap?.message}
+        hint="The highest APR a service plan may charge, where a regulator sets one. Leave empty for no cap."
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            max={1000}
+            step="0.01"
+            className="max-w-40"
+            data-testid="input-org-apr-cap"
+            {...form.register('aprCap', {
+              setValueAs: (value: unknown) =>
+                value === '' || value === null || value === undefined ? null : Number(value),
+            })}
+          />
+        )}
+      </FormField>
+
+      <fieldset
+        className="grid grid-cols-1 gap-2"
+        data-testid="group-org-buckets"
+        aria-describedby="org-buckets-hint"
+      >
+        <legend className="mb-1 font-medium text-sm">Arrears buckets</legend>
+        <p id="org-buckets-hint" className="text-muted-foreground text-xs">
+          The first day past due of each bucket, in increasing order. Contracts with fewer days past due than
+          the first bound are current.
+        </p>
+        <Controller
+          control={form.control}
+          name="delinquencyBuckets"
+          render={({ field }) => (
+            <BucketsEditor
+              key={resets}
+              value={field.value}
+              onChange={(next) => {
+                field.onChange(next);
+                void form.trigger('delinquencyBuckets');
+              }}
+              onBlur={field.onBlur}
+              itemError={(index) => (errors.delinquencyBuckets?.[index] as FieldError | undefined)?.message}
+            />
+          )}
+        />
+        {bucketsMessage && (
+          <p className="font-medium text-destructive text-xs" role="alert" data-testid="error-org-buckets">
+            {bucketsMessage}
+          </p>
+        )}
+        <p
+          className="flex flex-wrap items-center gap-1.5 text-muted-foreground text-xs"
+          data-testid="text-bucket-preview"
+        >
+          <span>Buckets (days past due):</span>
+          {bucketLabels(form.watch('delinquencyBuckets') ?? []).map((label) => (
+            <Badge key={label} variant="secondary">
+              {label}
+            </Badge>
+          ))}
+        </p>
+      </fieldset>
+
+      <Controller
+        control={form.control}
+        name="incomeBands"
+        render={({ field, fieldState }) => (
+          <IncomeBandsField
+            key={resets}
+            value={field.value}
+            currency={form.watch('currency')}
+            onChange={(next) => {
+              field.onChange(next);
+              void form.trigger('incomeBands');
+            }}
+            onBlur={field.onBlur}
+            error={firstMessage(fieldState.error)}
+          />
+        )}
+      />
+
+      <fieldset className="grid grid-cols-1 gap-2">
+        <legend className="mb-1 font-medium text-sm">Quiet hours</legend>
+        <p className="text-muted-foreground text-xs">
+          No reminders or messages are sent to customers between these times (organisation time zone).
+        </p>
+        <div className="grid grid-cols-1 gap-4 sm:max-w-md sm:grid-cols-2">
+          <FormField id="org-quiet-start" label="From" error={errors.quietHoursStart?.message}>
+            {(control) => (
+              <Input
+                {...control}
+                type="time"
+                className="dark:[color-scheme:dark]"
+                data-testid="input-org-quiet-start"
+                {...form.register('quietHoursStart')}
+              />
+            )}
+          </FormField>
+          <FormField id="org-quiet-end" label="Until" error={errors.quietHoursEnd?.message}>
+            {(control) => (
+              <Input
+                {...control}
+                type="time"
+                className="dark:[color-scheme:dark]"
+                data-testid="input-org-quiet-end"
+                {...form.register('quietHoursEnd')}
+              />
+            )}
+          </FormField>
+        </div>
+      </fieldset>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" disabled={save.isPending || !isDirty} data-testid="button-save-organisation">
+          {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" />}
+          {save.isPending ? 'Saving…' : 'Save organisation settings'}
+        </Button>
+        {isDirty && (
+          <Button
+            type="button"
+            variant="ghost"
+            onClick={() => {
+              form.reset();
+              setResets((count) => count + 1);
+            }}
+            data-testid="button-reset-organisation"
+          >
+            Discard changes
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** The message of a field or of the first of its items (tuple and array fields). */
+function firstMessage(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const node = error as { message?: string; root?: { message?: string } } & Record<string, unknown>;
+  if (node.message) return node.message;
+  if (node.root?.message) return node.root.message;
+  for (const item of Object.values(node)) {
+    const message = (item as { message?: string } | undefined)?.message;
+    if (message) return message;
+  }
+  return undefined;
+}
+
+interface BucketsEditorProps {
+  value: number[];
+  onChange: (value: number[]) => void;
+  onBlur: () => void;
+  itemError: (index: number) => string | undefined;
+}
+
+/** The bucket bounds as a list of day numbers: edit, add (up to 10) and remove (down to 1). */
+function BucketsEditor({ value, onChange, onBlur, itemError }: BucketsEditorProps) {
+  // What is typed, kept as text so a field can be emptied while typing; the form gets numbers.
+  const [drafts, setDrafts] = useState(() => value.map(String));
+  const update = (next: string[]) => {
+    setDrafts(next);
+    onChange(next.map((draft) => (/^\d+$/.test(draft.trim()) ? Number(draft) : 0)));
+  };
+  return (
+    <div className="grid grid-cols-1 gap-2">
+      <ol className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        {drafts.map((draft, index) => {
+          const id = `org-bucket-${index}`;
+          const error = itemError(index);
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a bound is identified by its position
+            <li key={index} className="grid grid-cols-1 content-start gap-1">
+              <label htmlFor={id} className="text-muted-foreground text-xs">
+                Bucket {index + 1} from day
+              </label>
+              <div className="flex items-center gap-1">
+                <Input
+                  id={id}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={3650}
+                  step={1}
+                  className="w-24"
+                  value={draft}
+                  aria-invalid={!!error}
+                  aria-describedby={error ? `${id}-error` : undefined}
+                  onChange={(event) => update(drafts.map((d, i) => (i === index ? event.target.value : d)))}
+                  onBlur={onBlur}
+                  data-testid={`input-org-bucket-${index}`}
+                />
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="size-8 text-muted-foreground"
+                  disabled={drafts.length <= 1}
+                  aria-label={`Remove bucket ${index + 1}`}
+                  onClick={() => update(drafts.filter((_, i) => i !== index))}
+                  data-testid={`button-remove-bucket-${index}`}
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </div>
+              {error && (
+                <p id={`${id}-error`} className="font-medium text-destructive text-xs">
+                  {error}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+      <div>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          disabled={drafts.length >= MAX_BUCKETS}
+          onClick={() => {
+            const last = Number(drafts.at(-1)) || 0;
+            update([...drafts, String(last + 30)]);
+          }}
+          data-testid="button-add-bucket"
+        >
+          <Plus aria-hidden="true" />
+          Add bucket
+        </Button>
+      </div>
+    </div>
+  );
+}

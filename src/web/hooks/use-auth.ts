@@ -1,0 +1,32 @@
+import { useQuery } from '@tanstack/react-query';
+import type { User } from '@/contracts/auth';
+
+/**
+ * The seed's user query: 401 gives null (unauthenticated); any other failure is an error with
+ * the message `{status}: {statusText}`. No retry, never stale, refetched on focus, mount,
+ * reconnect and every 60 s; kept 300000 ms in cache.
+ */
+async function fetchUser(): Promise<User | null> {
+  const response = await fetch('/api/user', { credentials: 'include' });
+  if (response.status === 401) return null;
+  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+  return (await response.json()) as User;
+}
+
+export const USER_QUERY_KEY = ['/api/user'] as const;
+
+export function useAuth() {
+  const query = useQuery<User | null>({
+    queryKey: USER_QUERY_KEY,
+    queryFn: fetchUser,
+    retry: false,
+    staleTime: 0,
+    gcTime: 300_000,
+    refetchOnWindowFocus: true,
+    refetchOnMount: true,
+    refetchOnReconnect: true,
+    refetchInterval: 60_000,
+  });
+  const user = query.data ?? null;
+  return { user, isLoading: query.isLoading, isAuthenticated: !!user, error: query.error };
+}

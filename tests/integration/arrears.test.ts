@@ -1,0 +1,132 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
+import { startTestApp, type TestApp, type TestClient } from '../support/app';
+import { DATABASE_KINDS } from '../support/databases';
+import { activePlan, deviceInStock, verifiedCustomer } from '../support/origination';
+
+const DAY = 86_400_000;
+
+/**
+ * The arrears figures lists filter and sort on (dpd, bucket, next due) are refreshed set-based
+ * for the business date, and agree with the contract page's live figures.
+ */
+describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
+  let t: TestApp;
+  let agent: TestClient;
+  let manager: TestClient;
+  let reviewer: TestClient;
+  let contract: { id: string; number: string };
+  let draft: { id: string };
+
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    agent = await t.signedIn('agent');
+    manager = await t.signedIn('manager');
+    reviewer = await t.signedIn('manager');
+    const customer = await verifiedCustomer(t, agent, reviewer);
+    const device = await deviceInStock(manager);
+    const plan = await activePlan(manager);
+    const created = await agent.post('/api/contracts', {
+      customerId: customer.id,
+      deviceId: device.id,
+      planId: plan.id,
+      deposit: 25_000,
+      term: 4,
+    });
+    contract = created.json();
+    await agent.post(`/api/contracts/${contract.id}/submit`);
+    await manager.post(`/api/contracts/${contract.id}/approve`);
+    await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
+    const activated = await agent.post(`/api/contracts/${contract.id}/activate`);
+    expect(activated.statusCode, activated.body).toBe(200);
+    const spare = await deviceInStock(manager);
+    draft = (
+      await agent.post('/api/contracts', {
+        customerId: customer.id,
+        deviceId: spare.id,
+        planId: plan.id,
+        deposit: 25_000,
+        term: 4,
+      })
+    ).json();
+  });
+  afterAll(() => t.close());
+
+  const figures = async (viewer: TestClient) => {
+    const detail = (await viewer.get(`/api/contracts/${contract.id}`)).json();
+    const [row] = (await viewer.get(`/api/contracts?q=${contract.number}`)).json().items;
+    return { detail, row };
+  };
+
+  it('is current on the day of activation, and a second refresh changes nothing', async () => {
+    await refreshDelinquency(t.app.ctx);
+    expect(await refreshDelinquency(t.app.ctx)).toBe(0);
+    const { detail, row } = await figures(agent);
+    expect(row).toMatchObject({ dpd: 0, bucket: 'current', nextDueDate: detail.nextDue.dueDate });
+  });
+
+  it('counts the days past due once the first instalment is missed, as the contract page does', async () => {
+    t.clock.advance(75 * DAY);
+    expect(await refreshDelinquency(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    const viewer = await t.signedIn('viewer'); // a session of the new day
+    const { detail, row } = await figures(viewer);
+    expect(detail.dpd).toBeGreaterThan(31);
+    expect(detail.bucket).toBe('31-60');
+    expect(row).toMatchObject({
+      dpd: detail.dpd,
+      bucket: detail.bucket,
+      nextDueDate: detail.nextDue.dueDate,
+    });
+    const ids = async (path: string) =>
+      (await viewer.get(path)).json().items.map((item: { id: string }) => item.id);
+    expect(await ids('/api/contracts?bucket=31-60')).toContain(contract.id);
+    expect(await ids('/api/contracts?bucket=current')).not.toContain(contract.id);
+    expect(await ids(`/api/contracts?minDpd=${detail.dpd}`)).toContain(contract.id);
+    expect(await ids(`/api/contracts?minDpd=${detail.dpd + 1}`)).not.toContain(contract.id);
+    expect((await ids('/api/contracts?status=active&sort=dpd&order=desc'))[0]).toBe(contract.id);
+  });
+
+  it('leaves a contract that is not active out of arrears, its dates passed or not', async () => {
+    const viewer = await t.signedIn('viewer');
+    const detail = (await viewer.get(`/api/contracts/${draft.id}`)).json();
+    expect(detail.schedule[0].dueDate < detail.asOf).toBe(true);
+    expect(detail.schedule.map((row: { status: string }) => row.status)).toEqual(Array(4).fill('upcoming'));
+    expect(detail).toMatchObject({ dpd: 0, bucket: 'current', nextDue: null });
+    const [row] = (await viewer.get(`/api/contracts?status=draft`)).json().items;
+    expect(row).toMatchObject({ id: draft.id, dpd: 0, bucket: 'current' });
+  });
+
+  it('relabels the bucket when the organisation changes its ranges', async () => {
+    const admin = await t.signedIn('admin');
+    const settings = (await admin.get('/api/settings/organisation')).json();
+    const { updatedAt: _updatedAt, ...rest } = settings;
+    const saved = await admin.request('PUT', '/api/settings/organisation', {
+      ...rest,
+      delinquencyBuckets: [1, 30, 90],
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await refreshDelinquency(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    const { detail, row } = await figures(admin);
+    expect(detail.bucket).toBe('30-89');
+    expect(row.bucket).toBe('30-89');
+  });
+
+  it('has the database keep every instalment on an existing contract, and every contract', async () => {
+    const refusal = async (statement: ReturnType<typeof sql>) =>
+      t.app.ctx.db.execute(statement).then(
+        () => 'accepted',
+        (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ''}`,
+      );
+    expect(
+      await refusal(sql`INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
+                        VALUES ('no-such-contract', 1, 1, '2026-01-01', 100, 0, 0)`),
+    ).toMatch(/must belong to an existing contract/);
+    expect(
+      await refusal(
+        sql`UPDATE contract_installments SET contract_id = 'no-such-contract' WHERE contract_id = ${contract.id} AND n = 1`,
+      ),
+    ).toMatch(/must belong to an existing contract/);
+    expect(await refusal(sql`DELETE FROM contracts WHERE id = ${contract.id}`)).toMatch(/never deleted/);
+  });
+});

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notify } from '../../src/server/modules/notifications/service';
+import { startTestApp, type TestApp } from '../support/app';
+import { DATABASE_KINDS } from '../support/databases';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('lists a user’s own notifications, newest first, in the seed’s shape', async () => {
+    const agent = await t.signedIn('agent');
+    await notify(t.app.ctx, { userId: agent.user.id }, { title: 'Older', message: 'First', type: 'info' });
+    t.clock.advance(1000);
+    await notify(
+      t.app.ctx,
+      { userId: agent.user.id },
+      { title: 'Newer', message: 'Second', type: 'success', link: '/contracts' },
+    );
+    const list = (await agent.get('/api/notifications')).json();
+    expect(list.map((n: { title: string }) => n.title)).toEqual(['Newer', 'Older']);
+    expect(list[0]).toEqual({
+      id: expect.any(String),
+      title: 'Newer',
+      message: 'Second',
+      type: 'success',
+      read: false,
+      link: '/contracts',
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(list[1]).not.toHaveProperty('link');
+    expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 2 });
+  });
+
+  it('marks read, deletes and clears only the caller’s own; another user’s id is a 404', async () => {
+    const alice = await t.signedIn('agent');
+    const bob = await t.signedIn('agent');
+    await notify(t.app.ctx, { userId: alice.user.id }, { title: 'For Alice', message: 'x', type: 'warning' });
+    await notify(t.app.ctx, { userId: alice.user.id }, { title: 'Also Alice', message: 'y', type: 'error' });
+    await notify(t.app.ctx, { userId: bob.user.id }, { title: 'For Bob', message: 'z', type: 'info' });
+    const [first, second] = (await alice.get('/api/notifications')).json();
+
+    for (const attempt of [
+      bob.patch(`/api/notifications/${first.id}/read`),
+      bob.delete(`/api/notifications/${first.id}`),
+    ]) {
+      const response = await attempt;
+      expect(response.statusCode).toBe(404);
+      expect(response.json().message).toBe('Notification not found');
+    }
+    expect((await bob.get('/api/notifications')).json().map((n: { title: string }) => n.title)).toEqual([
+      'For Bob',
+    ]);
+
+    const marked = await alice.patch(`/api/notifications/${first.id}/read`);
+    expect(marked.json()).toMatchObject({ id: first.id, read: true });
+    expect((await alice.get('/api/notifications/unread-count')).json()).toEqual({ count: 1 });
+    // Marking again keeps it read (idempotent).
+    expect((await alice.patch(`/api/notifications/${first.id}/read`)).json().read).toBe(true);
+
+    expect((await alice.delete(`/api/notifications/${second.id}`)).statusCode).toBe(200);
+    expect((await alice.delete(`/api/notifications/${second.id}`)).statusCode).toBe(404);
+
+    await notify(t.app.ctx, { userId: alice.user.id }, { title: 'Third', message: 'z', type: 'info' });
+    const cleared = await alice.delete('/api/notifications/clear-all');
+    expect(cleared.json()).toEqual({ deleted: 2 });
+    expect((await alice.get('/api/notifications')).json()).toEqual([]);
+    expect((await alice.get('/api/notifications/unread-count')).json()).toEqual({ count: 0 });
+    // Bob's are untouched.
+    expect((await bob.get('/api/notifications/unread-count')).json()).toEqual({ count: 1 });
+  });
+
+  it('answers 401 when signed out and 400 for a malformed id', async () => {
+    const anonymous = t.client();
+    for (const response of [
+      await anonymous.get('/api/notifications'),
+      await anonymous.get('/api/notifications/unread-count'),
+      await anonymous.patch(`/api/notifications/${UNKNOWN_ID}/read`),
+      await anonymous.delete(`/api/notifications/${UNKNOWN_ID}`),
+      await anonymous.delete('/api/notifications/clear-all'),
+    ]) {
+      expect(response.statusCode).toBe(401);
+    }
+    const agent = await t.signedIn('agent');
+    expect((await agent.patch('/api/notifications/not-a-uuid/read')).statusCode).toBe(400);
+    expect((await agent.patch(`/api/notifications/${UNKNOWN_ID}/read`)).statusCode).toBe(404);
+  });
+
+  it('notifies everyone holding a permission, the owner included, skipping the deactivated and those who opted out', async () => {
+    const manager = await t.signedIn('manager');
+    const admin = await t.signedIn('admin');
+    const agent = await t.signedIn('agent');
+    const owner = await t.signedIn('viewer', { isOwner: true });
+    const optedOut = await t.signedIn('manager');
+    await optedOut.put('/api/user/preferences', {
+      theme: 'system',
+      landingPage: '/',
+      notificationSettings: { approvals: false },
+    });
+    const inactive = await t.signedIn('manager');
+    await admin.patch(`/api/users/${inactive.user.id}`, { active: false });
+
+    await notify(
+      t.app.ctx,
+      { permission: 'contracts.approve' },
+      {
+        title: 'Contract waiting for approval',
+        message: 'C-000001 needs a second pair of eyes',
+        type: 'warning',
+        link: '/contracts',
+        category: 'approvals',
+      },
+    );
+    const count = async (client: typeof agent) =>
+      (await client.get('/api/notifications/unread-count')).json().count;
+    expect(await count(manager)).toBe(1);
+    expect(await count(admin)).toBe(1);
+    expect(await count(owner)).toBe(1);
+    expect(await count(agent)).toBe(0);
+    expect(await count(optedOut)).toBe(0);
+  });
+
+  it('refreshes the cached unread count as soon as a notification arrives', async () => {
+    const agent = await t.signedIn('agent');
+    expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 0 });
+    await notify(t.app.ctx, { userId: agent.user.id }, { title: 'New', message: 'x', type: 'info' });
+    expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 1 });
+  });
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERMISSIONS, ROLES, roleRank } from '../../src/contracts/roles';
+import type { RouteEntry } from '../../src/server/plugins/access';
+import { startTestApp, type TestApp, type TestClient } from '../support/app';
+import { DATABASE_KINDS } from '../support/databases';
+
+/** API.md: the only mutating routes a browser may call without the CSRF header. */
+const CSRF_EXEMPT = ['POST /api/login', 'POST /api/admin-login', 'POST /api/register'];
+
+const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+const concrete = (url: string) => url.replace(/:\w+/g, SAMPLE_ID);
+const key = (route: RouteEntry) => `${route.method} ${route.url}`;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * These tests walk the live route table, so every route a later module adds is checked
+ * automatically: CSRF on every mutating route, sign-in on every non-public route, and the role
+ * guard on every route that names a permission.
+ */
+describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
+  let t: TestApp;
+  let routes: RouteEntry[];
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    routes = t.app.routeTable;
+  });
+  afterAll(() => t.close());
+
+  const send = (client: TestClient, route: RouteEntry, csrf: boolean) =>
+    client.request(route.method as Method, concrete(route.url), route.method === 'GET' ? undefined : {}, {
+      csrf,
+    });
+
+  it('has an access rule on every /api route and exempts only the documented routes from CSRF', () => {
+    expect(routes.length).toBeGreaterThan(5);
+    for (const route of routes) expect(route.access, key(route)).toBeTruthy();
+    const exempt = routes.filter((route) => route.method !== 'GET' && !route.csrf).map(key);
+    expect(exempt.sort()).toEqual([...CSRF_EXEMPT].sort());
+  });
+
+  it('refuses every mutating route without a valid CSRF token with 403, signed in as an admin or signed out', async () => {
+    const owner = await t.signedIn('admin');
+    const mutating = routes.filter((route) => route.method !== 'GET' && route.csrf);
+    expect(mutating.length).toBeGreaterThan(0);
+    for (const route of mutating) {
+      for (const client of [owner, t.client()]) {
+        const missing = await send(client, route, false);
+        expect(missing.statusCode, `${key(route)} without token`).toBe(403);
+        expect(missing.json().code).toBe('CSRF');
+        const forged = await client.request(
+          route.method as Method,
+          concrete(route.url),
+          {},
+          {
+            csrf: false,
+            headers: { 'x-csrf-token': 'forged-token' },
+          },
+        );
+        expect(forged.statusCode, `${key(route)} with a forged token`).toBe(403);
+      }
+    }
+  });
+
+  it('does not accept the token of another browser', async () => {
+    const first = t.client();
+    const second = await t.signedIn('admin');
+    const stolen = await first.csrf();
+    const response = await second.post(
+      '/api/invites',
+      { role: 'viewer' },
+      { csrf: false, headers: { 'x-csrf-token': stolen } },
+    );
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('answers 401 on every non-public route when signed out', async () => {
+    const anonymous = t.client();
+    for (const route of routes.filter((r) => r.access !== 'public')) {
+      const response = await send(anonymous, route, true);
+      expect(response.statusCode, key(route)).toBe(401);
+    }
+  });
+
+  it('refuses every role below a route’s permission with 403, and lets the role that holds it through', async () => {
+    const clients = Object.fromEntries(
+      await Promise.all(ROLES.map(async (role) => [role, await t.signedIn(role)] as const)),
+    );
+    const guarded = routes.filter((route) => route.access !== 'public' && route.access !== 'signedIn');
+    expect(guarded.length).toBeGreaterThan(0);
+    for (const route of guarded) {
+      const needed = PERMISSIONS[route.access as keyof typeof PERMISSIONS];
+      for (const role of ROLES) {
+        const response = await send(clients[role] as TestClient, route, true);
+        const refusedByRole = response.statusCode === 403 && response.json().code === 'ROLE_FORBIDDEN';
+        expect(refusedByRole, `${key(route)} as ${role} (needs ${needed}): ${response.statusCode}`).toBe(
+          roleRank(role) < roleRank(needed),
+        );
+        expect(response.statusCode, `${key(route)} as ${role}`).not.toBe(500);
+      }
+    }
+  });
+
+  it('lets an owner whose role is low through every permission', async () => {
+    // The owner passes every check whatever the role column says.
+    const owner = await t.signedIn('viewer', { isOwner: true });
+    for (const route of routes.filter((r) => r.access !== 'public' && r.access !== 'signedIn')) {
+      const response = await send(owner, route, true);
+      expect(response.json().code, key(route)).not.toBe('ROLE_FORBIDDEN');
+    }
+  });
+});

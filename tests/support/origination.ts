@@ -1,0 +1,128 @@
+import type { TestApp, TestClient } from './app';
+import { multipart, SAMPLE_FILES } from './multipart';
+
+/** Sets the organisation's country, currency and time zone through the settings API (as an admin). */
+export async function setOrganisation(
+  admin: TestClient,
+  change: {
+    country?: string;
+    currency?: string;
+    timeZone?: string;
+    incomeBands?: [number, number, number] | null;
+  },
+): Promise<void> {
+  const current = (await admin.get('/api/settings/organisation')).json<Record<string, unknown>>();
+  const { updatedAt: _updatedAt, ...settings } = current;
+  const response = await admin.request('PUT', '/api/settings/organisation', { ...settings, ...change });
+  if (response.statusCode !== 200) throw new Error(`Organisation update failed: ${response.body}`);
+}
+
+let counter = 0;
+const next = () => {
+  counter += 1;
+  return counter;
+};
+
+/** A valid Kenyan mobile number, different on every call (national format: 07xxxxxxxx). */
+export function nextKenyanPhone(): string {
+  return `07${String(10_000_000 + ((next() * 7_919 + process.pid) % 89_999_999)).slice(0, 8)}`;
+}
+
+export function e164Kenyan(national: string): string {
+  return `+254${national.slice(1)}`;
+}
+
+function expectStatus(response: { statusCode: number; body: string }, status: number, what: string): void {
+  if (response.statusCode !== status) throw new Error(`${what}: ${response.statusCode} ${response.body}`);
+}
+
+/**
+ * A customer whose KYC is verified through the API: created and documented by `agent`, the ID
+ * and selfie verified by `reviewer` (another person, as the four-eyes rule needs).
+ */
+export async function verifiedCustomer(
+  _t: TestApp,
+  agent: TestClient,
+  reviewer: TestClient,
+  fields: Record<string, unknown> = {},
+): Promise<{ id: string; accountNumber: string; [key: string]: unknown }> {
+  const created = await agent.post('/api/customers', {
+    firstName: 'Verified',
+    lastName: `Customer ${next()}`,
+    phone: e164Kenyan(nextKenyanPhone()),
+    monthlyIncome: 60_000,
+    ...fields,
+  });
+  expectStatus(created, 201, 'create customer');
+  const customer = created.json();
+  for (const [type, data] of [
+    ['id_front', SAMPLE_FILES.jpeg],
+    ['selfie', SAMPLE_FILES.png],
+  ] as const) {
+    const uploaded = await agent.post(
+      `/api/customers/${customer.id}/documents`,
+      undefined,
+      multipart({ type }, [{ name: `${type}.bin`, data }]),
+    );
+    expectStatus(uploaded, 201, `upload ${type}`);
+    const review = await reviewer.post(
+      `/api/customers/${customer.id}/documents/${uploaded.json().document.id}/review`,
+      {
+        decision: 'verify',
+      },
+    );
+    expectStatus(review, 200, `verify ${type}`);
+  }
+  const verified = (await agent.get(`/api/customers/${customer.id}`)).json();
+  if (verified.kyc?.status !== 'verified')
+    throw new Error(`KYC not verified: ${JSON.stringify(verified.kyc)}`);
+  return verified;
+}
+
+/** A unit in stock of a new smartphone model (no remote control), priced as asked (default 1,500.00). */
+export async function deviceInStock(
+  manager: TestClient,
+  prices: { retailPrice?: number; costPrice?: number } = {},
+): Promise<{ id: string; serialNumber: string; model: { id: string }; [key: string]: unknown }> {
+  const n = next();
+  const model = await manager.post('/api/device-models', {
+    make: 'Fixture',
+    model: `Phone ${n}-${process.pid}`,
+    category: 'smartphone',
+    retailPrice: prices.retailPrice ?? 150_000,
+    ...(prices.costPrice === undefined ? {} : { costPrice: prices.costPrice }),
+    controlKind: 'none',
+  });
+  expectStatus(model, 201, 'create device model');
+  const device = await manager.post('/api/devices', {
+    serialNumber: `FX-${process.pid}-${n}`,
+    modelId: model.json().id,
+  });
+  expectStatus(device, 201, 'create device');
+  return device.json();
+}
+
+/**
+ * An active monthly plan: 15 % APR declining, terms 4, 6 or 12, deposit at least 10 %, instalments
+ * in multiples of 1.00 (the Fineract reference case A).
+ */
+export async function activePlan(
+  manager: TestClient,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: string; [key: string]: unknown }> {
+  const created = await manager.post('/api/service-plans', {
+    code: `PLAN-${next()}-${process.pid}`,
+    name: 'Monthly phone plan',
+    frequency: 'monthly',
+    allowedTerms: [4, 6, 12],
+    apr: 15,
+    interestMethod: 'declining',
+    minDepositPercent: 10,
+    installmentMultiple: 100,
+    ...overrides,
+  });
+  expectStatus(created, 201, 'create plan');
+  const activated = await manager.post(`/api/service-plans/${created.json().id}/activate`);
+  expectStatus(activated, 200, 'activate plan');
+  return activated.json();
+}

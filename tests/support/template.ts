@@ -1,0 +1,16 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectPath } from '../../src/server/paths';
+
+/** The test template is keyed by the migrations' content, so it is rebuilt exactly when they change. */
+export function testTemplatePath(): string {
+  const directory = projectPath('src/db/migrations');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(directory)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()) {
+    hash.update(name).update(readFileSync(path.join(directory, name)));
+  }
+  return projectPath(`.tmp/pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+}
