@@ -2,9 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { type Database, openDatabase } from '../src/db/client';
+import { type Database, openDatabase, queryRows } from '../src/db/client';
 import { migrate } from '../src/db/migrate';
 import { BUILD_TEMPLATE, readTemplate } from '../src/db/template';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { rescoreCustomers } from '../src/server/modules/customers/rescore';
+import { scorecardKey } from '../src/server/modules/customers/risk';
 import { ownerSession, type RunningServer, startServer } from '../tests/support/server-process';
 import { loadTest } from './lib/load';
 import { benchDatabase } from './lib/postgres';
@@ -50,9 +54,19 @@ const textArray = (values: string[]) => sql.raw(`ARRAY[${values.map((v) => `'${v
  */
 export async function insertCustomers(database: Database, count: number): Promise<number> {
   const started = performance.now();
+  // Scored under the organisation's current scorecard, so the server does not rescore them all
+  // while the lists are measured.
+  const [org] = await queryRows<{ currency: string; income_bands: [number, number, number] | null }>(
+    database.db,
+    sql`SELECT currency, income_bands FROM organisation_settings WHERE id = 1`,
+  );
+  const scorecard = scorecardKey({
+    currency: org?.currency ?? 'USD',
+    incomeBands: org?.income_bands ?? null,
+  });
   await database.db.execute(sql`
     INSERT INTO customers (id, account_number, first_name, last_name, phone, email, national_id, region,
-                           kyc_status, risk_score, risk_grade, risk_decision, created_at, updated_at)
+                           kyc_status, risk_score, risk_grade, risk_decision, risk_scorecard, created_at, updated_at)
     SELECT gen_random_uuid()::text,
            'C-' || lpad(nextval('customer_number_seq')::text, 6, '0'),
            (${textArray(FIRST_NAMES)})[1 + g % 10],
@@ -65,6 +79,7 @@ export async function insertCustomers(database: Database, count: number): Promis
            40 + g % 90,
            (ARRAY['A', 'B', 'C', 'D', 'E'])[1 + g % 5],
            'approve',
+           ${scorecard},
            now() - make_interval(secs => g * 60),
            now()
     FROM generate_series(1, ${count}) AS g`);
@@ -72,8 +87,42 @@ export async function insertCustomers(database: Database, count: number): Promis
   return performance.now() - started;
 }
 
+/**
+ * After an administrator changes the income bands, every stored score is redone in the
+ * background (customers/rescore.ts): timed here in-process over the same rows.
+ */
+async function timeRescore(databaseUrl: string): Promise<number> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-rescore-'));
+  const database = await openDatabase({ url: databaseUrl, dataDir, poolSize: 4 });
+  try {
+    await database.db.execute(
+      sql`UPDATE organisation_settings SET income_bands = '[500000, 1500000, 4000000]'::jsonb WHERE id = 1`,
+    );
+    const app = await buildApp({
+      config: loadConfig({ DATA_DIR: dataDir, DEMO_DATA: 'false', LOG_LEVEL: 'silent' }),
+      database,
+      appSecret: 'bench-secret-that-is-at-least-32-characters-long',
+      logger: false,
+      webRoot: path.join(dataDir, 'no-web'),
+    });
+    try {
+      const started = performance.now();
+      const rescored = await rescoreCustomers(app.ctx);
+      if (rescored < CUSTOMERS) throw new Error(`rescored ${rescored} of ${CUSTOMERS} customers`);
+      return performance.now() - started;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 interface Target {
   label: string;
+  /** Where the rows are, when another process may open them too (PostgreSQL). */
+  url?: string;
   start: () => Promise<{ server: RunningServer; cookie: string; insertMs: number }>;
   cleanup: () => Promise<void>;
 }
@@ -102,6 +151,7 @@ async function postgresTarget(): Promise<Target | undefined> {
   if (!postgres) return undefined;
   return {
     label: 'PostgreSQL',
+    url: postgres.url,
     start: async () => {
       const server = await startServer({ DATABASE_URL: postgres.url });
       const { cookie } = await ownerSession(server.url);
@@ -172,6 +222,13 @@ export async function originationBenchmarks(): Promise<Measurement[]> {
         }
       } finally {
         await server.stop();
+      }
+      if (target.url) {
+        results.push({
+          name: `rescore ${CUSTOMERS.toLocaleString('en-US')} customers after an income-band change (${target.label})`,
+          value: (await timeRescore(target.url)) / 1000,
+          unit: 's',
+        });
       }
     } finally {
       await target.cleanup();

@@ -10,12 +10,7 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../db/client';
 import type { Config } from './config';
 import { type AppContext, type Clock, systemClock } from './context';
@@ -41,6 +36,7 @@ import { projectPath } from './paths';
 import { checkAccess, type RouteEntry, registerAccessRules } from './plugins/access';
 import { checkCsrf } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
+import { responseSerializerCompiler } from './plugins/response-serializer';
 import { resolveSession } from './plugins/session';
 import { registerWebApp } from './plugins/web-app';
 import { Keyring } from './secrets';
@@ -107,7 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   // The API speaks JSON only (uploads add multipart where needed): anything else is a 415.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
 
   const keyring = new Keyring(options.appSecret);
   const bus = new InvalidationBus();

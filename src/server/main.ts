@@ -7,6 +7,7 @@ import { loadConfig } from './config';
 import { seedDemoPortfolio } from './demo/portfolio';
 import { formatCredentials, seedDemoUsers } from './demo/users';
 import { keepDelinquencyCurrent } from './modules/contracts/delinquency';
+import { keepScoresCurrent } from './modules/customers/rescore';
 import { loadAppSecret } from './secrets';
 
 /**
@@ -51,7 +52,11 @@ async function main(): Promise<void> {
   }
   app.readiness.ready = true;
   const arrears = keepDelinquencyCurrent(app.ctx, app.log);
-  stopBackground = arrears.stop;
+  const scores = keepScoresCurrent(app.ctx, app.log);
+  stopBackground = () => {
+    arrears.stop();
+    scores.stop();
+  };
   if (config.DEMO_DATA) {
     // Built in the background so the app answers at once; a later start finds it there and skips.
     seedDemoPortfolio(app.ctx, { shouldStop: () => stopping, log: (message) => app.log.info(message) })

@@ -1,7 +1,8 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, customers, users } from '../../src/db/schema';
 import { businessDate } from '../../src/server/dates';
+import { rescoreCustomers } from '../../src/server/modules/customers/rescore';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { e164Kenyan, nextKenyanPhone, setOrganisation } from '../support/origination';
@@ -182,6 +183,34 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
       });
     } finally {
       await setOrganisation(admin, { incomeBands: null });
+    }
+  });
+
+  it('rescores existing customers when the income bands change, without moving their version', async () => {
+    // Customers from before: KES without bands, so income is not scored.
+    await rescoreCustomers(t.app.ctx);
+    const earner = await create(agent, { monthlyIncome: 2_000_000 });
+    expect(earner.risk.factors[0]).toMatchObject({ factor: 'income', points: 0 });
+    await setOrganisation(admin, { incomeBands: [500_000, 1_500_000, 4_000_000] });
+    try {
+      const total = (await admin.get('/api/customers?pageSize=1')).json().total;
+      expect(await rescoreCustomers(t.app.ctx)).toBe(total);
+      const after = (await agent.get(`/api/customers/${earner.id}`)).json();
+      expect(after.risk.factors[0]).toMatchObject({ factor: 'income', points: 20 });
+      expect(after.risk.score).toBe(earner.risk.score + 20);
+      expect(after.version).toBe(earner.version);
+      const [audit] = await t.app.ctx.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'customer.rescore'))
+        .orderBy(desc(auditLog.id))
+        .limit(1);
+      expect(audit?.after).toEqual({ customers: total, scorecard: 'r1|KES|500000,1500000,4000000' });
+      // Nothing left to redo: a second pass touches no one.
+      expect(await rescoreCustomers(t.app.ctx)).toBe(0);
+    } finally {
+      await setOrganisation(admin, { incomeBands: null });
+      await rescoreCustomers(t.app.ctx);
     }
   });
 

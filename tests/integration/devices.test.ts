@@ -404,6 +404,63 @@ describe.each(DATABASE_KINDS)('devices on %s', (kind) => {
       ).toBe(403);
     });
 
+    it('takes lost and written-off units out of inventory at cost, and brings a found one back', async () => {
+      const costed = await createModel({ make: 'Loss', model: 'Counted', costPrice: 90_000 });
+      const postings = async (deviceId: string) =>
+        queryRows<{ source_type: string; account_code: string; debit: number; credit: number }>(
+          t.app.ctx.db,
+          sql`SELECT e.source_type, l.account_code, l.debit::int AS debit, l.credit::int AS credit
+              FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+              WHERE e.source_id = ${deviceId}
+              ORDER BY e.number, l.account_code`,
+        );
+      const unit = async () =>
+        (await manager.post('/api/devices', { serialNumber: nextSerial(), modelId: costed.id })).json();
+      const move = (id: string, status: string) =>
+        manager.post(`/api/devices/${id}/status`, { status, reason: 'Stock count' });
+
+      const found = await unit();
+      expect((await move(found.id, 'lost')).statusCode).toBe(200);
+      expect((await move(found.id, 'in_stock')).statusCode).toBe(200);
+      expect(await postings(found.id)).toEqual([
+        { source_type: 'stock_receipt', account_code: '1200', debit: 90_000, credit: 0 },
+        { source_type: 'stock_receipt', account_code: '2200', debit: 0, credit: 90_000 },
+        { source_type: 'inventory_loss', account_code: '1200', debit: 0, credit: 90_000 },
+        { source_type: 'inventory_loss', account_code: '5300', debit: 90_000, credit: 0 },
+        { source_type: 'inventory_recovery', account_code: '1200', debit: 90_000, credit: 0 },
+        { source_type: 'inventory_recovery', account_code: '5300', debit: 0, credit: 90_000 },
+      ]);
+
+      // Lost, then written off: the cost leaves inventory once.
+      const gone = await unit();
+      await move(gone.id, 'reserved');
+      await move(gone.id, 'lost');
+      expect((await move(gone.id, 'written_off')).statusCode).toBe(200);
+      const goneLines = await postings(gone.id);
+      expect(goneLines.filter((line) => line.source_type === 'inventory_loss')).toEqual([
+        { source_type: 'inventory_loss', account_code: '1200', debit: 0, credit: 90_000 },
+        { source_type: 'inventory_loss', account_code: '5300', debit: 90_000, credit: 0 },
+      ]);
+      expect(goneLines).toHaveLength(4);
+
+      // Written off straight from the shelf.
+      const broken = await unit();
+      await move(broken.id, 'written_off');
+      expect((await postings(broken.id)).map((line) => line.source_type)).toEqual([
+        'stock_receipt',
+        'stock_receipt',
+        'inventory_loss',
+        'inventory_loss',
+      ]);
+      const [inventory] = await queryRows<{ net: number }>(
+        t.app.ctx.db,
+        sql`SELECT coalesce(sum(l.debit - l.credit), 0)::int AS net
+            FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+            WHERE l.account_code = '1200' AND e.source_id IN (${found.id}, ${gone.id}, ${broken.id})`,
+      );
+      expect(inventory?.net).toBe(90_000);
+    });
+
     it('leaves a unit reserved by a contract to that contract', async () => {
       const device = (
         await manager.post('/api/devices', { serialNumber: nextSerial(), modelId: phone.id })

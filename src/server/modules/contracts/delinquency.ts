@@ -3,6 +3,7 @@ import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts } from '../../../db/schema';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
+import { type FailureLog, type KeptCurrent, keepCurrent } from '../../keep-current';
 import { organisation } from '../settings/service';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
@@ -56,30 +57,16 @@ export async function refreshDelinquency(ctx: AppContext, date?: string): Promis
 
 /**
  * Keeps the figures current until the close of business exists to do it: refreshes at start and
- * then whenever the business date or the organisation's buckets change (checked every minute).
+ * then whenever the business date or the organisation's buckets change.
  */
-export function keepDelinquencyCurrent(
-  ctx: AppContext,
-  log: { error: (details: object, message: string) => void },
-): { refreshNow: () => Promise<void>; stop: () => void } {
-  let lastKey = '';
-  let running: Promise<void> = Promise.resolve();
-  const run = (force: boolean) => {
-    running = running.then(async () => {
-      try {
-        const org = await organisation(ctx);
-        const key = `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
-        if (!force && key === lastKey) return;
-        await refreshDelinquency(ctx);
-        lastKey = key;
-      } catch (error) {
-        log.error({ err: error }, 'arrears figures refresh failed');
-      }
-    });
-    return running;
-  };
-  const timer = setInterval(() => void run(false), 60_000);
-  timer.unref();
-  void run(false);
-  return { refreshNow: () => run(true), stop: () => clearInterval(timer) };
+export function keepDelinquencyCurrent(ctx: AppContext, log: FailureLog): KeptCurrent {
+  return keepCurrent(
+    'arrears figures',
+    async () => {
+      const org = await organisation(ctx);
+      return `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
+    },
+    () => refreshDelinquency(ctx),
+    log,
+  );
 }

@@ -21,6 +21,8 @@ export interface StoredRisk {
   riskGrade: string;
   riskDecision: string;
   riskDetails: Risk;
+  /** Which scorecard gave the score (scorecardKey): a score from another one is redone. */
+  riskScorecard: string;
 }
 
 /** Whole years from a date of birth to a business date (both YYYY-MM-DD). */
@@ -53,6 +55,20 @@ export function scorecardFor(org: {
           },
         ],
   };
+}
+
+/**
+ * What a stored score depends on beyond the customer: the scorecard's revision (raise it when
+ * DEFAULT_SCORECARD changes) and the income thresholds in the organisation's currency.
+ */
+const SCORECARD_REVISION = 1;
+
+export function scorecardKey(org: {
+  currency: string;
+  incomeBands: readonly [number, number, number] | null;
+}): string {
+  const thresholds = org.incomeBands ?? (org.currency === 'USD' ? DEFAULT_USD_INCOME_THRESHOLDS : null);
+  return `r${SCORECARD_REVISION}|${org.currency}|${thresholds ? thresholds.join(',') : 'income not scored'}`;
 }
 
 /**
@@ -100,5 +116,6 @@ export function assessRisk(
       factors,
       scoredAt: now.toISOString(),
     },
+    riskScorecard: scorecardKey(org),
   };
 }

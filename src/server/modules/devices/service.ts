@@ -172,6 +172,60 @@ export async function postStockReceipt(
   });
 }
 
+/** Statuses in which a unit sits in inventory at cost (contracts move it out on activation). */
+const IN_INVENTORY: ReadonlySet<DeviceStatus> = new Set(['in_stock', 'reserved']);
+
+/** What inventory losses hold for one unit: its losses less its recoveries, at cost. */
+async function unitLossOnBooks(tx: Tx, deviceId: string): Promise<number> {
+  const [row] = await queryRows<{ net: string | null }>(
+    tx,
+    sql`SELECT sum(l.debit - l.credit) AS net
+        FROM journal_entries e JOIN journal_lines l ON l.entry_id = e.id
+        WHERE e.source_type IN ('inventory_loss', 'inventory_recovery') AND e.source_id = ${deviceId}
+          AND l.account_code = ${ACCOUNTS.inventoryLosses}`,
+  );
+  return Number(row?.net ?? 0);
+}
+
+/**
+ * A manual status change that takes a unit out of inventory (lost, written off) or brings a lost
+ * one back: the unit's cost moves between inventory and inventory losses, so the inventory
+ * account keeps equal to the cost of the units on the shelf. Units without a cost post nothing.
+ */
+async function postInventoryMove(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  unit: DeviceRow,
+  to: DeviceStatus,
+): Promise<void> {
+  const leaves = IN_INVENTORY.has(unit.status) && !IN_INVENTORY.has(to);
+  const found = unit.status === 'lost' && IN_INVENTORY.has(to);
+  if (!leaves && !found) return;
+  // A found unit comes back at what its loss took out (nothing if no loss was posted for it).
+  const cost = leaves ? (unit.costPrice ?? 0) : await unitLossOnBooks(tx, unit.id);
+  if (cost <= 0) return;
+  const org = await organisation(ctx, tx);
+  await post(tx, actor, {
+    businessDate: businessDate(ctx.clock.now(), org.timeZone),
+    description: leaves
+      ? `Out of stock, ${to.replace('_', ' ')}: ${unit.serialNumber}`
+      : `Lost unit back in stock: ${unit.serialNumber}`,
+    sourceType: leaves ? 'inventory_loss' : 'inventory_recovery',
+    sourceId: unit.id,
+    currency: org.currency,
+    lines: leaves
+      ? [
+          { account: ACCOUNTS.inventoryLosses, debit: cost },
+          { account: ACCOUNTS.inventory, credit: cost },
+        ]
+      : [
+          { account: ACCOUNTS.inventory, debit: cost },
+          { account: ACCOUNTS.inventoryLosses, credit: cost },
+        ],
+  });
+}
+
 export async function createDevice(
   ctx: AppContext,
   actor: Actor,
@@ -427,6 +481,7 @@ export async function changeDeviceStatus(
       actorId: actor.id,
       contractId: null,
     });
+    await postInventoryMove(ctx, tx, actor, before, change.status);
     const device = await presentDetail(tx, id);
     await writeAudit(tx, actor, {
       action: 'device.status',

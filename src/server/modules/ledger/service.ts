@@ -11,7 +11,7 @@ import { unprocessable } from '../../errors';
 import { offsetOf } from '../../lists';
 import { organisation } from '../settings/service';
 
-/** The accounts other modules post to, by meaning (codes seeded by migrations 0003 and 0005). */
+/** The accounts other modules post to, by meaning (codes seeded by migrations 0003, 0005 and 0008). */
 export const ACCOUNTS = {
   cash: '1000',
   bank: '1010',
@@ -29,6 +29,7 @@ export const ACCOUNTS = {
   serviceFeeIncome: '4200',
   penaltyIncome: '4300',
   costOfDevices: '5000',
+  inventoryLosses: '5300',
 } as const;
 
 export interface PostingLine {

@@ -28,8 +28,9 @@ export const STATUS_VARIANTS: Record<DeviceStatus, BadgeVariant> = {
 export const STATUS_HINTS: Partial<Record<DeviceStatus, string>> = {
   in_stock: 'Back on the shelf, ready for a new contract.',
   reserved: 'Held aside (for a customer or a check) so no contract takes it.',
-  lost: 'Missing or stolen; it can come back into stock if found.',
-  written_off: 'Final: the unit leaves the inventory for good and cannot be changed again.',
+  lost: 'Missing or stolen: its cost moves from inventory to inventory losses, and back if it is found.',
+  written_off:
+    'Final: the unit leaves the inventory for good (its cost goes to inventory losses) and cannot be changed again.',
 };
 
 export const CATEGORY_LABELS: Record<string, string> = {

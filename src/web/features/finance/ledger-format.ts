@@ -14,6 +14,8 @@ export const SOURCE_LABELS: Record<string, string> = {
   deposit: 'Deposit',
   contract_activation: 'Contract activation',
   stock_receipt: 'Stock received',
+  inventory_loss: 'Inventory loss',
+  inventory_recovery: 'Lost unit found',
 };
 
 export function sourceLabel(source: string): string {

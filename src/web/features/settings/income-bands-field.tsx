@@ -49,7 +49,7 @@ export function IncomeBandsField({ value, currency, onChange, onBlur, error }: I
       <legend className="mb-1 font-medium text-sm">Risk scorecard: monthly income bands ({currency})</legend>
       <p id="org-income-hint" className="text-muted-foreground text-xs">
         Incomes below the first amount score 0 points, then 10, 20 and 30 from each amount up. Leave all three
-        empty to leave income out of the score.
+        empty to leave income out of the score. Existing customers are rescored within a minute of saving.
       </p>
       <div className="grid grid-cols-1 gap-3 sm:max-w-xl sm:grid-cols-3">
         {LABELS.map((label, index) => {

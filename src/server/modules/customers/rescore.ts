@@ -1,0 +1,107 @@
+import { and, asc, desc, gt, inArray, sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { customers, kycDocuments } from '../../../db/schema';
+import { SYSTEM_ACTOR, writeAudit } from '../../audit';
+import type { AppContext } from '../../context';
+import { businessDate } from '../../dates';
+import { type FailureLog, type KeptCurrent, keepCurrent } from '../../keep-current';
+import { organisation } from '../settings/service';
+import { kycStateOf } from './kyc';
+import { customerListsChanged } from './list-cache';
+import { assessRisk, scorecardKey } from './risk';
+
+const BATCH = 500;
+
+/**
+ * Redoes every stored risk score that another scorecard gave (the organisation changed its
+ * income thresholds or currency, or the scorecard itself changed), over the customer's data and
+ * KYC documents as they are now, a batch at a time. A customer changed while their batch was
+ * being scored is left alone: that change scored them already. Risk is derived, so the row's
+ * version (the lost-update guard for staff edits) does not move. Returns how many were rescored.
+ */
+export async function rescoreCustomers(ctx: AppContext): Promise<number> {
+  const org = await organisation(ctx);
+  const key = scorecardKey(org);
+  const now = ctx.clock.now();
+  const today = businessDate(now, org.timeZone);
+  let after = '';
+  let rescored = 0;
+  for (;;) {
+    const batch = await ctx.db
+      .select({
+        id: customers.id,
+        version: customers.version,
+        monthlyIncome: customers.monthlyIncome,
+        dateOfBirth: customers.dateOfBirth,
+        employment: customers.employment,
+      })
+      .from(customers)
+      .where(and(gt(customers.id, after), sql`${customers.riskScorecard} IS DISTINCT FROM ${key}`))
+      .orderBy(asc(customers.id))
+      .limit(BATCH);
+    const last = batch.at(-1);
+    if (!last) break;
+    after = last.id;
+    const documents = await ctx.db
+      .select()
+      .from(kycDocuments)
+      .where(
+        inArray(
+          kycDocuments.customerId,
+          batch.map((row) => row.id),
+        ),
+      )
+      .orderBy(desc(kycDocuments.uploadedAt), desc(kycDocuments.id));
+    const byCustomer = new Map<string, typeof documents>();
+    for (const doc of documents) {
+      const list = byCustomer.get(doc.customerId);
+      if (list) list.push(doc);
+      else byCustomer.set(doc.customerId, [doc]);
+    }
+    const scored = batch.map((row) => {
+      const risk = assessRisk(row, kycStateOf(byCustomer.get(row.id) ?? []).evidence, org, today, now);
+      return {
+        id: row.id,
+        version: row.version,
+        score: risk.riskScore,
+        grade: risk.riskGrade,
+        decision: risk.riskDecision,
+        details: risk.riskDetails,
+      };
+    });
+    const updated = await ctx.db.transaction(async (tx) => {
+      const rows = await queryRows<{ id: string }>(
+        tx,
+        sql`
+        UPDATE ${customers} c
+        SET risk_score = r.score, risk_grade = r.grade, risk_decision = r.decision,
+            risk_details = r.details, risk_scorecard = ${key}
+        FROM jsonb_to_recordset(${JSON.stringify(scored)}::jsonb)
+             AS r(id text, version int, score int, grade text, decision text, details jsonb)
+        WHERE c.id = r.id AND c.version = r.version
+        RETURNING c.id`,
+      );
+      if (rows.length) await customerListsChanged(ctx, tx);
+      return rows.length;
+    });
+    rescored += updated;
+  }
+  if (rescored) {
+    await writeAudit(ctx.db, SYSTEM_ACTOR, {
+      action: 'customer.rescore',
+      entityType: 'customer',
+      after: { customers: rescored, scorecard: key },
+    });
+  }
+  return rescored;
+}
+
+/** Rescores at start and whenever the organisation's scorecard settings change. */
+export function keepScoresCurrent(ctx: AppContext, log: FailureLog): KeptCurrent {
+  return keepCurrent(
+    'risk scores',
+    async () => scorecardKey(await organisation(ctx)),
+    () => rescoreCustomers(ctx),
+    log,
+  );
+}
