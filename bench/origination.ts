@@ -8,7 +8,7 @@ import { BUILD_TEMPLATE, readTemplate } from '../src/db/template';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { rescoreCustomers } from '../src/server/modules/customers/rescore';
-import { scorecardKey } from '../src/server/modules/customers/risk';
+import { scorecardOf } from '../src/server/modules/customers/risk';
 import { ownerSession, type RunningServer, startServer } from '../tests/support/server-process';
 import { loadTest } from './lib/load';
 import { benchDatabase } from './lib/postgres';
@@ -60,10 +60,10 @@ export async function insertCustomers(database: Database, count: number): Promis
     database.db,
     sql`SELECT currency, income_bands FROM organisation_settings WHERE id = 1`,
   );
-  const scorecard = scorecardKey({
+  const scorecard = scorecardOf({
     currency: org?.currency ?? 'USD',
     incomeBands: org?.income_bands ?? null,
-  });
+  }).key;
   await database.db.execute(sql`
     INSERT INTO customers (id, account_number, first_name, last_name, phone, email, national_id, region,
                            kyc_status, risk_score, risk_grade, risk_decision, risk_scorecard, created_at, updated_at)

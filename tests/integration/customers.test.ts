@@ -1,4 +1,4 @@
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, customers, users } from '../../src/db/schema';
 import { businessDate } from '../../src/server/dates';
@@ -6,6 +6,7 @@ import { rescoreCustomers } from '../../src/server/modules/customers/rescore';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { e164Kenyan, nextKenyanPhone, setOrganisation } from '../support/origination';
+import { lastAudit } from '../support/records';
 
 type Client = TestClient & { user: { id: string } };
 
@@ -199,12 +200,7 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
       expect(after.risk.factors[0]).toMatchObject({ factor: 'income', points: 20 });
       expect(after.risk.score).toBe(earner.risk.score + 20);
       expect(after.version).toBe(earner.version);
-      const [audit] = await t.app.ctx.db
-        .select()
-        .from(auditLog)
-        .where(eq(auditLog.action, 'customer.rescore'))
-        .orderBy(desc(auditLog.id))
-        .limit(1);
+      const audit = await lastAudit(t.app.ctx.db, 'customer.rescore');
       expect(audit?.after).toEqual({ customers: total, scorecard: 'r1|KES|500000,1500000,4000000' });
       // Nothing left to redo: a second pass touches no one.
       expect(await rescoreCustomers(t.app.ctx)).toBe(0);

@@ -1,12 +1,12 @@
-import { and, asc, count, desc, eq, like, sql } from 'drizzle-orm';
+import { and, asc, count, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { luhnValid } from '../../src/contracts/devices';
-import { queryRows } from '../../src/db/client';
 import { auditLog, deviceEvents, devices } from '../../src/db/schema';
 import { deriveStartingCode } from '../../src/domain';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { multipart } from '../support/multipart';
+import { journalLinesOf, lastAudit } from '../support/records';
 
 type Client = TestClient & { user: { id: string } };
 
@@ -406,14 +406,7 @@ describe.each(DATABASE_KINDS)('devices on %s', (kind) => {
 
     it('takes lost and written-off units out of inventory at cost, and brings a found one back', async () => {
       const costed = await createModel({ make: 'Loss', model: 'Counted', costPrice: 90_000 });
-      const postings = async (deviceId: string) =>
-        queryRows<{ source_type: string; account_code: string; debit: number; credit: number }>(
-          t.app.ctx.db,
-          sql`SELECT e.source_type, l.account_code, l.debit::int AS debit, l.credit::int AS credit
-              FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
-              WHERE e.source_id = ${deviceId}
-              ORDER BY e.number, l.account_code`,
-        );
+      const postings = (deviceId: string) => journalLinesOf(t.app.ctx.db, deviceId);
       const unit = async () =>
         (await manager.post('/api/devices', { serialNumber: nextSerial(), modelId: costed.id })).json();
       const move = (id: string, status: string) =>
@@ -452,13 +445,11 @@ describe.each(DATABASE_KINDS)('devices on %s', (kind) => {
         'inventory_loss',
         'inventory_loss',
       ]);
-      const [inventory] = await queryRows<{ net: number }>(
-        t.app.ctx.db,
-        sql`SELECT coalesce(sum(l.debit - l.credit), 0)::int AS net
-            FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
-            WHERE l.account_code = '1200' AND e.source_id IN (${found.id}, ${gone.id}, ${broken.id})`,
-      );
-      expect(inventory?.net).toBe(90_000);
+      const lines = (await Promise.all([found, gone, broken].map((u) => postings(u.id)))).flat();
+      const inventory = lines
+        .filter((line) => line.account_code === '1200')
+        .reduce((net, line) => net + line.debit - line.credit, 0);
+      expect(inventory).toBe(90_000);
     });
 
     it('leaves a unit reserved by a contract to that contract', async () => {
@@ -665,22 +656,10 @@ describe.each(DATABASE_KINDS)('devices on %s', (kind) => {
       expect(response.statusCode, response.body).toBe(201);
       const units = await t.app.ctx.db.select().from(devices).where(like(devices.serialNumber, 'IMPC-%'));
       expect(units.map((unit) => unit.costPrice)).toEqual([80_000, 80_000, 80_000]);
-      const [audit] = await t.app.ctx.db
-        .select()
-        .from(auditLog)
-        .where(eq(auditLog.action, 'device.import'))
-        .orderBy(desc(auditLog.id))
-        .limit(1);
-      const lines = await queryRows<{ account_code: string; debit: number; credit: number }>(
-        t.app.ctx.db,
-        sql`SELECT l.account_code, l.debit::int AS debit, l.credit::int AS credit
-            FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
-            WHERE e.source_type = 'stock_receipt' AND e.source_id = ${audit?.entityId ?? ''}
-            ORDER BY l.account_code`,
-      );
-      expect(lines).toEqual([
-        { account_code: '1200', debit: 240_000, credit: 0 },
-        { account_code: '2200', debit: 0, credit: 240_000 },
+      const audit = await lastAudit(t.app.ctx.db, 'device.import');
+      expect(await journalLinesOf(t.app.ctx.db, audit?.entityId ?? '')).toEqual([
+        { source_type: 'stock_receipt', account_code: '1200', debit: 240_000, credit: 0 },
+        { source_type: 'stock_receipt', account_code: '2200', debit: 0, credit: 240_000 },
       ]);
     });
 

@@ -58,7 +58,7 @@ export const customers = pgTable(
     riskDecision: text('risk_decision'),
     /** The scorecard's points per factor, as the engine returned them. */
     riskDetails: jsonb('risk_details'),
-    /** The scorecard that gave the score (customers/risk.ts scorecardKey); null before any. */
+    /** The scorecard that gave the score (customers/risk.ts scorecardOf); null before any. */
     riskScorecard: text('risk_scorecard'),
     /** Lower-case text of names, numbers and ids, for substring search (trigram index). */
     searchText: text('search_text')

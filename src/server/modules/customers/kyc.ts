@@ -18,7 +18,7 @@ import { fileStorage } from '../../storage';
 import { organisation } from '../settings/service';
 import { customerListsChanged } from './list-cache';
 import { type CustomerRow, personRef } from './present';
-import { assessRisk, type KycEvidence } from './risk';
+import { assessRisk, type KycEvidence, scorecardOf } from './risk';
 
 type DocumentRow = typeof kycDocuments.$inferSelect;
 
@@ -110,7 +110,7 @@ export async function refreshAssessment(
 ): Promise<{ row: CustomerRow; audits: AuditEntry[] }> {
   const now = ctx.clock.now();
   const state = await loadKycState(tx, before.id);
-  const risk = assessRisk(before, state.evidence, org, businessDate(now, org.timeZone), now);
+  const risk = assessRisk(before, state.evidence, scorecardOf(org), businessDate(now, org.timeZone), now);
   const [row] = await tx
     .update(customers)
     .set({

@@ -8,7 +8,7 @@ import { type FailureLog, type KeptCurrent, keepCurrent } from '../../keep-curre
 import { organisation } from '../settings/service';
 import { kycStateOf } from './kyc';
 import { customerListsChanged } from './list-cache';
-import { assessRisk, scorecardKey } from './risk';
+import { assessRisk, scorecardOf } from './risk';
 
 const BATCH = 500;
 
@@ -21,7 +21,8 @@ const BATCH = 500;
  */
 export async function rescoreCustomers(ctx: AppContext): Promise<number> {
   const org = await organisation(ctx);
-  const key = scorecardKey(org);
+  const scorecard = scorecardOf(org);
+  const { key } = scorecard;
   const now = ctx.clock.now();
   const today = businessDate(now, org.timeZone);
   let after = '';
@@ -59,7 +60,7 @@ export async function rescoreCustomers(ctx: AppContext): Promise<number> {
       else byCustomer.set(doc.customerId, [doc]);
     }
     const scored = batch.map((row) => {
-      const risk = assessRisk(row, kycStateOf(byCustomer.get(row.id) ?? []).evidence, org, today, now);
+      const risk = assessRisk(row, kycStateOf(byCustomer.get(row.id) ?? []).evidence, scorecard, today, now);
       return {
         id: row.id,
         version: row.version,
@@ -100,7 +101,7 @@ export async function rescoreCustomers(ctx: AppContext): Promise<number> {
 export function keepScoresCurrent(ctx: AppContext, log: FailureLog): KeptCurrent {
   return keepCurrent(
     'risk scores',
-    async () => scorecardKey(await organisation(ctx)),
+    async () => scorecardOf(await organisation(ctx)).key,
     () => rescoreCustomers(ctx),
     log,
   );

@@ -21,7 +21,7 @@ export interface StoredRisk {
   riskGrade: string;
   riskDecision: string;
   riskDetails: Risk;
-  /** Which scorecard gave the score (scorecardKey): a score from another one is redone. */
+  /** Which scorecard gave the score (scorecardOf): a score from another one is redone. */
   riskScorecard: string;
 }
 
@@ -34,41 +34,44 @@ export function ageOn(dateOfBirth: string, today: string): number {
 const isEmployment = (value: string | null): value is Employment =>
   value !== null && (EMPLOYMENTS as readonly string[]).includes(value);
 
+/** What of the organisation the scorecard depends on. */
+export interface ScorecardSettings {
+  currency: string;
+  incomeBands: readonly [number, number, number] | null;
+}
+
+/** The scorecard in force, and the key stored with each score it gives. */
+export interface Scorecard {
+  config: ScorecardConfig;
+  /** Revision, currency and income thresholds: a stored score with another key is redone. */
+  key: string;
+}
+
+/** Raise when DEFAULT_SCORECARD changes, so every stored score is redone. */
+const SCORECARD_REVISION = 1;
+
 /**
  * The scorecard with income bands in the organisation's currency: its own thresholds, or the
  * US-dollar defaults for USD. In another currency without thresholds income is not scored (one
- * band of 0 points that says why), rather than judged against dollar amounts.
+ * band of 0 points that says why), rather than judged against dollar amounts. Build it once per
+ * organisation read, not per customer: the band labels are formatted money.
  */
-export function scorecardFor(org: {
-  currency: string;
-  incomeBands: readonly [number, number, number] | null;
-}): ScorecardConfig {
+export function scorecardOf(org: ScorecardSettings): Scorecard {
   const thresholds = org.incomeBands ?? (org.currency === 'USD' ? DEFAULT_USD_INCOME_THRESHOLDS : null);
   return {
-    ...DEFAULT_SCORECARD,
-    income: thresholds
-      ? incomeBands(thresholds, (minor) => formatMoney(minor, org.currency))
-      : [
-          {
-            points: 0,
-            label: `not scored: income bands for ${org.currency} are not set (Settings, Organisation)`,
-          },
-        ],
+    config: {
+      ...DEFAULT_SCORECARD,
+      income: thresholds
+        ? incomeBands(thresholds, (minor) => formatMoney(minor, org.currency))
+        : [
+            {
+              points: 0,
+              label: `not scored: income bands for ${org.currency} are not set (Settings, Organisation)`,
+            },
+          ],
+    },
+    key: `r${SCORECARD_REVISION}|${org.currency}|${thresholds ? thresholds.join(',') : 'income not scored'}`,
   };
-}
-
-/**
- * What a stored score depends on beyond the customer: the scorecard's revision (raise it when
- * DEFAULT_SCORECARD changes) and the income thresholds in the organisation's currency.
- */
-const SCORECARD_REVISION = 1;
-
-export function scorecardKey(org: {
-  currency: string;
-  incomeBands: readonly [number, number, number] | null;
-}): string {
-  const thresholds = org.incomeBands ?? (org.currency === 'USD' ? DEFAULT_USD_INCOME_THRESHOLDS : null);
-  return `r${SCORECARD_REVISION}|${org.currency}|${thresholds ? thresholds.join(',') : 'income not scored'}`;
 }
 
 /**
@@ -80,7 +83,7 @@ export function scorecardKey(org: {
 export function assessRisk(
   customer: { monthlyIncome: number | null; dateOfBirth: string | null; employment: string | null },
   kyc: KycEvidence,
-  org: { currency: string; incomeBands: readonly [number, number, number] | null },
+  scorecard: Scorecard,
   today: string,
   now: Date,
 ): StoredRisk {
@@ -92,7 +95,7 @@ export function assessRisk(
       kyc: { ...kyc, phoneVerified: false },
       history: null,
     },
-    scorecardFor(org),
+    scorecard.config,
   );
   const factors = result.factors.map((factor) => {
     if (factor.factor === 'income' && customer.monthlyIncome === null) {
@@ -116,6 +119,6 @@ export function assessRisk(
       factors,
       scoredAt: now.toISOString(),
     },
-    riskScorecard: scorecardKey(org),
+    riskScorecard: scorecard.key,
   };
 }

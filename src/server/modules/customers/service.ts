@@ -29,7 +29,7 @@ import { loadKycState } from './kyc';
 import { customerListsChanged, customerPageCache, customerTotalsCache } from './list-cache';
 import { normalisePhone, phoneSearchDigits } from './phone';
 import { type CustomerRow, fullName, type ListRow, seesPii, toCustomer, toListItem } from './present';
-import { assessRisk } from './risk';
+import { assessRisk, scorecardOf } from './risk';
 
 const CONSENT_COLUMNS = {
   sms: 'consentSmsAt',
@@ -238,7 +238,7 @@ export async function createCustomer(
           employment: input.employment ?? null,
         },
         { idVerified: false, selfie: false, proofOfAddress: false },
-        org,
+        scorecardOf(org),
         businessDate(now, org.timeZone),
         now,
       );
@@ -317,7 +317,7 @@ export async function updateCustomer(
       await checkDuplicates(tx, { phone: changed.phone, nationalId: changed.nationalId }, id);
       const merged = { ...before, ...changed };
       const kyc = await loadKycState(tx, id);
-      const risk = assessRisk(merged, kyc.evidence, org, businessDate(now, org.timeZone), now);
+      const risk = assessRisk(merged, kyc.evidence, scorecardOf(org), businessDate(now, org.timeZone), now);
       const [after] = await tx
         .update(customers)
         .set({ ...changed, ...consents, ...risk, updatedAt: now, version: before.version + 1 })

@@ -18,7 +18,7 @@ import { businessDate } from '../../dates';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
 import { offsetOf, searchCondition } from '../../lists';
 import { uniqueViolation } from '../../unique';
-import { ACCOUNTS, post } from '../ledger/service';
+import { ACCOUNTS, type Posting, post } from '../ledger/service';
 import { organisation } from '../settings/service';
 import { clearDeviceTotals, listTotals } from './list-cache';
 import { deviceModelRow } from './models';
@@ -147,6 +147,31 @@ export function controlColumns(
   };
 }
 
+/** A stock entry at cost: from one account to the other, dated today, in the organisation's currency. */
+async function postAtCost(
+  ctx: AppContext,
+  tx: Tx,
+  actor: Actor,
+  entry: Pick<Posting, 'description' | 'sourceType' | 'sourceId'> & {
+    debit: string;
+    credit: string;
+    cost: number;
+  },
+): Promise<void> {
+  const org = await organisation(ctx, tx);
+  await post(tx, actor, {
+    businessDate: businessDate(ctx.clock.now(), org.timeZone),
+    description: entry.description,
+    sourceType: entry.sourceType,
+    sourceId: entry.sourceId,
+    currency: org.currency,
+    lines: [
+      { account: entry.debit, debit: entry.cost },
+      { account: entry.credit, credit: entry.cost },
+    ],
+  });
+}
+
 /**
  * Stock received: inventory debited at cost against what the suppliers are owed, one entry per
  * receipt (a unit, or an import). Units without a known cost post nothing.
@@ -158,17 +183,11 @@ export async function postStockReceipt(
   receipt: { sourceId: string; description: string; cost: number },
 ): Promise<void> {
   if (receipt.cost <= 0) return;
-  const org = await organisation(ctx, tx);
-  await post(tx, actor, {
-    businessDate: businessDate(ctx.clock.now(), org.timeZone),
-    description: receipt.description,
+  await postAtCost(ctx, tx, actor, {
+    ...receipt,
     sourceType: 'stock_receipt',
-    sourceId: receipt.sourceId,
-    currency: org.currency,
-    lines: [
-      { account: ACCOUNTS.inventory, debit: receipt.cost },
-      { account: ACCOUNTS.supplierPayables, credit: receipt.cost },
-    ],
+    debit: ACCOUNTS.inventory,
+    credit: ACCOUNTS.supplierPayables,
   });
 }
 
@@ -205,24 +224,15 @@ async function postInventoryMove(
   // A found unit comes back at what its loss took out (nothing if no loss was posted for it).
   const cost = leaves ? (unit.costPrice ?? 0) : await unitLossOnBooks(tx, unit.id);
   if (cost <= 0) return;
-  const org = await organisation(ctx, tx);
-  await post(tx, actor, {
-    businessDate: businessDate(ctx.clock.now(), org.timeZone),
+  await postAtCost(ctx, tx, actor, {
     description: leaves
       ? `Out of stock, ${to.replace('_', ' ')}: ${unit.serialNumber}`
       : `Lost unit back in stock: ${unit.serialNumber}`,
     sourceType: leaves ? 'inventory_loss' : 'inventory_recovery',
     sourceId: unit.id,
-    currency: org.currency,
-    lines: leaves
-      ? [
-          { account: ACCOUNTS.inventoryLosses, debit: cost },
-          { account: ACCOUNTS.inventory, credit: cost },
-        ]
-      : [
-          { account: ACCOUNTS.inventory, debit: cost },
-          { account: ACCOUNTS.inventoryLosses, credit: cost },
-        ],
+    debit: leaves ? ACCOUNTS.inventoryLosses : ACCOUNTS.inventory,
+    credit: leaves ? ACCOUNTS.inventory : ACCOUNTS.inventoryLosses,
+    cost,
   });
 }
 

@@ -127,7 +127,7 @@ export function RiskCard({ customer }: { customer: Customer }) {
                   <th scope="row" className="pt-2 text-left">
                     Total
                   </th>
-                  <td className="pt-2 text-right tabular-nums">
+                  <td className="whitespace-nowrap pt-2 text-right tabular-nums">
                     {risk.score} / {risk.maxScore}
                   </td>
                 </tr>
