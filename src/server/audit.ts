@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import { queryRows } from '../db/client';
 import type { Executor } from './context';
@@ -8,6 +7,8 @@ import type { Executor } from './context';
 export interface Actor {
   id: string | null;
   label: string | null;
+  /** How the person is shown to others ("First Last"); null for the system and anonymous callers. */
+  name: string | null;
   ip: string | null;
   requestId: string | null;
 }
@@ -20,41 +21,31 @@ export interface AuditEntry {
   after?: unknown;
 }
 
-/** Writers of the chain take this lock, so chain order is commit order. */
-const AUDIT_CHAIN_LOCK = 5_150_212;
-
 export function actorOf(request: FastifyRequest): Actor {
   const user = request.session?.user;
-  return { id: user?.id ?? null, label: user?.email ?? null, ip: request.ip, requestId: String(request.id) };
+  return {
+    id: user?.id ?? null,
+    label: user?.email ?? null,
+    name: user ? `${user.firstName} ${user.lastName}` : null,
+    ip: request.ip,
+    requestId: String(request.id),
+  };
 }
 
-export const SYSTEM_ACTOR: Actor = { id: null, label: 'system', ip: null, requestId: null };
+export const SYSTEM_ACTOR: Actor = { id: null, label: 'system', name: null, ip: null, requestId: null };
 
 /**
  * Appends to the hash-chained audit log. Call inside the transaction of the change being
- * recorded (both commit or neither), and last in it: the chain lock is held until commit.
- * Outside a transaction it opens its own.
+ * recorded (both commit or neither), and last in it: `audit_append` (migration 0010) takes the
+ * chain lock, held until commit, so chain order is commit order. Outside a transaction the one
+ * statement is its own transaction.
  */
 export async function writeAudit(executor: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-  // Inside the caller's transaction (the usual case: the audit row commits with the change), or
-  // in a transaction of its own; the chain lock is held until that transaction ends.
-  if (!(executor instanceof PgTransaction)) {
-    await executor.transaction((tx) => writeAudit(tx, actor, entry));
-    return;
-  }
-  await executor.execute(sql`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
   await executor.execute(sql`
-    INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id, before, after, ip, request_id, prev_hash, hash)
-    SELECT r.at, r.actor_id, r.actor_label, r.action, r.entity_type, r.entity_id, r.before, r.after, r.ip, r.request_id,
-           last.hash,
-           audit_hash(last.hash, audit_payload(r.at, r.actor_id, r.actor_label, r.action, r.entity_type, r.entity_id,
-                                               r.before, r.after, r.ip, r.request_id))
-    FROM (SELECT date_trunc('milliseconds', clock_timestamp()) AS at, ${actor.id}::text AS actor_id, ${actor.label}::text AS actor_label,
-                 ${entry.action}::text AS action, ${entry.entityType}::text AS entity_type, ${entry.entityId ?? null}::text AS entity_id,
-                 ${json(entry.before)}::jsonb AS before, ${json(entry.after)}::jsonb AS after,
-                 ${actor.ip}::text AS ip, ${actor.requestId}::text AS request_id) r
-    LEFT JOIN LATERAL (SELECT hash FROM audit_log ORDER BY id DESC LIMIT 1) last ON true`);
+    SELECT audit_append(${actor.id}::text, ${actor.label}::text, ${entry.action}::text, ${entry.entityType}::text,
+                        ${entry.entityId ?? null}::text, ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb,
+                        ${actor.ip}::text, ${actor.requestId}::text)`);
 }
 
 export interface ChainVerification {

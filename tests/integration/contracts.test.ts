@@ -428,6 +428,33 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     });
   });
 
+  it('dates the schedule from activation on the terms approved, whatever the price list and plan say by then', async () => {
+    const startDate = new Date(t.clock.now().getTime() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const { contract, device, plan } = await draft({ startDate });
+    expect(contract.startDate).toBe(startDate);
+    await agent.post(`/api/contracts/${contract.id}/submit`);
+    await manager.post(`/api/contracts/${contract.id}/approve`);
+    await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
+    // Meanwhile the model's price goes up and the plan is replaced by a dearer version.
+    const repriced = await manager.patch(`/api/device-models/${device.model.id}`, { retailPrice: 180_000 });
+    expect(repriced.statusCode, repriced.body).toBe(200);
+    const edited = await manager.patch(`/api/service-plans/${plan.id}`, { apr: 30 });
+    await manager.post(`/api/service-plans/${edited.json().id}/activate`);
+
+    const activated = await agent.post(`/api/contracts/${contract.id}/activate`);
+    expect(activated.statusCode, activated.body).toBe(200);
+    const live = activated.json().contract;
+    expect(live.startDate).toBe(t.clock.now().toISOString().slice(0, 10));
+    expect(live.startDate).not.toBe(startDate);
+    expect(live).toMatchObject({ cashPrice: 150_000, principal: 125_000, apr: 15, installment: 32_200 });
+    expect(live.schedule.map((row: { total: number }) => row.total)).toEqual(CASE_A.totals);
+    expect(live.schedule.reduce((sum: number, row: { principal: number }) => sum + row.principal, 0)).toBe(
+      125_000,
+    );
+    expect(live.firstDueDate).toBe(live.schedule[0].dueDate);
+    expect(live.events.map((e: { type: string }) => e.type)).toContain('rescheduled');
+  });
+
   it('serialises deposits on one contract: concurrent deliveries never over-collect', async () => {
     const { contract } = await draft();
     const results = await Promise.all(

@@ -146,9 +146,10 @@ export const contractInstallments = pgTable(
     /** When the last component was paid in full. */
     settledAt: date('settled_at', { mode: 'string' }),
   },
+  // Only the primary key: every other index is paid for by each of a schedule's rows when it is
+  // written and each time a payment settles one (decision 008).
   (t) => [
     primaryKey({ columns: [t.contractId, t.scheduleVersion, t.n] }),
-    index('contract_installments_due_idx').on(t.dueDate).where(sql`${t.settledAt} IS NULL`),
     check(
       'contract_installments_amounts_check',
       sql`${t.principalPaid} BETWEEN 0 AND ${t.principalDue} AND ${t.interestPaid} BETWEEN 0 AND ${t.interestDue} AND ${t.feePaid} BETWEEN 0 AND ${t.feeDue} AND ${t.penaltyPaid} BETWEEN 0 AND ${t.penaltyDue}`,

@@ -55,12 +55,20 @@ interface Staff {
 async function demoStaff(ctx: AppContext): Promise<Staff | null> {
   const wanted = ['agent@demo.example.com', 'manager@demo.example.com', 'admin@demo.example.com'];
   const rows = await ctx.db
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(inArray(users.email, wanted));
   const actor = (email: string): Actor | null => {
     const row = rows.find((candidate) => candidate.email === email);
-    return row ? { id: row.id, label: `${row.email} (demo data)`, ip: null, requestId: null } : null;
+    return row
+      ? {
+          id: row.id,
+          label: `${row.email} (demo data)`,
+          name: `${row.firstName} ${row.lastName}`,
+          ip: null,
+          requestId: null,
+        }
+      : null;
   };
   const [agent, manager, admin] = wanted.map(actor);
   return agent && manager && admin ? { agent, manager, admin } : null;
@@ -152,13 +160,15 @@ export async function seedDemoPortfolio(
     const depositPercent = Math.max(plan.spec.terms.minDepositPercent, random.pick([10, 15, 20, 25]));
     const deposit = Math.round((unit.price * depositPercent) / 100 / 100) * 100;
     const draftCtx = at(ctx, started);
-    const id = await createDraft(draftCtx, staff.agent, {
-      customerId: customer.id,
-      deviceId: unit.id,
-      planId: plan.id,
-      deposit,
-      term,
-    });
+    const { id } = (
+      await createDraft(draftCtx, staff.agent, {
+        customerId: customer.id,
+        deviceId: unit.id,
+        planId: plan.id,
+        deposit,
+        term,
+      })
+    ).contract;
     made += 1;
     const fate = random.next();
     if (i >= size.contracts - 8 && fate < 0.5) continue; // a few recent drafts still being prepared

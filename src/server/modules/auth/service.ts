@@ -41,7 +41,7 @@ const INVALID_CREDENTIALS = 'Invalid email or password';
 const ONE_REGISTRATION_AT_A_TIME = 4_101_977;
 
 function anonymous(meta: SignInMeta, label: string | null): Actor {
-  return { id: null, label, ip: meta.ip, requestId: meta.requestId };
+  return { id: null, label, name: null, ip: meta.ip, requestId: meta.requestId };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import { contractEvents, contracts, customers, deviceModels, devices, users } from '../../../db/schema';
+import { prepared } from '../../../db/prepared';
+import { customers, deviceModels, devices } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { AppContext, Executor, Tx } from '../../context';
 import { fieldError } from '../../errors';
@@ -10,19 +11,29 @@ import { moveDeviceForContract } from '../devices/service';
  * (To be served by those modules' services as they grow; contracts never write their tables
  * anywhere else.)
  */
+const customerById = prepared('contract_customer', (db) =>
+  db
+    .select()
+    .from(customers)
+    .where(eq(customers.id, sql.placeholder('id'))),
+);
+
 export async function customerOf(executor: Executor, id: string) {
-  const [row] = await executor.select().from(customers).where(eq(customers.id, id));
+  const [row] = await customerById(executor).execute({ id });
   if (!row) throw fieldError('customerId', 'No such customer');
   return row;
 }
 
-export async function deviceOf(executor: Executor, id: string, lock = false) {
-  const query = executor
+const deviceById = prepared('contract_device', (db) =>
+  db
     .select({ device: devices, model: deviceModels })
     .from(devices)
     .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
-    .where(eq(devices.id, id));
-  const [row] = lock ? await query.for('update', { of: devices }) : await query;
+    .where(eq(devices.id, sql.placeholder('id'))),
+);
+
+export async function deviceOf(executor: Executor, id: string) {
+  const [row] = await deviceById(executor).execute({ id });
   if (!row) throw fieldError('deviceId', 'No such device');
   return row;
 }
@@ -79,16 +90,3 @@ export const assignDevice = (
     actorId: actor.id,
     activeUntil,
   });
-
-/** Names of everyone who acted on a contract (its makers, approvers and timeline), by user id. */
-export async function namesForContract(executor: Executor, contractId: string): Promise<Map<string, string>> {
-  const rows = await executor
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(
-      sql`${users.id} IN (
-        SELECT unnest(ARRAY[created_by, submitted_by, approved_by, activated_by, cancelled_by]) FROM ${contracts} WHERE id = ${contractId}
-        UNION SELECT actor_id FROM ${contractEvents} WHERE contract_id = ${contractId})`,
-    );
-  return new Map(rows.map((row) => [row.id, `${row.firstName} ${row.lastName}`]));
-}

@@ -1,6 +1,6 @@
 import type { servicePlans } from '../../../db/schema';
 import { addDays, buildSchedule, type Schedule } from '../../../domain';
-import type { AppContext, Executor } from '../../context';
+import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, type FieldError, unprocessable } from '../../errors';
 import { allInOrder } from '../../in-order';
@@ -40,12 +40,12 @@ export function minimumDeposit(plan: typeof servicePlans.$inferSelect, price: nu
  * Checks a contract's inputs against the customer, the device and the plan, and builds the
  * schedule with the finance engine. Bad input is a 400 naming the field; a plan rule a 422.
  */
-export async function quoteContract(ctx: AppContext, executor: Executor, input: QuoteInput): Promise<Quote> {
+export async function quoteContract(ctx: AppContext, input: QuoteInput): Promise<Quote> {
   const [org, customer, device, plan] = await allInOrder([
-    organisation(ctx, executor),
-    customerOf(executor, input.customerId),
-    deviceOf(executor, input.deviceId),
-    planForContract(executor, input.planId),
+    organisation(ctx),
+    customerOf(ctx.db, input.customerId),
+    deviceOf(ctx.db, input.deviceId),
+    planForContract(ctx.db, input.planId),
   ]);
   const { model } = device;
   if (plan.eligibleCategories.length && !plan.eligibleCategories.includes(model.category)) {

@@ -17,8 +17,9 @@ import { businessDate } from '../../dates';
 import { CSV_EXPORT_LIMIT, sendCsv, sendJsonBytes, toCsv } from '../../lists';
 import { issueTokenInTransaction } from '../devices/tokens';
 import { organisation } from '../settings/service';
+import { contractDetail, presentContract } from './detail';
 import { keyFactsPdf } from './key-facts';
-import { contractDetail, contractPageJson, listContracts } from './queries';
+import { contractPageJson, listContracts } from './queries';
 import { quoteContract } from './quote';
 import {
   activate,
@@ -78,7 +79,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, body: contractPreviewBody, response: { 200: contractPreviewSchema } },
     },
     async (request) => {
-      const quote = await quoteContract(ctx, ctx.db, request.body);
+      const quote = await quoteContract(ctx, request.body);
       const { schedule, plan } = quote;
       let balance = quote.principal;
       return {
@@ -116,8 +117,8 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, body: contractCreateBody, response: { 201: contractSchema } },
     },
     async (request, reply) => {
-      const id = await createDraft(ctx, actorOf(request), request.body);
-      return reply.status(201).send(await contractDetail(ctx, id));
+      const parts = await createDraft(ctx, actorOf(request), request.body);
+      return reply.status(201).send(presentContract(ctx, await organisation(ctx), parts));
     },
   );
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Page } from '../../../contracts/lists';
 import type { Plan, PlanTerms } from '../../../contracts/plans';
+import { prepared } from '../../../db/prepared';
 import { contracts, deviceModels, servicePlans } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Executor } from '../../context';
@@ -145,9 +146,17 @@ async function present(ctx: AppContext, rows: PlanRow[], executor: Executor = ct
   return rows.map((row) => toPlan(row, currency, counts.get(row.id) ?? 0));
 }
 
+const planById = prepared('plan_by_id', (db) =>
+  db
+    .select()
+    .from(servicePlans)
+    .where(eq(servicePlans.id, sql.placeholder('id'))),
+);
+
 async function rowOf(executor: Executor, id: string, lock = false): Promise<PlanRow> {
-  const query = executor.select().from(servicePlans).where(eq(servicePlans.id, id));
-  const [row] = lock ? await query.for('update') : await query;
+  const [row] = lock
+    ? await executor.select().from(servicePlans).where(eq(servicePlans.id, id)).for('update')
+    : await planById(executor).execute({ id });
   if (!row) throw notFound('Service plan not found');
   return row;
 }
