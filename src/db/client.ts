@@ -78,7 +78,9 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A new connection's first queries load the catalog for every table and index they plan over
+  // (tens of milliseconds), so connections are kept through quiet minutes instead of pg-pool's 10 s.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 5 * 60_000 });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', (error) => console.error('PostgreSQL pool error:', error.message));
   const probe = await pool.connect();

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import type { Executor } from './context';
 
@@ -29,10 +29,20 @@ export class InvalidationBus {
     this.handlers.set(namespace, [...(this.handlers.get(namespace) ?? []), handler]);
   }
 
+  /** Evicts here at once; other instances (and this one, again) evict when the transaction commits. */
   async publish(executor: Executor, namespace: string, key: string): Promise<void> {
+    await executor.execute(sql`SELECT ${this.notification(namespace, key)}`);
+  }
+
+  /**
+   * `publish` without its own statement: evicts here at once and returns the `pg_notify(...)`
+   * call to run in the statement that makes the change (as a selected column), saving a round
+   * trip on hot writes. It must run, in that transaction, or other instances are not told.
+   */
+  notification(namespace: string, key: string): SQL {
     const payload = `${namespace}:${key}`;
     this.dispatch(payload);
-    await executor.execute(sql`SELECT pg_notify(${CHANNEL}, ${payload})`);
+    return sql`pg_notify(${CHANNEL}, ${payload})`;
   }
 
   private dispatch(payload: string): void {

@@ -8,6 +8,7 @@ import { migrate } from '../../src/db/migrate';
 import { seedDemoUsers } from '../../src/server/demo/users';
 import { startTestApp, type TestApp } from '../support/app';
 import { createTestDatabase, DATABASE_KINDS } from '../support/databases';
+import { activePlan, deviceInStock, verifiedCustomer } from '../support/origination';
 
 describe.each(DATABASE_KINDS)('platform on %s', (kind) => {
   const opened: TestApp[] = [];
@@ -124,6 +125,41 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('several instances on one Po
       expect((await onB.get('/api/user')).statusCode).toBe(200); // now cached on B
       await viewer.post('/api/logout');
       await expect.poll(async () => (await onB.get('/api/user')).statusCode, { timeout: 3000 }).toBe(401);
+    } finally {
+      await a.close();
+      await b.close();
+      await shared.drop();
+    }
+  });
+
+  it('updates the lists another instance has cached when a contract is made on one', async () => {
+    const shared = await createTestDatabase('postgres');
+    const a = await startTestApp('postgres', { shared });
+    const b = await startTestApp('postgres', { shared });
+    try {
+      const [agent, manager, reviewer] = [
+        await a.signedIn('agent'),
+        await a.signedIn('manager'),
+        await a.signedIn('manager'),
+      ];
+      const customer = await verifiedCustomer(a, agent, reviewer);
+      const device = await deviceInStock(manager);
+      const plan = await activePlan(manager);
+      const onB = await b.signedIn('viewer');
+      const lists = async () => [
+        (await onB.get('/api/contracts')).json().total,
+        (await onB.get('/api/devices?status=reserved')).json().total,
+      ];
+      expect(await lists()).toEqual([0, 0]); // now cached on B
+      const created = await agent.post('/api/contracts', {
+        customerId: customer.id,
+        deviceId: device.id,
+        planId: plan.id,
+        deposit: 25_000,
+        term: 4,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      await expect.poll(lists, { timeout: 3000 }).toEqual([1, 1]);
     } finally {
       await a.close();
       await b.close();

@@ -116,7 +116,9 @@ export const contracts = pgTable(
     index('contracts_activated_idx').on(t.activatedAt, t.id),
     // The device search of the contracts list joins from the device.
     index('contracts_device_idx').on(t.deviceId),
-    index('contracts_number_trgm_idx').using('gin', sql`lower(${t.number}) gin_trgm_ops`),
+    index('contracts_number_trgm_idx')
+      .using('gin', sql`lower(${t.number}) gin_trgm_ops`)
+      .with({ fastupdate: false }),
     check('contracts_status_check', inList(t.status, CONTRACT_STATUSES)),
     check(
       'contracts_amounts_check',

@@ -76,7 +76,9 @@ export const customers = pgTable(
     uniqueIndex('customers_account_number_key').on(t.accountNumber),
     uniqueIndex('customers_phone_key').on(t.phone),
     uniqueIndex('customers_national_id_key').on(t.nationalId).where(sql`${t.nationalId} IS NOT NULL`),
-    index('customers_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('customers_search_trgm_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
     index('customers_created_idx').on(t.createdAt, t.id),
     index('customers_name_idx').on(t.lastName, t.firstName, t.id),
     index('customers_kyc_idx').on(t.kycStatus, t.createdAt),

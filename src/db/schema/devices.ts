@@ -96,7 +96,9 @@ export const devices = pgTable(
   (t) => [
     uniqueIndex('devices_serial_key').on(t.serialNumber),
     uniqueIndex('devices_imei_key').on(t.imei).where(sql`${t.imei} IS NOT NULL`),
-    index('devices_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
+    index('devices_search_trgm_idx')
+      .using('gin', t.searchText.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
     index('devices_model_idx').on(t.modelId),
     index('devices_status_idx').on(t.status, t.createdAt),
     index('devices_created_idx').on(t.createdAt, t.id),

@@ -27,3 +27,6 @@ export const contractPageCache = (ctx: AppContext) =>
 export function contractsChanged(ctx: AppContext, executor: Executor): Promise<void> {
   return ctx.bus.publish(executor, TOTALS_NAMESPACE, '*');
 }
+
+/** The same, as a column of the statement that makes the change (InvalidationBus.notification). */
+export const contractsChangedNotification = (ctx: AppContext) => ctx.bus.notification(TOTALS_NAMESPACE, '*');

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { prepared } from '../../../db/prepared';
-import { customers, deviceModels, devices } from '../../../db/schema';
+import { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { AppContext, Executor, Tx } from '../../context';
 import { fieldError } from '../../errors';
@@ -11,6 +11,20 @@ import { moveDeviceForContract } from '../devices/service';
  * (To be served by those modules' services as they grow; contracts never write their tables
  * anywhere else.)
  */
+/**
+ * The customer, the device with its model, and the plan version of a contract being quoted, in
+ * one statement (every draft and preview reads them); any of them may be missing (null).
+ */
+export const partiesOfQuote = prepared('contract_quote_parties', (db) =>
+  db
+    .select({ customer: customers, device: devices, model: deviceModels, plan: servicePlans })
+    .from(sql`(SELECT 1) AS one`)
+    .leftJoin(customers, eq(customers.id, sql.placeholder('customerId')))
+    .leftJoin(devices, eq(devices.id, sql.placeholder('deviceId')))
+    .leftJoin(deviceModels, eq(deviceModels.id, devices.modelId))
+    .leftJoin(servicePlans, eq(servicePlans.id, sql.placeholder('planId'))),
+);
+
 const customerById = prepared('contract_customer', (db) =>
   db
     .select()

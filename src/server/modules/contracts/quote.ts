@@ -1,12 +1,11 @@
-import type { servicePlans } from '../../../db/schema';
+import type { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import { addDays, buildSchedule, type Schedule } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
-import { AppError, type FieldError, unprocessable } from '../../errors';
-import { allInOrder } from '../../in-order';
+import { AppError, type FieldError, fieldError, unprocessable } from '../../errors';
 import { planForContract } from '../plans/service';
 import { organisation } from '../settings/service';
-import { customerOf, deviceOf } from './parties';
+import { partiesOfQuote } from './parties';
 
 export interface QuoteInput {
   customerId: string;
@@ -19,8 +18,8 @@ export interface QuoteInput {
 
 export interface Quote {
   plan: typeof servicePlans.$inferSelect;
-  customer: Awaited<ReturnType<typeof customerOf>>;
-  device: Awaited<ReturnType<typeof deviceOf>>;
+  customer: typeof customers.$inferSelect;
+  device: { device: typeof devices.$inferSelect; model: typeof deviceModels.$inferSelect };
   currency: string;
   cashPrice: number;
   deposit: number;
@@ -41,12 +40,19 @@ export function minimumDeposit(plan: typeof servicePlans.$inferSelect, price: nu
  * schedule with the finance engine. Bad input is a 400 naming the field; a plan rule a 422.
  */
 export async function quoteContract(ctx: AppContext, input: QuoteInput): Promise<Quote> {
-  const [org, customer, device, plan] = await allInOrder([
+  const [org, [parties]] = await Promise.all([
     organisation(ctx),
-    customerOf(ctx.db, input.customerId),
-    deviceOf(ctx.db, input.deviceId),
-    planForContract(ctx.db, input.planId),
+    partiesOfQuote(ctx.db).execute({
+      customerId: input.customerId,
+      deviceId: input.deviceId,
+      planId: input.planId,
+    }),
   ]);
+  const customer = parties?.customer;
+  if (!customer) throw fieldError('customerId', 'No such customer');
+  if (!parties.device || !parties.model) throw fieldError('deviceId', 'No such device');
+  const device = { device: parties.device, model: parties.model };
+  const plan = planForContract(parties.plan);
   const { model } = device;
   if (plan.eligibleCategories.length && !plan.eligibleCategories.includes(model.category)) {
     throw unprocessable(

@@ -14,7 +14,7 @@ import { notify } from '../notifications/service';
 import { planTerms } from '../plans/service';
 import { organisation } from '../settings/service';
 import type { ContractParts } from './detail';
-import { contractsChanged } from './list-cache';
+import { contractsChangedNotification } from './list-cache';
 import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from './parties';
 import { type QuoteInput, quoteContract } from './quote';
 
@@ -69,7 +69,10 @@ function scheduleFrom(row: ContractRow, startDate: string): Schedule {
   });
 }
 
-/** A line on the contract's timeline; every change of a contract writes one, so lists are told here. */
+/**
+ * A line on the contract's timeline; every change of a contract writes one, so lists are told
+ * here, in the same statement. Answers with the line's id and time (ISO).
+ */
 export async function addEvent(
   ctx: AppContext,
   executor: Executor,
@@ -78,14 +81,20 @@ export async function addEvent(
   type: string,
   message: string,
   data?: unknown,
-): Promise<{ id: string; at: Date }> {
-  const [event] = await executor
-    .insert(contractEvents)
-    .values({ id: randomUUID(), contractId, type, message, data: data ?? null, actorId: actor.id })
-    .returning({ id: contractEvents.id, at: contractEvents.at });
-  await contractsChanged(ctx, executor);
+): Promise<{ id: string; at: string }> {
+  const id = randomUUID();
+  const [event] = await queryRows<{ at: string }>(
+    executor,
+    sql`
+    WITH event AS (
+      INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id)
+      VALUES (${id}, ${contractId}, ${type}, ${message}, ${data === undefined ? null : JSON.stringify(data)}::jsonb,
+              ${actor.id})
+      RETURNING at)
+    SELECT to_json(at) #>> '{}' AS at, ${contractsChangedNotification(ctx)} FROM event`,
+  );
   if (!event) throw new Error('The contract event was not written');
-  return event;
+  return { id, at: new Date(event.at).toISOString() };
 }
 
 /** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */
@@ -187,7 +196,7 @@ export async function createDraft(ctx: AppContext, actor: Actor, input: QuoteInp
           settledAt: null,
         })),
         payments: [],
-        events: [{ id: event.id, ...created, at: event.at.toISOString(), actorId: actor.id }],
+        events: [{ ...event, ...created, actorId: actor.id }],
         tokens: [],
         names: actor.id && actor.name ? { [actor.id]: actor.name } : {},
       };

@@ -9,3 +9,6 @@ export const listTotals = (ctx: AppContext) => instanceCache<number>(ctx, NAMESP
 /** Call in the transaction of any change to units or models (evicts here now, everywhere at commit). */
 export const clearDeviceTotals = (ctx: AppContext, executor: Executor) =>
   ctx.bus.publish(executor, NAMESPACE, '*');
+
+/** The same, as a column of the statement that makes the change (InvalidationBus.notification). */
+export const deviceTotalsNotification = (ctx: AppContext) => ctx.bus.notification(NAMESPACE, '*');

@@ -20,7 +20,7 @@ import { offsetOf, searchCondition } from '../../lists';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type Posting, post } from '../ledger/service';
 import { organisation } from '../settings/service';
-import { clearDeviceTotals, listTotals } from './list-cache';
+import { clearDeviceTotals, deviceTotalsNotification, listTotals } from './list-cache';
 import { deviceModelRow } from './models';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -429,7 +429,8 @@ async function recordMove(
              GREATEST(${now}, (SELECT max(at) + interval '1 millisecond' FROM ${deviceEvents} WHERE device_id = ${deviceId}))
       FROM before JOIN moved ON moved.id = before.id
     )
-    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved FROM before`,
+    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved, ${deviceTotalsNotification(ctx)}
+    FROM before`,
   );
   if (!result) throw notFound('Device not found');
   if (!result.moved) {
@@ -438,7 +439,6 @@ async function recordMove(
       'DEVICE_STATE',
     );
   }
-  await clearDeviceTotals(ctx, tx);
 }
 
 /** A manual status change, allowed only along MANUAL_TRANSITIONS (contracts own `assigned`). */
@@ -597,24 +597,6 @@ export async function listDevices(
     total,
     page: limit ? 1 : query.page,
     pageSize,
-  };
-}
-
-/** For the contracts area: the unit and its model, for eligibility and pricing. */
-export async function deviceForContract(
-  executor: Executor,
-  id: string,
-): Promise<{ device: Device; retailPrice: number; category: ModelRow['category'] }> {
-  const [found] = await executor
-    .select({ row: devices, model: deviceModels })
-    .from(devices)
-    .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
-    .where(eq(devices.id, id));
-  if (!found) throw unprocessable('Device not found', 'DEVICE_NOT_FOUND');
-  return {
-    device: toDevice(found.row, found.model),
-    retailPrice: found.model.retailPrice,
-    category: found.model.category,
   };
 }
 

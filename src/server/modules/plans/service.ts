@@ -354,9 +354,12 @@ export async function getPlan(ctx: AppContext, id: string): Promise<Plan & { ver
   return { ...plan, versions };
 }
 
-/** The plan version a new contract would use: it must be active. Used by the contracts module. */
-export async function planForContract(executor: Executor, id: string): Promise<PlanRow> {
-  const row = await rowOf(executor, id);
+/**
+ * The plan version a new contract would use, as the contracts module read it: it must exist and
+ * be active.
+ */
+export function planForContract(row: PlanRow | null): PlanRow {
+  if (!row) throw notFound('Service plan not found');
   if (row.status !== 'active') {
     throw unprocessable(
       `Plan ${row.code} v${row.version} is ${row.status}; choose an active plan`,
