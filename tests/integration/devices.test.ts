@@ -530,6 +530,35 @@ describe.each(DATABASE_KINDS)('devices on %s', (kind) => {
       expect(await total('/api/devices?category=tablet')).toBe(tablets - 1);
       expect(await total('/api/devices?category=laptop')).toBe(laptops + 1);
     });
+
+    it('shows every change of a listed unit at once, though pages are cached', async () => {
+      const model = await createModel({ controlKind: 'openpaygo', model: 'Cached Kit' });
+      const serialNumber = nextSerial();
+      await manager.post('/api/devices', {
+        serialNumber,
+        modelId: model.id,
+        control: { kind: 'openpaygo', secretKey: KEY },
+      });
+      const listed = async () => {
+        const [row] = (await viewer.get(`/api/devices?q=${serialNumber.toLowerCase()}`)).json().items;
+        return { status: row.status, count: row.control.count, name: row.model.name };
+      };
+      expect(await listed()).toEqual({ status: 'in_stock', count: 0, name: 'Tecno Cached Kit' });
+      const { id } = (await viewer.get(`/api/devices?q=${serialNumber.toLowerCase()}`)).json().items[0];
+      // A token moves the count the list shows.
+      expect(
+        (await manager.post(`/api/devices/${id}/tokens`, { type: 'ADD_TIME', days: 7 })).statusCode,
+      ).toBe(201);
+      expect((await listed()).count).toBe(2);
+      expect(
+        (await manager.post(`/api/devices/${id}/status`, { status: 'reserved', reason: 'Held' })).statusCode,
+      ).toBe(200);
+      expect((await listed()).status).toBe('reserved');
+      expect(
+        (await manager.patch(`/api/device-models/${model.id}`, { model: 'Renamed Kit' })).statusCode,
+      ).toBe(200);
+      expect(await listed()).toEqual({ status: 'reserved', count: 2, name: 'Tecno Renamed Kit' });
+    });
   });
 
   describe('import', () => {

@@ -3,7 +3,7 @@ import type { AppContext, Executor } from '../../context';
 
 const TOTALS_NAMESPACE = 'contract_totals';
 /** Customers' and devices' changes: a row shows their names and serials, and a search matches them. */
-const SHOWN_FROM = ['customer_lists', 'device_totals'];
+const SHOWN_FROM = ['customer_lists', 'device_lists'];
 
 /**
  * Totals of list filters, per instance: counting 100,000 contracts for every page would cost more

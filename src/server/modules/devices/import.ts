@@ -15,7 +15,7 @@ import type { AppContext } from '../../context';
 import { parseCsv } from '../../csv';
 import { AppError, fieldError } from '../../errors';
 import { uniqueViolation } from '../../unique';
-import { clearDeviceTotals } from './list-cache';
+import { deviceListsChanged } from './list-cache';
 import { controlColumns, postStockReceipt, takenValues } from './service';
 
 type ModelRow = typeof deviceModels.$inferSelect;
@@ -278,7 +278,7 @@ export async function importDevices(
         INSERT INTO ${deviceEvents} (id, device_id, from_status, to_status, reason, actor_id, at)
         SELECT gen_random_uuid()::text, u.id, NULL, 'in_stock', 'Received into stock (import)', ${actor.id}::text, ${now}
         FROM unnest(${column('id')}::text[]) AS u(id)`);
-      await clearDeviceTotals(ctx, tx);
+      await deviceListsChanged(ctx, tx);
       await postStockReceipt(ctx, tx, actor, {
         sourceId: importId,
         description: `Stock received: ${units.length} units imported (${units[0]?.serialNumber} to ${units.at(-1)?.serialNumber})`,

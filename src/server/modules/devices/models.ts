@@ -14,7 +14,7 @@ import { AppError, notFound, unprocessable } from '../../errors';
 import { likePattern, offsetOf } from '../../lists';
 import { uniqueViolation } from '../../unique';
 import { organisation } from '../settings/service';
-import { clearDeviceTotals } from './list-cache';
+import { deviceListsChanged } from './list-cache';
 
 export type DeviceModelRow = typeof deviceModels.$inferSelect;
 
@@ -191,7 +191,7 @@ export async function updateDeviceModel(
         .set({ ...changes, updatedAt: ctx.clock.now() })
         .where(eq(deviceModels.id, id));
       // Unit lists filter on the model's category and show its name.
-      await clearDeviceTotals(ctx, tx);
+      await deviceListsChanged(ctx, tx);
       const model = await present(tx, id, currency);
       await writeAudit(tx, actor, {
         action: 'device_model.update',

@@ -27,7 +27,7 @@ import {
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { AppError, badRequest, unprocessable } from '../../errors';
-import { CSV_EXPORT_LIMIT, type CsvColumn, sendCsv, toCsv } from '../../lists';
+import { CSV_EXPORT_LIMIT, type CsvColumn, sendCsv, sendJsonBytes, toCsv } from '../../lists';
 import { importDevices } from './import';
 import {
   createDeviceModel,
@@ -36,7 +36,14 @@ import {
   setDeviceModelActive,
   updateDeviceModel,
 } from './models';
-import { changeDeviceStatus, createDevice, getDevice, listDevices, updateDevice } from './service';
+import {
+  changeDeviceStatus,
+  createDevice,
+  devicePageJson,
+  getDevice,
+  listDevices,
+  updateDevice,
+} from './service';
 import { issueToken, listTokens } from './tokens';
 
 const modelParams = z.object({ id: z.uuid('Not a valid device model id') });
@@ -200,7 +207,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
         if (all.items.length > CSV_EXPORT_LIMIT) throw tooMany('units');
         return sendCsv(reply, 'devices.csv', toCsv(all.items, DEVICE_COLUMNS));
       }
-      return listDevices(ctx, request.query);
+      return sendJsonBytes(reply, await devicePageJson(ctx, request.query));
     },
   );
 

@@ -6,6 +6,7 @@ import {
   type DeviceDetail,
   type DeviceListQuery,
   type DeviceStatus,
+  devicePageSchema,
   MANUAL_TRANSITIONS,
 } from '../../../contracts/devices';
 import type { Page } from '../../../contracts/lists';
@@ -20,7 +21,12 @@ import { offsetOf, searchCondition } from '../../lists';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type Posting, post } from '../ledger/service';
 import { organisation } from '../settings/service';
-import { clearDeviceTotals, deviceTotalsNotification, listTotals } from './list-cache';
+import {
+  deviceListsChanged,
+  deviceListsNotification,
+  devicePageCache,
+  deviceTotalsCache,
+} from './list-cache';
 import { deviceModelRow } from './models';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -280,7 +286,7 @@ export async function createDevice(
         actorId: actor.id,
         at: now,
       });
-      await clearDeviceTotals(ctx, tx);
+      await deviceListsChanged(ctx, tx);
       await postStockReceipt(ctx, tx, actor, {
         sourceId: id,
         description: `Stock received: ${input.serialNumber} (${model.make} ${model.model})`,
@@ -368,7 +374,7 @@ export async function updateDevice(
         .set({ ...changes, updatedAt: ctx.clock.now() })
         .where(eq(devices.id, id));
       // The IMEI is part of the search text: counts of searches may change.
-      await clearDeviceTotals(ctx, tx);
+      await deviceListsChanged(ctx, tx);
       const device = await presentDetail(tx, id);
       await writeAudit(tx, actor, {
         action: 'device.update',
@@ -429,7 +435,7 @@ async function recordMove(
              GREATEST(${now}, (SELECT max(at) + interval '1 millisecond' FROM ${deviceEvents} WHERE device_id = ${deviceId}))
       FROM before JOIN moved ON moved.id = before.id
     )
-    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved, ${deviceTotalsNotification(ctx)}
+    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved, ${deviceListsNotification(ctx)}
     FROM before`,
   );
   if (!result) throw notFound('Device not found');
@@ -551,6 +557,17 @@ const SORTS = {
   status: [devices.status, devices.createdAt, devices.id],
 } as const;
 
+/**
+ * A page as the JSON bytes the API sends, validated against the response schema once and then
+ * cached per instance until a unit or model changes (list-cache.ts).
+ */
+export function devicePageJson(ctx: AppContext, query: DeviceListQuery): Promise<Buffer> {
+  return devicePageCache(ctx).get(JSON.stringify(query), async () =>
+    Buffer.from(JSON.stringify(devicePageSchema.parse(await listDevices(ctx, query)))),
+  );
+}
+
+/** The list convention (src/contracts/lists.ts): one page, or (with `limit`) every match for an export. */
 export async function listDevices(
   ctx: AppContext,
   query: DeviceListQuery,
@@ -583,7 +600,7 @@ export async function listDevices(
       .orderBy(...SORTS[query.sort].map((column) => direction(column)))
       .limit(pageSize)
       .offset(limit ? 0 : offsetOf(query.page, query.pageSize)),
-    listTotals(ctx).get(key, async () => {
+    deviceTotalsCache(ctx).get(key, async () => {
       const [row] = await ctx.db
         .select({ n: count() })
         .from(devices)

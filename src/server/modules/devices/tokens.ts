@@ -6,6 +6,7 @@ import { encodeToken, type TokenType } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Tx } from '../../context';
 import { notFound, unprocessable } from '../../errors';
+import { deviceListsNotification } from './list-cache';
 import { OPENPAYGO_KEY_PURPOSE } from './service';
 
 export interface TokenRequest {
@@ -48,7 +49,12 @@ export async function issueTokenInTransaction(
   });
   const now = ctx.clock.now();
   const id = randomUUID();
-  await tx.update(devices).set({ openpaygoCount: newCount, updatedAt: now }).where(eq(devices.id, deviceId));
+  // The unit lists show the token count: the update carries their eviction (no extra round trip).
+  await tx
+    .update(devices)
+    .set({ openpaygoCount: newCount, updatedAt: now })
+    .where(eq(devices.id, deviceId))
+    .returning({ listsChanged: deviceListsNotification(ctx) });
   await tx.insert(deviceTokens).values({
     id,
     deviceId,
