@@ -12,9 +12,9 @@ import {
 } from './support/browser';
 
 /**
- * Origination in a real browser against the built app: the book is set up through the API (an
- * owner, an invited manager, a customer with verified KYC, an OpenPAYGO phone in stock, an active
- * plan); then the owner runs the wizard to a contract submitted for approval, is refused as the
+ * Origination in a real browser against the built app, one journey: the owner creates a customer
+ * and uploads her KYC documents, the invited manager verifies them, the owner adds an OpenPAYGO
+ * phone to the catalogue and stock and creates and activates a plan; then the owner runs the wizard to a contract submitted for approval, is refused as the
  * approver (maker-checker), the manager approves, activation is refused until the deposit is
  * recorded, the deposit is recorded, the contract activates with its first unlock token, the
  * key-facts PDF downloads, and /finance shows the journal and a balanced trial balance.
@@ -101,6 +101,8 @@ async function confirm(page: Page) {
 }
 
 const status = (page: Page) => page.getByTestId('badge-contract-status');
+const documentRow = (page: Page, type: string) =>
+  page.locator(`[data-testid="list-documents"] [data-testid^="row-document-"][data-type="${type}"]`);
 const refusal = (page: Page) => page.getByTestId('text-contract-refusal');
 
 describe('contracts and finance in Chromium', () => {
@@ -108,69 +110,104 @@ describe('contracts and finance in Chromium', () => {
   let ownerPage: Page;
   let ownerErrors: string[];
 
-  it('sets up the book through the API: owner, invited manager, verified customer, device and plan', async () => {
+  it('sets up the book in the browser: a customer whose KYC a second person verifies, a device and a plan', async () => {
     ({ context: ownerContext, page: ownerPage, errors: ownerErrors } = await newContext(browser, server.url));
+    // The people: an owner and an invited manager (registration has its own browser tests).
     const registered = await ownerContext.request.post('/api/register', { data: owner });
     expect(registered.status()).toBe(201);
-    const asOwner = await api(ownerContext.request);
-    const invite = await asOwner.post('/api/invites', { email: manager.email, role: 'manager' });
-
+    const invite = await (await api(ownerContext.request)).post('/api/invites', {
+      email: manager.email,
+      role: 'manager',
+    });
     const managerSetup = await browser.newContext({ baseURL: server.url });
     const joined = await managerSetup.request.post('/api/register', {
       data: { ...manager, inviteToken: invite.token },
     });
     expect(joined.status(), await joined.text()).toBe(201);
-    const asManager = await api(managerSetup.request);
-
-    const customer = await asOwner.post('/api/customers', {
-      firstName: 'Amina',
-      lastName: 'Wanjiru',
-      phone: '+254712345678',
-      monthlyIncome: 60_000,
-    });
-    for (const [type, data, mimeType] of [
-      ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-      ['selfie', SAMPLE_FILES.png, 'image/png'],
-    ] as const) {
-      const uploaded = await ownerContext.request.post(`/api/customers/${customer.id}/documents`, {
-        headers: { 'x-csrf-token': asOwner.csrfToken },
-        multipart: { type, file: { name: `${type}.bin`, mimeType, buffer: data } },
-      });
-      expect(uploaded.status(), await uploaded.text()).toBe(201);
-      const { document } = await uploaded.json();
-      await asManager.post(
-        `/api/customers/${customer.id}/documents/${document.id}/review`,
-        { decision: 'verify' },
-        200,
-      );
-    }
-    expect((await asOwner.get(`/api/customers/${customer.id}`)).kyc.status).toBe('verified');
-
-    const model = await asOwner.post('/api/device-models', {
-      make: 'Tecno',
-      model: 'Spark 20',
-      category: 'smartphone',
-      retailPrice: 150_000,
-      costPrice: 90_000,
-      controlKind: 'openpaygo',
-    });
-    await asOwner.post('/api/devices', {
-      serialNumber: 'TS20-0001',
-      modelId: model.id,
-      control: { kind: 'openpaygo', secretKey: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' },
-    });
-    const plan = await asOwner.post('/api/service-plans', {
-      code: 'PHONE-M',
-      name: 'Monthly phone plan',
-      frequency: 'monthly',
-      allowedTerms: [4, 6, 12],
-      apr: 15,
-      interestMethod: 'declining',
-      minDepositPercent: 10,
-      installmentMultiple: 100,
-    });
-    await asOwner.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
     await managerSetup.close();
+
+    // The owner creates the customer and uploads her ID and selfie.
+    const page = ownerPage;
+    await page.goto('/customers/new');
+    await page.getByTestId('input-first-name').fill('Amina');
+    await page.getByTestId('input-last-name').fill('Wanjiru');
+    await page.getByTestId('input-phone').fill('+254712345678');
+    await page.getByTestId('input-monthly-income').fill('600');
+    await page.getByTestId('button-save-customer').click();
+    await expectPath(page, /^\/customers\/[0-9a-f-]{36}$/);
+    const customerPath = new URL(page.url()).pathname;
+    await page.getByTestId('empty-documents').waitFor();
+    for (const [type, name, mimeType, buffer] of [
+      ['id_front', 'id-front.jpg', 'image/jpeg', SAMPLE_FILES.jpeg],
+      ['selfie', 'selfie.png', 'image/png', SAMPLE_FILES.png],
+    ] as const) {
+      await page.getByTestId('select-document-type').selectOption(type);
+      await page.getByTestId('input-document-file').setInputFiles({ name, mimeType, buffer });
+      await page.getByTestId('button-upload-document').click();
+      await documentRow(page, type).waitFor();
+    }
+    await expect.poll(() => page.getByTestId('text-kyc-status').getAttribute('data-status')).toBe('pending');
+
+    // The manager, another person, verifies both.
+    const reviewer = await newContext(browser, server.url);
+    await signIn(reviewer.page, manager);
+    await reviewer.page.goto(customerPath);
+    for (const type of ['id_front', 'selfie']) {
+      await documentRow(reviewer.page, type).waitFor();
+      const id = ((await documentRow(reviewer.page, type).getAttribute('data-testid')) ?? '').replace(
+        'row-document-',
+        '',
+      );
+      await reviewer.page.getByTestId(`button-verify-${id}`).click();
+      await expect
+        .poll(() => reviewer.page.getByTestId(`text-document-status-${id}`).getAttribute('data-status'))
+        .toBe('verified');
+    }
+    await expect
+      .poll(() => reviewer.page.getByTestId('text-kyc-status').getAttribute('data-status'))
+      .toBe('verified');
+    expect(reviewer.errors).toEqual([]);
+    await reviewer.context.close();
+
+    // The owner adds the device model, an OpenPAYGO unit of it, and the plan.
+    await page.goto('/devices?tab=models');
+    await page.getByTestId('button-new-model').click();
+    const modelDialog = page.getByTestId('dialog-model');
+    await modelDialog.getByTestId('input-model-make').fill('Tecno');
+    await modelDialog.getByTestId('input-model-model').fill('Spark 20');
+    await modelDialog.getByTestId('select-model-category').selectOption('smartphone');
+    await modelDialog.getByTestId('input-model-sku').fill('TEC-SP20');
+    await modelDialog.getByTestId('input-model-retail-price').fill('1,500.00');
+    await modelDialog.getByTestId('input-model-cost-price').fill('900.00');
+    await modelDialog.getByTestId('select-model-control').selectOption('openpaygo');
+    await modelDialog.getByTestId('button-save-model').click();
+    await expect.poll(() => modelDialog.count()).toBe(0);
+
+    await page.goto('/devices');
+    await page.getByTestId('button-add-unit').click();
+    const unitDialog = page.getByTestId('dialog-add-unit');
+    await unitDialog
+      .getByTestId('select-unit-model')
+      .selectOption({ label: 'Tecno Spark 20 · Smartphone · TEC-SP20' });
+    await unitDialog.getByTestId('input-unit-serial').fill('TS20-0001');
+    await unitDialog.getByTestId('input-unit-secret-key').fill('a1b2c3d4e5f60718293a4b5c6d7e8f90');
+    await unitDialog.getByTestId('button-save-unit').click();
+    await expectPath(page, /^\/devices\/[0-9a-f-]{36}$/);
+    expect(await page.getByTestId('badge-device-status').textContent()).toBe('In stock');
+
+    await page.goto('/service-plans/new');
+    await page.getByTestId('input-plan-code').fill('phone-m');
+    await page.getByTestId('input-plan-name').fill('Monthly phone plan');
+    await page.getByTestId('input-plan-terms').fill('4, 6, 12');
+    await page.getByTestId('input-plan-apr').fill('15');
+    await page.getByTestId('input-plan-deposit-percent').fill('10');
+    await page.getByTestId('input-plan-multiple').fill('1.00');
+    await page.getByTestId('button-save-plan').click();
+    await expectPath(page, /^\/service-plans\/[0-9a-f-]{36}$/);
+    await page.getByTestId('button-activate-plan').click();
+    await page.getByTestId('button-confirm').click();
+    await expect.poll(() => page.getByTestId('badge-plan-status').textContent()).toBe('Active');
+    expect(ownerErrors).toEqual([]);
   });
 
   it('runs the wizard to a contract submitted for approval', async () => {
