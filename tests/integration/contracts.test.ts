@@ -5,6 +5,7 @@ import { devices } from '../../src/db/schema';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { activePlan, deviceInStock, verifiedCustomer } from '../support/origination';
+import { pdfTextLines } from '../support/pdf-text';
 
 /** The Fineract reference case A: 1,250.00 at 15% monthly over 4, instalments in multiples of 1.00. */
 const CASE_A = { totals: [32200, 32200, 32200, 32333], interest: [1562, 1180, 792, 399] };
@@ -410,7 +411,28 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(response.rawPayload.length).toBeGreaterThan(2000);
+    // Each figure is drawn as its label, then its value.
+    // (Money is formatted by Intl, with a no-break space after the currency code.)
+    const lines = pdfTextLines(response.rawPayload).map((line) => line.replaceAll('\u00a0', ' '));
+    const figure = (label: string) => lines[lines.indexOf(label) + 1];
+    const usd = (minor: number) =>
+      `USD ${(minor / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+    expect(lines).toContain('Key facts statement');
+    expect(figure('Cash price of the device')).toBe('USD 1,500.00');
+    expect(figure('Deposit')).toBe('USD 250.00');
+    expect(figure('Amount financed')).toBe('USD 1,250.00');
+    expect(figure('Payment every month')).toBe(usd(contract.regularPayment));
+    expect(figure('Number of payments')).toBe('12');
+    expect(figure('Annual percentage rate (APR)')).toBe('15% (declining balance)');
+    expect(figure('Total interest')).toBe(usd(contract.totalInterest));
+    expect(figure('Total service fees')).toBe('USD 0.00');
+    expect(figure('Total cost including the deposit')).toBe(usd(contract.totalPayable + 25_000));
+    // The schedule: a row per instalment, ending at a zero balance.
+    const last = contract.schedule.at(-1);
+    const lastRow = lines.lastIndexOf(last.dueDate);
+    expect(lines[lastRow - 1]).toBe('12');
+    expect(lines.slice(lastRow + 1, lastRow + 6).at(-1)).toBe('0.00');
+    expect(lines.filter((line) => /^\d{4}-\d{2}-\d{2}$/.test(line)).length).toBeGreaterThanOrEqual(12);
   });
 
   it('keeps a live contract on its plan version when the plan is edited', async () => {
