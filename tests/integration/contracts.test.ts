@@ -435,6 +435,22 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     expect(lines.filter((line) => /^\d{4}-\d{2}-\d{2}$/.test(line)).length).toBeGreaterThanOrEqual(12);
   });
 
+  it('dates the timeline by the business clock, in order, even when the clock stands still', async () => {
+    const { contract } = await draft();
+    const createdAt = contract.createdAt;
+    await agent.post(`/api/contracts/${contract.id}/submit`);
+    await manager.post(`/api/contracts/${contract.id}/approve`);
+    await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
+    expect((await agent.post(`/api/contracts/${contract.id}/activate`)).statusCode).toBe(200);
+    const { events } = (await agent.get(`/api/contracts/${contract.id}`)).json();
+    const times = events.map((event: { at: string }) => Date.parse(event.at));
+    expect(events[0]).toMatchObject({ type: 'created', at: createdAt });
+    expect(times.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1]);
+    // The clock stood still: every event is within a few milliseconds of it, not at the server's time.
+    expect(times.at(-1) - times[0]).toBeLessThan(50);
+  });
+
   it('keeps a live contract on its plan version when the plan is edited', async () => {
     const { contract, plan } = await draft();
     const edited = await manager.patch(`/api/service-plans/${plan.id}`, { apr: 25 });

@@ -83,13 +83,17 @@ export async function addEvent(
   data?: unknown,
 ): Promise<{ id: string; at: string }> {
   const id = randomUUID();
+  // Dated by the app's clock, like the contract's own dates, and strictly after the contract's
+  // previous event, so the timeline never ties (several events can share one transaction).
   const [event] = await queryRows<{ at: string }>(
     executor,
     sql`
     WITH event AS (
-      INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id)
+      INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
       VALUES (${id}, ${contractId}, ${type}, ${message}, ${data === undefined ? null : JSON.stringify(data)}::jsonb,
-              ${actor.id})
+              ${actor.id},
+              GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
+                       (SELECT max(at) + interval '1 millisecond' FROM ${contractEvents} WHERE contract_id = ${contractId})))
       RETURNING at)
     SELECT to_json(at) #>> '{}' AS at, ${contractsChangedNotification(ctx)} FROM event`,
   );
