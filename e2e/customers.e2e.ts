@@ -370,7 +370,7 @@ describe('customers and KYC in Chromium', () => {
       .poll(() => page.getByTestId('list-timeline').textContent())
       .toContain('Selfie rejected: Photo is blurred');
     // The verified ID scores on the card.
-    expect(await page.getByTestId('row-factor-kyc').textContent()).toContain('idVerified');
+    expect(await page.getByTestId('row-factor-kyc').textContent()).toContain('complete: ID verified');
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'customers-detail-reviewed');
     expect(errors).toEqual([]);

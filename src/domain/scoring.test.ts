@@ -30,6 +30,9 @@ describe('scorecard', () => {
       ['history', 25],
       ['phoneTenure', 10],
     ]);
+    expect(r.factors.find((f) => f.factor === 'kyc')?.reason).toBe(
+      'complete: ID verified, selfie, phone verified',
+    );
     // 100 a day = 3041.67 a month = 10.14 % of 300.00.
     expect(r.affordabilityPercent).toBe('10.14');
     expect(r.points).toBe(130);

@@ -48,6 +48,14 @@ export interface KycChecklist {
   phoneVerified: boolean;
 }
 
+/** How each KYC item reads in a factor's reason (staff see it on the scorecard). */
+const KYC_ITEM_LABELS: Record<keyof KycChecklist, string> = {
+  idVerified: 'ID verified',
+  selfie: 'selfie',
+  proofOfAddress: 'proof of address',
+  phoneVerified: 'phone verified',
+};
+
 export interface RepaymentHistory {
   /** Earlier financing contracts with the lender. */
   contracts: number;
@@ -307,7 +315,7 @@ export function scoreApplicant(
   const kyc = profile.kyc;
   const kycKeys = Object.keys(config.kyc) as (keyof KycChecklist)[];
   const kycPoints = kyc ? kycKeys.reduce((s, k) => s + (kyc[k] ? config.kyc[k] : 0), 0) : 0;
-  const done = kyc ? kycKeys.filter((k) => kyc[k]) : [];
+  const done = kyc ? kycKeys.filter((k) => kyc[k]).map((k) => KYC_ITEM_LABELS[k]) : [];
   factors.push({
     factor: 'kyc',
     value: `${done.length}/${kycKeys.length}`,

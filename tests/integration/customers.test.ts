@@ -201,7 +201,7 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
       expect(after.risk.score).toBe(earner.risk.score + 20);
       expect(after.version).toBe(earner.version);
       const audit = await lastAudit(t.app.ctx.db, 'customer.rescore');
-      expect(audit?.after).toEqual({ customers: total, scorecard: 'r1|KES|500000,1500000,4000000' });
+      expect(audit?.after).toEqual({ customers: total, scorecard: 'r2|KES|500000,1500000,4000000' });
       // Nothing left to redo: a second pass touches no one.
       expect(await rescoreCustomers(t.app.ctx)).toBe(0);
     } finally {

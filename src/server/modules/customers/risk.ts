@@ -47,8 +47,8 @@ export interface Scorecard {
   key: string;
 }
 
-/** Raise when DEFAULT_SCORECARD changes, so every stored score is redone. */
-const SCORECARD_REVISION = 1;
+/** Raise when DEFAULT_SCORECARD or the reasons it gives change, so every stored score is redone (2: KYC items named for people). */
+const SCORECARD_REVISION = 2;
 
 /**
  * The scorecard with income bands in the organisation's currency: its own thresholds, or the
