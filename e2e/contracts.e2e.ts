@@ -10,6 +10,7 @@ import {
   PHONE,
   screenshot,
 } from './support/browser';
+import { documentIdOf, documentRow } from './support/documents';
 
 /**
  * Origination in a real browser against the built app, one journey: the owner creates a customer
@@ -101,8 +102,6 @@ async function confirm(page: Page) {
 }
 
 const status = (page: Page) => page.getByTestId('badge-contract-status');
-const documentRow = (page: Page, type: string) =>
-  page.locator(`[data-testid="list-documents"] [data-testid^="row-document-"][data-type="${type}"]`);
 const refusal = (page: Page) => page.getByTestId('text-contract-refusal');
 
 describe('contracts and finance in Chromium', () => {
@@ -154,10 +153,7 @@ describe('contracts and finance in Chromium', () => {
     await reviewer.page.goto(customerPath);
     for (const type of ['id_front', 'selfie']) {
       await documentRow(reviewer.page, type).waitFor();
-      const id = ((await documentRow(reviewer.page, type).getAttribute('data-testid')) ?? '').replace(
-        'row-document-',
-        '',
-      );
+      const id = await documentIdOf(reviewer.page, type);
       await reviewer.page.getByTestId(`button-verify-${id}`).click();
       await expect
         .poll(() => reviewer.page.getByTestId(`text-document-status-${id}`).getAttribute('data-status'))

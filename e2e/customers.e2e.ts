@@ -11,6 +11,7 @@ import {
   PHONE,
   screenshot,
 } from './support/browser';
+import { documentIdOf, documentRow } from './support/documents';
 
 /**
  * Customers and KYC in a real browser against the built app: a customer created through the form
@@ -121,11 +122,6 @@ async function samplePdf(): Promise<Buffer> {
   page.drawText('Amina Otieno, Moi Avenue 12, Nairobi', { x: 30, y: 220, size: 12, font });
   return Buffer.from(await pdf.save());
 }
-
-const documentRow = (page: Page, type: string) =>
-  page.locator(`[data-testid="list-documents"] [data-testid^="row-document-"][data-type="${type}"]`);
-const idOf = async (page: Page, type: string) =>
-  ((await documentRow(page, type).getAttribute('data-testid')) ?? '').replace('row-document-', '');
 
 describe('customers and KYC in Chromium', () => {
   it('registers the owner, sets the organisation in Kenya and invites an agent', async () => {
@@ -296,7 +292,7 @@ describe('customers and KYC in Chromium', () => {
     );
     await expect.poll(() => page.getByTestId('text-kyc-status').getAttribute('data-status')).toBe('pending');
 
-    const idFront = await idOf(page, 'id_front');
+    const idFront = await documentIdOf(page, 'id_front');
     expect(await page.getByTestId(`text-own-upload-${idFront}`).textContent()).toBe(
       'You uploaded this document; another person must review it',
     );
@@ -312,7 +308,7 @@ describe('customers and KYC in Chromium', () => {
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 
-    const bill = await idOf(page, 'proof_of_address');
+    const bill = await documentIdOf(page, 'proof_of_address');
     await page.getByTestId(`button-preview-${bill}`).click();
     const frame = dialog.getByTestId('frame-document-preview');
     await frame.waitFor();
@@ -335,8 +331,8 @@ describe('customers and KYC in Chromium', () => {
     await signIn(page, agent);
     await page.goto(customerPath);
     await documentRow(page, 'id_front').waitFor();
-    const idFront = await idOf(page, 'id_front');
-    const selfie = await idOf(page, 'selfie');
+    const idFront = await documentIdOf(page, 'id_front');
+    const selfie = await documentIdOf(page, 'selfie');
 
     await page.getByTestId(`button-verify-${idFront}`).click();
     await expect
