@@ -199,7 +199,8 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
               <CardDescription>
                 {c.status === 'draft' || c.status === 'pending_approval'
                   ? `Dated from ${formatBusinessDate(c.startDate)}, as drafted; activation dates it again from the day the device is handed over.`
-                  : 'Each instalment with what is paid.'}
+                  : 'Each instalment with what is paid.'}{' '}
+                Amounts in {c.currency}.
               </CardDescription>
             </CardHeader>
             <ContractSchedule rows={c.schedule} currency={c.currency} />

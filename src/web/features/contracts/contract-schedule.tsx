@@ -1,6 +1,7 @@
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useState } from 'react';
 import type { Contract } from '@/contracts/contracts';
+import { formatMoney } from '@/domain';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { formatBusinessDate } from '@/web/features/calculator/inputs';
@@ -19,6 +20,8 @@ const FIRST_ROWS = 12;
 export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; currency: string }) {
   const [all, setAll] = useState(false);
   const m = (minor: number) => money(minor, currency);
+  // The table's figures leave out the currency (the card says it once), so every column fits.
+  const figure = (minor: number) => formatMoney(minor, currency, { display: 'none' });
   const penalties = rows.some((row) => row.penalty > 0);
   const long = rows.length > FIRST_ROWS + 2;
   const shown = all || !long ? rows : rows.slice(0, FIRST_ROWS);
@@ -29,7 +32,7 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
       <div className="overflow-x-auto max-md:hidden">
         <table className="w-full text-sm" data-testid="table-contract-schedule">
           <caption className="sr-only">
-            Repayment schedule, {shown.length} of {rows.length} instalments shown
+            Repayment schedule in {currency}, {shown.length} of {rows.length} instalments shown
           </caption>
           <thead>
             <tr className="border-b text-muted-foreground text-xs uppercase tracking-wide">
@@ -53,12 +56,12 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
               >
                 <td className="px-3 py-2 pl-6 text-muted-foreground">{row.n}</td>
                 <td className="whitespace-nowrap px-3 py-2">{formatBusinessDate(row.dueDate)}</td>
-                <Td>{m(row.principal)}</Td>
-                <Td>{m(row.interest)}</Td>
-                <Td>{m(row.serviceFee)}</Td>
-                {penalties && <Td>{m(row.penalty)}</Td>}
-                <Td className="font-medium">{m(row.total)}</Td>
-                <Td>{m(row.paid)}</Td>
+                <Td>{figure(row.principal)}</Td>
+                <Td>{figure(row.interest)}</Td>
+                <Td>{figure(row.serviceFee)}</Td>
+                {penalties && <Td>{figure(row.penalty)}</Td>}
+                <Td className="font-medium">{figure(row.total)}</Td>
+                <Td>{figure(row.paid)}</Td>
                 <td className="px-3 py-2 pr-6">
                   <InstalmentBadge row={row} />
                 </td>
@@ -70,12 +73,12 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
               <th scope="row" colSpan={2} className="px-3 py-2.5 pl-6 text-left">
                 Total ({rows.length} instalments)
               </th>
-              <Td>{m(sum((r) => r.principal))}</Td>
-              <Td>{m(sum((r) => r.interest))}</Td>
-              <Td>{m(sum((r) => r.serviceFee))}</Td>
-              {penalties && <Td>{m(sum((r) => r.penalty))}</Td>}
-              <Td>{m(sum((r) => r.total))}</Td>
-              <Td>{m(sum((r) => r.paid))}</Td>
+              <Td>{figure(sum((r) => r.principal))}</Td>
+              <Td>{figure(sum((r) => r.interest))}</Td>
+              <Td>{figure(sum((r) => r.serviceFee))}</Td>
+              {penalties && <Td>{figure(sum((r) => r.penalty))}</Td>}
+              <Td>{figure(sum((r) => r.total))}</Td>
+              <Td>{figure(sum((r) => r.paid))}</Td>
               <td className="pr-6" />
             </tr>
           </tfoot>
