@@ -168,30 +168,27 @@ export async function contractBenchmarks(): Promise<Measurement[]> {
 
     // The load tests above repeat one query, so after the first request they read the list cache
     // (decision 005). First reads: distinct queries, one at a time, each missing the cache.
-    const firstReads: Array<[string, (i: number) => string]> = [
+    const firstReads: Array<[string, string, (i: number) => string]> = [
+      ['/api/contracts', 'pages', (i) => `/api/contracts?pageSize=50&page=${i + 2}`],
       [
-        'GET /api/contracts first reads (not cached), pages',
-        (i) => `/api/contracts?pageSize=50&page=${i + 2}`,
-      ],
-      [
-        'GET /api/contracts first reads (not cached), status and DPD',
+        '/api/contracts',
+        'status and DPD',
         (i) => `/api/contracts?status=active&sort=dpd&order=desc&pageSize=50&page=${i + 2}`,
       ],
+      ['/api/contracts', 'customer name search', (i) => `/api/contracts?q=wanjiru${i + 100}&pageSize=50`],
       [
-        'GET /api/contracts first reads (not cached), customer name search',
-        (i) => `/api/contracts?q=wanjiru${i + 100}&pageSize=50`,
-      ],
-      [
-        'GET /api/contracts first reads (not cached), contract number search',
+        '/api/contracts',
+        'contract number search',
         (i) => `/api/contracts?q=ct-0${String(i + 100).padStart(3, '0')}&pageSize=50`,
       ],
-      ['GET /api/devices first reads (not cached), pages', (i) => `/api/devices?pageSize=50&page=${i + 2}`],
+      ['/api/devices', 'pages', (i) => `/api/devices?pageSize=50&page=${i + 2}`],
       [
-        'GET /api/devices first reads (not cached), serial number search',
+        '/api/devices',
+        'serial number search',
         (i) => `/api/devices?q=sn000${String(i + 100).padStart(3, '0')}&pageSize=50`,
       ],
     ];
-    for (const [name, pathOf] of firstReads) {
+    for (const [endpoint, name, pathOf] of firstReads) {
       const times: number[] = [];
       for (let i = 0; i < 100; i++) {
         const t0 = performance.now();
@@ -204,7 +201,7 @@ export async function contractBenchmarks(): Promise<Measurement[]> {
       }
       times.sort((a, b) => a - b);
       results.push({
-        name: `${name}: p99`,
+        name: `GET ${endpoint} first reads (not cached), ${name}: p99`,
         value: times[98] ?? 0,
         unit: 'ms',
         note: `p50 ${times[49]?.toFixed(1)} ms over 100 distinct queries, one at a time`,

@@ -103,6 +103,11 @@ export function money(minor: number, currency: string): string {
   return formatMoney(minor, currency);
 }
 
+/** An amount without its currency, for tables that name the currency once. */
+export function figure(minor: number, currency: string): string {
+  return formatMoney(minor, currency, { display: 'none' });
+}
+
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   day: 'numeric',
   month: 'short',

@@ -1,12 +1,11 @@
 import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useState } from 'react';
 import type { Contract } from '@/contracts/contracts';
-import { formatMoney } from '@/domain';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { formatBusinessDate } from '@/web/features/calculator/inputs';
 import { cn } from '@/web/lib/utils';
-import { INSTALMENT_STATUS, money } from './contract-rules';
+import { figure, INSTALMENT_STATUS, money } from './contract-rules';
 
 type Row = Contract['schedule'][number];
 
@@ -21,7 +20,7 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
   const [all, setAll] = useState(false);
   const m = (minor: number) => money(minor, currency);
   // The table's figures leave out the currency (the card says it once), so every column fits.
-  const figure = (minor: number) => formatMoney(minor, currency, { display: 'none' });
+  const f = (minor: number) => figure(minor, currency);
   const penalties = rows.some((row) => row.penalty > 0);
   const long = rows.length > FIRST_ROWS + 2;
   const shown = all || !long ? rows : rows.slice(0, FIRST_ROWS);
@@ -56,12 +55,12 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
               >
                 <td className="px-3 py-2 pl-6 text-muted-foreground">{row.n}</td>
                 <td className="whitespace-nowrap px-3 py-2">{formatBusinessDate(row.dueDate)}</td>
-                <Td>{figure(row.principal)}</Td>
-                <Td>{figure(row.interest)}</Td>
-                <Td>{figure(row.serviceFee)}</Td>
-                {penalties && <Td>{figure(row.penalty)}</Td>}
-                <Td className="font-medium">{figure(row.total)}</Td>
-                <Td>{figure(row.paid)}</Td>
+                <Td>{f(row.principal)}</Td>
+                <Td>{f(row.interest)}</Td>
+                <Td>{f(row.serviceFee)}</Td>
+                {penalties && <Td>{f(row.penalty)}</Td>}
+                <Td className="font-medium">{f(row.total)}</Td>
+                <Td>{f(row.paid)}</Td>
                 <td className="px-3 py-2 pr-6">
                   <InstalmentBadge row={row} />
                 </td>
@@ -73,12 +72,12 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
               <th scope="row" colSpan={2} className="px-3 py-2.5 pl-6 text-left">
                 Total ({rows.length} instalments)
               </th>
-              <Td>{figure(sum((r) => r.principal))}</Td>
-              <Td>{figure(sum((r) => r.interest))}</Td>
-              <Td>{figure(sum((r) => r.serviceFee))}</Td>
-              {penalties && <Td>{figure(sum((r) => r.penalty))}</Td>}
-              <Td>{figure(sum((r) => r.total))}</Td>
-              <Td>{figure(sum((r) => r.paid))}</Td>
+              <Td>{f(sum((r) => r.principal))}</Td>
+              <Td>{f(sum((r) => r.interest))}</Td>
+              <Td>{f(sum((r) => r.serviceFee))}</Td>
+              {penalties && <Td>{f(sum((r) => r.penalty))}</Td>}
+              <Td>{f(sum((r) => r.total))}</Td>
+              <Td>{f(sum((r) => r.paid))}</Td>
               <td className="pr-6" />
             </tr>
           </tfoot>
