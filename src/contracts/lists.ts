@@ -34,6 +34,25 @@ export function listQuery<const S extends string, E extends ZodRawShape>(
   });
 }
 
+/** The parameters every list has; the schema's other keys are its filters. */
+export const LIST_BASE_KEYS = ['q', 'page', 'pageSize', 'order', 'format', 'sort'] as const;
+
+/** Any list's query schema (what `listQuery` returns). */
+export type ListQuerySchema = z.ZodObject<
+  typeof base & { sort: z.ZodDefault<z.ZodEnum<Record<string, string>>> } & ZodRawShape,
+  z.core.$strict
+>;
+
+/** The filter names of a list's schema (for the web's address-bar state). */
+export function listFilterNames(schema: ListQuerySchema): string[] {
+  return Object.keys(schema.shape).filter((key) => !(LIST_BASE_KEYS as readonly string[]).includes(key));
+}
+
+/** The sort names of a list's schema. */
+export function listSortNames(schema: ListQuerySchema): string[] {
+  return schema.shape.sort.unwrap().options as string[];
+}
+
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),

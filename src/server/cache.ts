@@ -1,4 +1,5 @@
-import type { AppContext } from './context';
+import { getTableName, type SQL, sql, type Table } from 'drizzle-orm';
+import type { AppContext, Executor } from './context';
 
 /**
  * A per-instance cache of values loaded from the database, with a time-to-live as a safety net
@@ -34,8 +35,32 @@ const registry = new WeakMap<AppContext, Map<string, InstanceCache<unknown>>>();
 export interface CacheOptions {
   /** Beyond this many entries the cache starts over rather than grow (large values: keep it low). */
   maxEntries?: number;
-  /** Other namespaces whose changes clear this cache too (data it shows from other areas). */
-  clearedBy?: readonly string[];
+  /**
+   * Every table whose rows the cached values show, search or filter on: a write to any of them
+   * (`tablesChanged`) clears the whole cache. A list's definition names them once (`shows`).
+   */
+  tables?: readonly Table[];
+}
+
+/**
+ * The one map from tables to caches is kept by the bus: a cache subscribes to `table.<name>` for
+ * each table it shows, and a write publishes the tables it changed. A writer names only its own
+ * tables and never needs to know which lists (in which areas) show them.
+ */
+const tableNamespace = (table: Table) => `table.${getTableName(table)}`;
+
+/** Call in the transaction of a write: evicts here now and on every instance at commit. */
+export async function tablesChanged(ctx: AppContext, executor: Executor, ...tables: Table[]): Promise<void> {
+  const notifications = tables.map((table) => tableChangedNotification(ctx, table));
+  await executor.execute(sql`SELECT ${sql.join(notifications, sql`, `)}`);
+}
+
+/**
+ * `tablesChanged` as a column of the statement that makes the change (decision 008: no round trip
+ * of its own on hot writes). It must run, in that transaction, or other instances are not told.
+ */
+export function tableChangedNotification(ctx: AppContext, table: Table): SQL {
+  return ctx.bus.notification(tableNamespace(table), '*');
 }
 
 /** The app instance's cache for a namespace, created (and subscribed to the bus) on first use. */
@@ -54,7 +79,7 @@ export function instanceCache<V>(
   if (!cache) {
     const created = new InstanceCache<unknown>(ttlMs, options.maxEntries);
     ctx.bus.on(namespace, (key) => created.evict(key));
-    for (const other of options.clearedBy ?? []) ctx.bus.on(other, () => created.evict('*'));
+    for (const table of options.tables ?? []) ctx.bus.on(tableNamespace(table), () => created.evict('*'));
     caches.set(namespace, created);
     cache = created;
   }

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import {
   activationSchema,
-  type ContractRow,
   contractCreateBody,
-  contractListQuery,
-  contractPageSchema,
   contractPreviewBody,
   contractPreviewSchema,
   contractSchema,
@@ -14,12 +11,12 @@ import {
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { businessDate } from '../../dates';
-import { CSV_EXPORT_LIMIT, sendCsv, sendJsonBytes, toCsv } from '../../lists';
+import { listRoute } from '../../list-route';
 import { issueTokenInTransaction } from '../devices/tokens';
 import { organisation } from '../settings/service';
 import { contractDetail, presentContract } from './detail';
 import { keyFactsPdf } from './key-facts';
-import { contractPageJson, listContracts } from './queries';
+import { contractList } from './list';
 import { quoteContract } from './quote';
 import {
   activate,
@@ -34,43 +31,12 @@ import {
 const idParams = z.object({ id: z.uuid('Not a valid contract id') });
 const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(8).max(200).optional() });
 
-const CSV_COLUMNS = [
-  { header: 'Contract', value: (c: ContractRow) => c.number },
-  { header: 'Status', value: (c: ContractRow) => c.status },
-  { header: 'Customer', value: (c: ContractRow) => c.customerName },
-  { header: 'Phone', value: (c: ContractRow) => c.customerPhone },
-  { header: 'Device', value: (c: ContractRow) => `${c.deviceModel} ${c.deviceSerial}` },
-  { header: 'Plan', value: (c: ContractRow) => c.planCode },
-  { header: 'Currency', value: (c: ContractRow) => c.currency },
-  { header: 'Principal (minor units)', value: (c: ContractRow) => c.principal },
-  { header: 'Payment (minor units)', value: (c: ContractRow) => c.regularPayment },
-  { header: 'Frequency', value: (c: ContractRow) => c.frequency },
-  { header: 'DPD', value: (c: ContractRow) => c.dpd },
-  { header: 'Bucket', value: (c: ContractRow) => c.bucket },
-  { header: 'Outstanding (minor units)', value: (c: ContractRow) => c.outstandingTotal },
-  { header: 'Next due', value: (c: ContractRow) => c.nextDueDate },
-  { header: 'Created', value: (c: ContractRow) => c.createdAt },
-  { header: 'Activated', value: (c: ContractRow) => c.activatedAt },
-];
-
 /** /contracts: from the wizard's draft to an active contract (API.md "Contracts and payments"). */
 export async function contractRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['contracts'];
 
-  app.get(
-    '/api/contracts',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, querystring: contractListQuery, response: { 200: contractPageSchema } },
-    },
-    async (request, reply) => {
-      if (request.query.format !== 'csv')
-        return sendJsonBytes(reply, await contractPageJson(ctx, request.query));
-      const page = await listContracts(ctx, request.query, CSV_EXPORT_LIMIT);
-      return sendCsv(reply, 'contracts.csv', toCsv(page.items, CSV_COLUMNS));
-    },
-  );
+  listRoute(app, '/api/contracts', contractList, { access: 'business.read', tags });
 
   app.post(
     '/api/contracts/preview',

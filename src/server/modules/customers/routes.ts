@@ -3,11 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  type CustomerListItem,
   customerCreateBody,
   customerEventSchema,
-  customerListQuery,
-  customerPageSchema,
   customerSchema,
   customerUpdateBody,
   documentReviewBody,
@@ -19,39 +16,17 @@ import {
 } from '../../../contracts/customers';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { AppError, badRequest, fieldError, unprocessable } from '../../errors';
-import { CSV_EXPORT_LIMIT, type CsvColumn, sendCsv, sendJsonBytes, toCsv } from '../../lists';
+import { AppError, badRequest, fieldError } from '../../errors';
+import { listRoute } from '../../list-route';
 import { documentFile, listDocuments, reviewDocument, type Upload, uploadDocument } from './kyc';
-import {
-  createCustomer,
-  customerPageJson,
-  customerTimeline,
-  getCustomer,
-  listCustomers,
-  listRegions,
-  updateCustomer,
-} from './service';
+import { customerList } from './list';
+import { createCustomer, customerTimeline, getCustomer, listRegions, updateCustomer } from './service';
 
 const idParams = z.object({ id: z.uuid('Not a valid customer id') });
 const documentParams = z.object({
   id: z.uuid('Not a valid customer id'),
   documentId: z.uuid('Not a valid document id'),
 });
-
-const CSV_COLUMNS: CsvColumn<CustomerListItem>[] = [
-  { header: 'Account number', value: (c) => c.accountNumber },
-  { header: 'First name', value: (c) => c.firstName },
-  { header: 'Last name', value: (c) => c.lastName },
-  { header: 'Phone', value: (c) => c.phone },
-  { header: 'Email', value: (c) => c.email },
-  { header: 'National ID', value: (c) => c.nationalId },
-  { header: 'Region', value: (c) => c.region },
-  { header: 'KYC status', value: (c) => c.kycStatus },
-  { header: 'Risk score', value: (c) => c.riskScore },
-  { header: 'Risk grade', value: (c) => c.riskGrade },
-  { header: 'Assigned agent', value: (c) => c.assignedAgent?.name },
-  { header: 'Created at', value: (c) => c.createdAt },
-];
 
 const UPLOAD_HELP = 'Send multipart/form-data with a "type" field and one "file"';
 
@@ -110,27 +85,7 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['customers'];
 
-  app.get(
-    '/api/customers',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, querystring: customerListQuery, response: { 200: customerPageSchema } },
-    },
-    async (request, reply) => {
-      const viewer = request.session?.user;
-      if (request.query.format === 'csv') {
-        const all = await listCustomers(ctx, request.query, viewer, CSV_EXPORT_LIMIT + 1);
-        if (all.items.length > CSV_EXPORT_LIMIT) {
-          throw unprocessable(
-            `More than ${CSV_EXPORT_LIMIT.toLocaleString('en-US')} customers match; narrow the filters to export`,
-            'EXPORT_TOO_LARGE',
-          );
-        }
-        return sendCsv(reply, 'customers.csv', toCsv(all.items, CSV_COLUMNS));
-      }
-      return sendJsonBytes(reply, await customerPageJson(ctx, request.query, viewer));
-    },
-  );
+  listRoute(app, '/api/customers', customerList, { access: 'business.read', tags });
 
   app.get(
     '/api/customers/regions',

@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   type Consent,
   type Customer,
   type CustomerCreateInput,
   type CustomerEvent,
-  type CustomerListItem,
-  type CustomerListQuery,
   type CustomerUpdateInput,
-  customerPageSchema,
   KYC_DOCUMENT_LABELS,
   type KycDocumentType,
 } from '../../../contracts/customers';
-import type { Page } from '../../../contracts/lists';
 import type { RoleHolder } from '../../../contracts/roles';
 import { queryRows } from '../../../db/client';
 import { auditLog, customers, users } from '../../../db/schema';
@@ -21,14 +17,13 @@ import { type Actor, type AuditEntry, writeAudit } from '../../audit';
 import type { AppContext, Executor, Tx } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, fieldError, notFound, unprocessable } from '../../errors';
-import { offsetOf, searchCondition, withinDays } from '../../lists';
 import { uniqueViolation } from '../../unique';
 import { organisation } from '../settings/service';
 import { findUserById } from '../users/service';
 import { loadKycState } from './kyc';
-import { customerListsChanged, customerPageCache, customerTotalsCache } from './list-cache';
-import { normalisePhone, phoneSearchDigits } from './phone';
-import { type CustomerRow, fullName, type ListRow, seesPii, toCustomer, toListItem } from './present';
+import { customerListsChanged } from './list-cache';
+import { normalisePhone } from './phone';
+import { type CustomerRow, fullName, seesPii, toCustomer } from './present';
 import { assessRisk, scorecardOf } from './risk';
 
 const CONSENT_COLUMNS = {
@@ -343,130 +338,6 @@ export async function updateCustomer(
   } catch (error) {
     return translateDuplicate(ctx, error, { phone, nationalId: input.nationalId }, id);
   }
-}
-
-const SORTS = {
-  createdAt: [customers.createdAt, customers.id],
-  name: [customers.lastName, customers.firstName, customers.id],
-  accountNumber: [customers.accountNumber],
-  riskScore: [customers.riskScore, customers.id],
-} as const;
-
-/**
- * Customers matching a search box text: names, account number, e-mail, national ID, or the phone
- * however it is typed (0722..., +254 722..., 722...). Other lists (contracts) search customers
- * through it.
- */
-export function customerSearchCondition(q: string | undefined): SQL | undefined {
-  if (!q) return undefined;
-  const digits = phoneSearchDigits(q);
-  return digits
-    ? or(searchCondition(customers.searchText, q), searchCondition(customers.searchText, digits))
-    : searchCondition(customers.searchText, q);
-}
-
-function listConditions(query: CustomerListQuery, timeZone: string): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [customerSearchCondition(query.q)];
-  if (query.kycStatus) conditions.push(eq(customers.kycStatus, query.kycStatus));
-  if (query.region) conditions.push(eq(customers.region, query.region));
-  if (query.assignedAgentId) conditions.push(eq(customers.assignedAgentId, query.assignedAgentId));
-  if (query.riskGrade) conditions.push(eq(customers.riskGrade, query.riskGrade));
-  conditions.push(...withinDays(customers.createdAt, query.createdFrom, query.createdTo, timeZone));
-  const present = conditions.filter((condition): condition is SQL => condition !== undefined);
-  return present.length ? and(...present) : undefined;
-}
-
-/** The list convention (src/contracts/lists.ts): one page, or (with `limit`) every match for an export. */
-export async function listCustomers(
-  ctx: AppContext,
-  query: CustomerListQuery,
-  viewer: RoleHolder | null | undefined,
-  limit?: number,
-): Promise<Page<CustomerListItem>> {
-  return loadCustomerPage(ctx, query, seesPii(viewer), limit);
-}
-
-/**
- * A page as the JSON bytes the API sends, validated against the response schema once and then
- * cached per instance (list-cache.ts): a busy list costs neither a query nor a serialisation.
- */
-export async function customerPageJson(
-  ctx: AppContext,
-  query: CustomerListQuery,
-  viewer: RoleHolder | null | undefined,
-): Promise<Buffer> {
-  const showPii = seesPii(viewer);
-  return customerPageCache(ctx).get(`page:${showPii}:${JSON.stringify(query)}`, async () =>
-    Buffer.from(JSON.stringify(customerPageSchema.parse(await loadCustomerPage(ctx, query, showPii)))),
-  );
-}
-
-async function loadCustomerPage(
-  ctx: AppContext,
-  query: CustomerListQuery,
-  showPii: boolean,
-  limit?: number,
-): Promise<Page<CustomerListItem>> {
-  const { timeZone } = await organisation(ctx);
-  const where = listConditions(query, timeZone);
-  const direction = query.order === 'asc' ? asc : desc;
-  const nulls = query.sort === 'riskScore' ? sql` NULLS LAST` : sql``;
-  const pageSize = limit ?? query.pageSize;
-  const offset = limit ? 0 : offsetOf(query.page, query.pageSize);
-  const rowsQuery = ctx.db
-    .select({
-      id: customers.id,
-      accountNumber: customers.accountNumber,
-      firstName: customers.firstName,
-      lastName: customers.lastName,
-      otherNames: customers.otherNames,
-      phone: customers.phone,
-      email: customers.email,
-      nationalId: customers.nationalId,
-      region: customers.region,
-      kycStatus: customers.kycStatus,
-      riskScore: customers.riskScore,
-      riskGrade: customers.riskGrade,
-      createdAt: customers.createdAt,
-      agentId: agent.id,
-      agentFirstName: agent.firstName,
-      agentLastName: agent.lastName,
-    })
-    .from(customers)
-    .leftJoin(agent, eq(agent.id, customers.assignedAgentId))
-    .where(where)
-    .orderBy(...SORTS[query.sort].map((column) => sql`${direction(column)}${nulls}`))
-    .limit(pageSize)
-    .offset(offset);
-  const totalKey = `total:${JSON.stringify([
-    query.q,
-    query.kycStatus,
-    query.region,
-    query.assignedAgentId,
-    query.riskGrade,
-    query.createdFrom,
-    query.createdTo,
-    timeZone,
-  ])}`;
-  const [rows, total] = await Promise.all([
-    rowsQuery,
-    customerTotalsCache(ctx).get(totalKey, async () => {
-      const [row] = await ctx.db.select({ n: count() }).from(customers).where(where);
-      return Number(row?.n ?? 0);
-    }),
-  ]);
-  return {
-    items: (rows as ListRow[]).map((row) => toListItem(row, showPii)),
-    total,
-    page: limit ? 1 : query.page,
-    pageSize,
-  };
-}
-
-export async function countCustomers(ctx: AppContext, query: CustomerListQuery): Promise<number> {
-  const { timeZone } = await organisation(ctx);
-  const [row] = await ctx.db.select({ n: count() }).from(customers).where(listConditions(query, timeZone));
-  return Number(row?.n ?? 0);
 }
 
 /** The regions in use, for the list's filter. */

@@ -1,25 +1,14 @@
-import { instanceCache } from '../../cache';
+import { devices } from '../../../db/schema';
+import { tableChangedNotification, tablesChanged } from '../../cache';
 import type { AppContext, Executor } from '../../context';
 
-const NAMESPACE = 'device_lists';
-
-/** Totals of unit list filters, per instance: counting 100,000 units would cost more than the page. */
-export const deviceTotalsCache = (ctx: AppContext) =>
-  instanceCache<number>(ctx, 'device_totals', 60_000, { clearedBy: [NAMESPACE] });
-
 /**
- * Answered unit pages, as the JSON bytes sent (about 22 KB each, so at most 1,000 kept): the
- * stock list is read far more often than units change (decision 005).
- */
-export const devicePageCache = (ctx: AppContext) =>
-  instanceCache<Buffer>(ctx, 'device_pages', 10_000, { maxEntries: 1_000, clearedBy: [NAMESPACE] });
-
-/**
- * Call in the transaction of any change to what a unit row shows: units, their models, token
- * counts (evicts here now, everywhere at commit). Contract pages, which show serials, follow too.
+ * Call in the transaction of any change to units (a token's count too: the list shows it): every
+ * cache that shows units (theirs, and contracts', which show serials and search them) is evicted
+ * here now and on every instance at commit (decision 010).
  */
 export const deviceListsChanged = (ctx: AppContext, executor: Executor) =>
-  ctx.bus.publish(executor, NAMESPACE, '*');
+  tablesChanged(ctx, executor, devices);
 
-/** The same, as a column of the statement that makes the change (InvalidationBus.notification). */
-export const deviceListsNotification = (ctx: AppContext) => ctx.bus.notification(NAMESPACE, '*');
+/** The same, as a column of the statement that makes the change (decision 008). */
+export const deviceListsNotification = (ctx: AppContext) => tableChangedNotification(ctx, devices);

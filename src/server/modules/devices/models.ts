@@ -1,26 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
-import type {
-  DeviceModel,
-  DeviceModelCreateBody,
-  DeviceModelListQuery,
-  DeviceModelUpdateBody,
-} from '../../../contracts/devices';
-import type { Page } from '../../../contracts/lists';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
+import type { DeviceModel, DeviceModelCreateBody, DeviceModelUpdateBody } from '../../../contracts/devices';
 import { deviceModels, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
+import { tablesChanged } from '../../cache';
 import type { AppContext, Executor } from '../../context';
 import { AppError, notFound, unprocessable } from '../../errors';
-import { likePattern, offsetOf } from '../../lists';
 import { uniqueViolation } from '../../unique';
 import { organisation } from '../settings/service';
-import { deviceListsChanged } from './list-cache';
 
 export type DeviceModelRow = typeof deviceModels.$inferSelect;
 
 const modelName = (row: Pick<DeviceModelRow, 'make' | 'model'>) => `${row.make} ${row.model}`;
 
-function toDeviceModel(row: DeviceModelRow, currency: string, units: number): DeviceModel {
+export function toDeviceModel(row: DeviceModelRow, currency: string, units: number): DeviceModel {
   return {
     id: row.id,
     make: row.make,
@@ -39,7 +32,7 @@ function toDeviceModel(row: DeviceModelRow, currency: string, units: number): De
   };
 }
 
-const unitCount = sql<number>`(SELECT count(*)::int FROM ${devices} WHERE ${devices.modelId} = ${deviceModels.id})`;
+export const unitCount = sql<number>`(SELECT count(*)::int FROM ${devices} WHERE ${devices.modelId} = ${deviceModels.id})`;
 
 /** `currency` is read before any transaction: on PGlite a read outside it would wait for it to end. */
 async function present(executor: Executor, id: string, currency: string): Promise<DeviceModel> {
@@ -190,8 +183,8 @@ export async function updateDeviceModel(
         .update(deviceModels)
         .set({ ...changes, updatedAt: ctx.clock.now() })
         .where(eq(deviceModels.id, id));
-      // Unit lists filter on the model's category and show its name.
-      await deviceListsChanged(ctx, tx);
+      // Unit and contract lists show the model's name, and units filter on its category.
+      await tablesChanged(ctx, tx, deviceModels);
       const model = await present(tx, id, currency);
       await writeAudit(tx, actor, {
         action: 'device_model.update',
@@ -232,46 +225,4 @@ export async function setDeviceModelActive(
     });
     return model;
   });
-}
-
-const SORTS = {
-  name: [deviceModels.make, deviceModels.model],
-  createdAt: [deviceModels.createdAt, deviceModels.id],
-  retailPrice: [deviceModels.retailPrice, deviceModels.id],
-} as const;
-
-export async function listDeviceModels(
-  ctx: AppContext,
-  query: DeviceModelListQuery,
-  limit?: number,
-): Promise<Page<DeviceModel>> {
-  const conditions: SQL[] = [];
-  if (query.q) {
-    conditions.push(
-      sql`lower(${deviceModels.make} || ' ' || ${deviceModels.model} || ' ' || coalesce(${deviceModels.sku}, '')) LIKE ${likePattern(query.q)}`,
-    );
-  }
-  if (query.category) conditions.push(eq(deviceModels.category, query.category));
-  if (query.controlKind) conditions.push(eq(deviceModels.controlKind, query.controlKind));
-  if (query.active) conditions.push(eq(deviceModels.active, query.active === 'true'));
-  const where = conditions.length ? and(...conditions) : undefined;
-  const direction = query.order === 'asc' ? asc : desc;
-  const pageSize = limit ?? query.pageSize;
-  const [rows, [total], { currency }] = await Promise.all([
-    ctx.db
-      .select({ row: deviceModels, units: unitCount })
-      .from(deviceModels)
-      .where(where)
-      .orderBy(...SORTS[query.sort].map((column) => direction(column)))
-      .limit(pageSize)
-      .offset(limit ? 0 : offsetOf(query.page, query.pageSize)),
-    ctx.db.select({ n: count() }).from(deviceModels).where(where),
-    organisation(ctx),
-  ]);
-  return {
-    items: rows.map(({ row, units }) => toDeviceModel(row, currency, Number(units))),
-    total: Number(total?.n ?? 0),
-    page: limit ? 1 : query.page,
-    pageSize,
-  };
 }

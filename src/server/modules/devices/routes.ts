@@ -3,19 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  type Device,
-  type DeviceModel,
   deviceCreateBody,
   deviceDetailSchema,
   deviceImportBody,
   deviceImportResultSchema,
-  deviceListQuery,
   deviceModelCreateBody,
-  deviceModelListQuery,
-  deviceModelPageSchema,
   deviceModelSchema,
   deviceModelUpdateBody,
-  devicePageSchema,
   deviceStatusBody,
   deviceTokenSchema,
   deviceUpdateBody,
@@ -26,61 +20,16 @@ import {
 } from '../../../contracts/devices';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { AppError, badRequest, unprocessable } from '../../errors';
-import { CSV_EXPORT_LIMIT, type CsvColumn, sendCsv, sendJsonBytes, toCsv } from '../../lists';
+import { AppError, badRequest } from '../../errors';
+import { listRoute } from '../../list-route';
 import { importDevices } from './import';
-import {
-  createDeviceModel,
-  getDeviceModel,
-  listDeviceModels,
-  setDeviceModelActive,
-  updateDeviceModel,
-} from './models';
-import {
-  changeDeviceStatus,
-  createDevice,
-  devicePageJson,
-  getDevice,
-  listDevices,
-  updateDevice,
-} from './service';
+import { deviceList, deviceModelList } from './list';
+import { createDeviceModel, getDeviceModel, setDeviceModelActive, updateDeviceModel } from './models';
+import { changeDeviceStatus, createDevice, getDevice, updateDevice } from './service';
 import { issueToken, listTokens } from './tokens';
 
 const modelParams = z.object({ id: z.uuid('Not a valid device model id') });
 const deviceParams = z.object({ id: z.uuid('Not a valid device id') });
-
-const MODEL_COLUMNS: CsvColumn<DeviceModel>[] = [
-  { header: 'Make', value: (m) => m.make },
-  { header: 'Model', value: (m) => m.model },
-  { header: 'Category', value: (m) => m.category },
-  { header: 'SKU', value: (m) => m.sku },
-  { header: 'Retail price (minor units)', value: (m) => m.retailPrice },
-  { header: 'Cost price (minor units)', value: (m) => m.costPrice },
-  { header: 'Currency', value: (m) => m.currency },
-  { header: 'Control', value: (m) => m.controlKind },
-  { header: 'Active', value: (m) => m.active },
-  { header: 'Units', value: (m) => m.units },
-];
-
-const DEVICE_COLUMNS: CsvColumn<Device>[] = [
-  { header: 'Serial number', value: (d) => d.serialNumber },
-  { header: 'IMEI', value: (d) => d.imei },
-  { header: 'Make', value: (d) => d.model.make },
-  { header: 'Model', value: (d) => d.model.model },
-  { header: 'Category', value: (d) => d.model.category },
-  { header: 'Status', value: (d) => d.status },
-  { header: 'Lock state', value: (d) => d.lockState },
-  { header: 'Active until', value: (d) => d.activeUntil },
-  { header: 'Control', value: (d) => d.controlKind },
-  { header: 'Token count', value: (d) => d.control?.count },
-  { header: 'Created at', value: (d) => d.createdAt },
-];
-
-const tooMany = (what: string) =>
-  unprocessable(
-    `More than ${CSV_EXPORT_LIMIT.toLocaleString('en-US')} ${what} match; narrow the filters to export`,
-    'EXPORT_TOO_LARGE',
-  );
 
 const IMPORT_HELP =
   'Send JSON {csv, dryRun} or multipart/form-data with one "file" (CSV) and an optional "dryRun"';
@@ -128,21 +77,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['devices'];
 
-  app.get(
-    '/api/device-models',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, querystring: deviceModelListQuery, response: { 200: deviceModelPageSchema } },
-    },
-    async (request, reply) => {
-      if (request.query.format === 'csv') {
-        const all = await listDeviceModels(ctx, request.query, CSV_EXPORT_LIMIT + 1);
-        if (all.items.length > CSV_EXPORT_LIMIT) throw tooMany('models');
-        return sendCsv(reply, 'device-models.csv', toCsv(all.items, MODEL_COLUMNS));
-      }
-      return listDeviceModels(ctx, request.query);
-    },
-  );
+  listRoute(app, '/api/device-models', deviceModelList, { access: 'business.read', tags });
 
   app.post(
     '/api/device-models',
@@ -195,21 +130,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
     (request) => setDeviceModelActive(ctx, actorOf(request), request.params.id, true),
   );
 
-  app.get(
-    '/api/devices',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, querystring: deviceListQuery, response: { 200: devicePageSchema } },
-    },
-    async (request, reply) => {
-      if (request.query.format === 'csv') {
-        const all = await listDevices(ctx, request.query, CSV_EXPORT_LIMIT + 1);
-        if (all.items.length > CSV_EXPORT_LIMIT) throw tooMany('units');
-        return sendCsv(reply, 'devices.csv', toCsv(all.items, DEVICE_COLUMNS));
-      }
-      return sendJsonBytes(reply, await devicePageJson(ctx, request.query));
-    },
-  );
+  listRoute(app, '/api/devices', deviceList, { access: 'business.read', tags });
 
   app.post(
     '/api/devices',

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import {
   type Device,
   type DeviceCreateInput,
   type DeviceDetail,
-  type DeviceListQuery,
   type DeviceStatus,
-  devicePageSchema,
   MANUAL_TRANSITIONS,
 } from '../../../contracts/devices';
-import type { Page } from '../../../contracts/lists';
 import { queryRows } from '../../../db/client';
 import { deviceEvents, deviceModels, devices, users } from '../../../db/schema';
 import { deriveStartingCode } from '../../../domain';
@@ -17,16 +14,10 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Executor, Tx } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
-import { offsetOf, searchCondition } from '../../lists';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type Posting, post } from '../ledger/service';
 import { organisation } from '../settings/service';
-import {
-  deviceListsChanged,
-  deviceListsNotification,
-  devicePageCache,
-  deviceTotalsCache,
-} from './list-cache';
+import { deviceListsChanged, deviceListsNotification } from './list-cache';
 import { deviceModelRow } from './models';
 
 export type DeviceRow = typeof devices.$inferSelect;
@@ -549,72 +540,6 @@ export async function moveDeviceForContract(
     contractId: move.contractId,
     set: move.to === 'assigned' ? { lockState: 'unlocked', activeUntil: move.activeUntil ?? null } : {},
   });
-}
-
-const SORTS = {
-  createdAt: [devices.createdAt, devices.id],
-  serialNumber: [devices.serialNumber],
-  status: [devices.status, devices.createdAt, devices.id],
-} as const;
-
-/**
- * A page as the JSON bytes the API sends, validated against the response schema once and then
- * cached per instance until a unit or model changes (list-cache.ts).
- */
-export function devicePageJson(ctx: AppContext, query: DeviceListQuery): Promise<Buffer> {
-  return devicePageCache(ctx).get(JSON.stringify(query), async () =>
-    Buffer.from(JSON.stringify(devicePageSchema.parse(await listDevices(ctx, query)))),
-  );
-}
-
-/** The list convention (src/contracts/lists.ts): one page, or (with `limit`) every match for an export. */
-export async function listDevices(
-  ctx: AppContext,
-  query: DeviceListQuery,
-  limit?: number,
-): Promise<Page<Device>> {
-  const conditions: (SQL | undefined)[] = [searchCondition(devices.searchText, query.q)];
-  if (query.status) conditions.push(eq(devices.status, query.status));
-  if (query.modelId) conditions.push(eq(devices.modelId, query.modelId));
-  if (query.category) conditions.push(eq(deviceModels.category, query.category));
-  if (query.lockState) conditions.push(eq(devices.lockState, query.lockState));
-  if (query.controlKind) conditions.push(eq(devices.controlKind, query.controlKind));
-  const present = conditions.filter((condition): condition is SQL => condition !== undefined);
-  const where = present.length ? and(...present) : undefined;
-  const direction = query.order === 'asc' ? asc : desc;
-  const pageSize = limit ?? query.pageSize;
-  const key = JSON.stringify([
-    query.q,
-    query.status,
-    query.modelId,
-    query.category,
-    query.lockState,
-    query.controlKind,
-  ]);
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select({ row: devices, model: deviceModels })
-      .from(devices)
-      .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
-      .where(where)
-      .orderBy(...SORTS[query.sort].map((column) => direction(column)))
-      .limit(pageSize)
-      .offset(limit ? 0 : offsetOf(query.page, query.pageSize)),
-    deviceTotalsCache(ctx).get(key, async () => {
-      const [row] = await ctx.db
-        .select({ n: count() })
-        .from(devices)
-        .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
-        .where(where);
-      return Number(row?.n ?? 0);
-    }),
-  ]);
-  return {
-    items: rows.map(({ row, model }) => toDevice(row, model)),
-    total,
-    page: limit ? 1 : query.page,
-    pageSize,
-  };
 }
 
 /** Which of these serial numbers (or IMEIs) units already have (for imports). */

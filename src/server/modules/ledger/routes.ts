@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import {
-  accountSchema,
-  journalPageSchema,
-  journalQuery,
-  trialBalanceQuery,
-  trialBalanceSchema,
-} from '../../../contracts/ledger';
+import { accountSchema, trialBalanceQuery, trialBalanceSchema } from '../../../contracts/ledger';
 import type { AppInstance } from '../../app';
-import { sendCsv, toCsv } from '../../lists';
-
-const JOURNAL_EXPORT_LIMIT = 10_000;
-
-import { accounts, journal, trialBalance } from './service';
+import { listRoute } from '../../list-route';
+import { journalList } from './list';
+import { accounts, trialBalance } from './service';
 
 /** /finance: the chart of accounts, the journal and the trial balance. */
 export async function ledgerRoutes(app: AppInstance): Promise<void> {
@@ -24,33 +16,7 @@ export async function ledgerRoutes(app: AppInstance): Promise<void> {
     () => accounts(ctx),
   );
 
-  app.get(
-    '/api/ledger/journal',
-    {
-      config: { access: 'finance.read' },
-      schema: { tags, querystring: journalQuery, response: { 200: journalPageSchema } },
-    },
-    async (request, reply) => {
-      if (request.query.format !== 'csv') return journal(ctx, request.query);
-      // Entries are fetched with their lines by id, so one export holds at most 10,000 entries.
-      const page = await journal(ctx, { ...request.query, page: 1, pageSize: JOURNAL_EXPORT_LIMIT });
-      const lines = page.items.flatMap((entry) => entry.lines.map((line) => ({ entry, line })));
-      return sendCsv(
-        reply,
-        'journal.csv',
-        toCsv(lines, [
-          { header: 'Entry', value: (r) => r.entry.number },
-          { header: 'Date', value: (r) => r.entry.businessDate },
-          { header: 'Description', value: (r) => r.entry.description },
-          { header: 'Account', value: (r) => r.line.accountCode },
-          { header: 'Account name', value: (r) => r.line.accountName },
-          { header: 'Debit (minor units)', value: (r) => r.line.debit },
-          { header: 'Credit (minor units)', value: (r) => r.line.credit },
-          { header: 'Currency', value: (r) => r.entry.currency },
-        ]),
-      );
-    },
-  );
+  listRoute(app, '/api/ledger/journal', journalList, { access: 'finance.read', tags });
 
   app.get(
     '/api/ledger/trial-balance',

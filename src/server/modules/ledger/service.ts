@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { JournalEntry, TrialBalance } from '../../../contracts/ledger';
-import type { Page } from '../../../contracts/lists';
+import { asc, sql } from 'drizzle-orm';
+import type { TrialBalance } from '../../../contracts/ledger';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines, ledgerAccounts } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { AppContext, Executor } from '../../context';
 import { businessDate } from '../../dates';
 import { unprocessable } from '../../errors';
-import { offsetOf } from '../../lists';
 import { organisation } from '../settings/service';
 
 /** The accounts other modules post to, by meaning (codes seeded by migrations 0003, 0005 and 0008). */
@@ -121,91 +119,6 @@ export function cashAccountFor(channel: string): string {
 
 export async function accounts(ctx: AppContext) {
   return ctx.db.select().from(ledgerAccounts).orderBy(asc(ledgerAccounts.code));
-}
-
-export async function journal(
-  ctx: AppContext,
-  query: {
-    from?: string | undefined;
-    to?: string | undefined;
-    accountCode?: string | undefined;
-    sourceType?: string | undefined;
-    contractId?: string | undefined;
-    q?: string | undefined;
-    sort: 'businessDate' | 'number';
-    order: 'asc' | 'desc';
-    page: number;
-    pageSize: number;
-  },
-): Promise<Page<JournalEntry>> {
-  const conditions: SQL[] = [];
-  if (query.from) conditions.push(sql`${journalEntries.businessDate} >= ${query.from}`);
-  if (query.to) conditions.push(sql`${journalEntries.businessDate} <= ${query.to}`);
-  if (query.sourceType) conditions.push(eq(journalEntries.sourceType, query.sourceType));
-  if (query.q)
-    conditions.push(
-      sql`lower(${journalEntries.description} || ' ' || ${journalEntries.number}) LIKE ${`%${query.q.toLowerCase()}%`}`,
-    );
-  if (query.accountCode || query.contractId) {
-    const lineConditions: SQL[] = [sql`l.entry_id = ${journalEntries.id}`];
-    if (query.accountCode) lineConditions.push(sql`l.account_code = ${query.accountCode}`);
-    if (query.contractId) lineConditions.push(sql`l.contract_id = ${query.contractId}`);
-    conditions.push(
-      sql`EXISTS (SELECT 1 FROM journal_lines l WHERE ${sql.join(lineConditions, sql` AND `)})`,
-    );
-  }
-  const where = conditions.length ? and(...conditions) : undefined;
-  const column = query.sort === 'number' ? journalEntries.number : journalEntries.businessDate;
-  const entries = await ctx.db
-    .select()
-    .from(journalEntries)
-    .where(where)
-    .orderBy(
-      query.order === 'asc' ? asc(column) : desc(column),
-      query.order === 'asc' ? asc(journalEntries.number) : desc(journalEntries.number),
-    )
-    .limit(query.pageSize)
-    .offset(offsetOf(query.page, query.pageSize));
-  const [total] = await ctx.db.select({ n: count() }).from(journalEntries).where(where);
-  const lines = entries.length
-    ? await ctx.db
-        .select({ line: journalLines, accountName: ledgerAccounts.name })
-        .from(journalLines)
-        .innerJoin(ledgerAccounts, eq(ledgerAccounts.code, journalLines.accountCode))
-        .where(
-          inArray(
-            journalLines.entryId,
-            entries.map((entry) => entry.id),
-          ),
-        )
-        .orderBy(asc(journalLines.id))
-    : [];
-  return {
-    items: entries.map((entry) => ({
-      id: entry.id,
-      number: entry.number,
-      businessDate: entry.businessDate,
-      description: entry.description,
-      sourceType: entry.sourceType,
-      sourceId: entry.sourceId,
-      currency: entry.currency,
-      createdAt: entry.createdAt.toISOString(),
-      createdBy: entry.createdBy,
-      lines: lines
-        .filter(({ line }) => line.entryId === entry.id)
-        .map(({ line, accountName }) => ({
-          accountCode: line.accountCode,
-          accountName,
-          debit: line.debit,
-          credit: line.credit,
-          contractId: line.contractId,
-          memo: line.memo,
-        })),
-    })),
-    total: Number(total?.n ?? 0),
-    page: query.page,
-    pageSize: query.pageSize,
-  };
 }
 
 /** Debits and credits per account up to a business date; the totals are always equal. */

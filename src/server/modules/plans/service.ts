@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { Page } from '../../../contracts/lists';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Plan, PlanTerms } from '../../../contracts/plans';
 import { prepared } from '../../../db/prepared';
 import { contracts, deviceModels, servicePlans } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Executor } from '../../context';
 import { AppError, conflict, type FieldError, notFound, unprocessable } from '../../errors';
-import { offsetOf, searchCondition } from '../../lists';
 import { organisation } from '../settings/service';
 
 type PlanRow = typeof servicePlans.$inferSelect;
@@ -371,48 +369,7 @@ export function planForContract(row: PlanRow | null): PlanRow {
 
 export { termsOf as planTerms };
 
-const SORTS = {
-  createdAt: servicePlans.createdAt,
-  name: servicePlans.name,
-  code: servicePlans.code,
-  apr: servicePlans.apr,
-} as const;
-
-export async function listPlans(
-  ctx: AppContext,
-  query: {
-    q?: string | undefined;
-    status?: Plan['status'] | undefined;
-    frequency?: Plan['frequency'] | undefined;
-    allVersions: 'true' | 'false';
-    sort: keyof typeof SORTS;
-    order: 'asc' | 'desc';
-    page: number;
-    pageSize: number;
-  },
-  limit?: number,
-): Promise<Page<Plan>> {
-  const conditions: SQL[] = [];
-  const search = searchCondition(sql`lower(${servicePlans.code} || ' ' || ${servicePlans.name})`, query.q);
-  if (search) conditions.push(search);
-  if (query.status) conditions.push(eq(servicePlans.status, query.status));
-  if (query.frequency) conditions.push(eq(servicePlans.frequency, query.frequency));
-  if (query.allVersions === 'false') {
-    // The newest version of each family.
-    conditions.push(
-      sql`${servicePlans.version} = (SELECT max(p.version) FROM service_plans p WHERE p.family_id = ${servicePlans.familyId})`,
-    );
-  }
-  const where = conditions.length ? and(...conditions) : undefined;
-  const column = SORTS[query.sort];
-  const pageSize = limit ?? query.pageSize;
-  const rows = await ctx.db
-    .select()
-    .from(servicePlans)
-    .where(where)
-    .orderBy(query.order === 'asc' ? asc(column) : desc(column), asc(servicePlans.id))
-    .limit(pageSize)
-    .offset(limit ? 0 : offsetOf(query.page, query.pageSize));
-  const [total] = await ctx.db.select({ n: count() }).from(servicePlans).where(where);
-  return { items: await present(ctx, rows), total: Number(total?.n ?? 0), page: query.page, pageSize };
+/** Plans as the API shows them, with their contract counts (for the list). */
+export function presentPlans(ctx: AppContext, rows: PlanRow[]): Promise<Plan[]> {
+  return present(ctx, rows);
 }

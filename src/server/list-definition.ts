@@ -1,0 +1,283 @@
+import { type AnyColumn, and, asc, desc, type SQL, sql, type Table } from 'drizzle-orm';
+import type { z } from 'zod';
+import { type LIST_BASE_KEYS, type ListQuerySchema, listFilterNames, type Page } from '../contracts/lists';
+import type { RoleHolder } from '../contracts/roles';
+import { queryRows } from '../db/client';
+import { type InstanceCache, instanceCache } from './cache';
+import type { AppContext } from './context';
+import { unprocessable } from './errors';
+import { CSV_EXPORT_LIMIT, type CsvColumn, offsetOf, toCsv } from './lists';
+import { organisation } from './modules/settings/service';
+
+/**
+ * One list endpoint, declared once (decision 010): the query schema it accepts (shared with the
+ * web, `listQuery`), the SQL of each filter and sort, the rows, the CSV export and the caches all
+ * come from here, so no list can drift from the convention of src/contracts/lists.ts.
+ */
+export interface ListDefinition<S extends ListQuerySchema, Item> extends ListSource {
+  query: S;
+  /** The response schema: each cached page is checked against it once, when it is made. */
+  page: z.ZodType<Page<Item>>;
+  /** The search box (`q`, already trimmed and not empty). */
+  search?: (q: string) => SQL | undefined;
+  /** Every filter of the schema, as conditions (the type demands one per filter). */
+  filters: {
+    [K in FilterName<S>]-?: (
+      value: NonNullable<z.output<S>[K]>,
+      env: ListEnv,
+      query: z.output<S>,
+    ) => Condition;
+  };
+  /**
+   * Every sort of the schema as index-friendly columns. The tie-break is appended in the same
+   * direction (so each sort is one index read forwards or backwards), unless the sort is `unique`.
+   */
+  sorts: { [K in Extract<z.output<S>['sort'], string>]: Sort };
+  tieBreak: AnyColumn;
+  /** The rows of one page (or of the export) for a condition and an order. */
+  rows: (request: RowsRequest) => Promise<Item[]>;
+  csv: CsvExport<Item>;
+  /** What the viewer changes in a row (masked PII): part of the page cache key. */
+  variant?: (viewer: Viewer) => string;
+}
+
+/** Where a list's rows come from and how they are cached, whatever its items. */
+export interface ListSource {
+  /** Names the list's caches (`<name>_pages`, `<name>_totals`). */
+  name: string;
+  /** Every table a row shows, or a search or filter reads: a write to one evicts the caches. */
+  shows: readonly Table[];
+  /** The number of matches; the default counts the rows of `shows[0]`. */
+  count?: (ctx: AppContext, where: SQL | undefined) => Promise<number>;
+  /** Per-instance caches (decision 005). Without them the rows and the total are read each time. */
+  cache?: { totalsTtlMs: number; pages?: { ttlMs: number; maxEntries: number } };
+}
+
+export type Viewer = RoleHolder | null | undefined;
+type Condition = SQL | readonly SQL[] | undefined;
+type FilterName<S extends ListQuerySchema> = Exclude<keyof z.output<S>, (typeof LIST_BASE_KEYS)[number]>;
+
+/** What filters may depend on besides their value. */
+export interface ListEnv {
+  timeZone: string;
+}
+
+export interface Sort {
+  columns: readonly (AnyColumn | SQL)[];
+  /** Rows without a value come last whichever way the list is sorted. */
+  nullsLast?: boolean;
+  /** The columns alone order every row (a unique number): no tie-break is needed. */
+  unique?: boolean;
+}
+
+export interface RowsRequest {
+  ctx: AppContext;
+  where: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+  viewer: Viewer;
+}
+
+export interface CsvExport<Item> {
+  filename: string;
+  /** What the rows are, for the message of an export that is too large. */
+  noun: string;
+  /** The most items one export returns; beyond it the export asks for narrower filters. */
+  limit?: number | undefined;
+  /** The CSV rows of the items (several per item: a journal entry's lines). */
+  render: (items: readonly Item[]) => string;
+}
+
+type CsvNames = Pick<CsvExport<unknown>, 'filename' | 'noun' | 'limit'>;
+
+/** A CSV export whose lines are the items themselves. */
+export function csvOf<Item>(names: CsvNames, columns: readonly CsvColumn<Item>[]): CsvExport<Item> {
+  return { ...names, render: (items) => toCsv(items, columns) };
+}
+
+/** A CSV export with several lines per item (`linesOf`). */
+export function csvOfLines<Item, Line>(
+  names: CsvNames,
+  linesOf: (item: Item) => Line[],
+  columns: readonly CsvColumn<Line>[],
+): CsvExport<Item> {
+  return { ...names, render: (items) => toCsv(items.flatMap(linesOf), columns) };
+}
+
+/** Checks at start-up what the types cannot: the filters named are exactly the schema's. */
+export function defineList<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+): ListDefinition<S, Item> {
+  const declared = Object.keys(definition.filters).sort();
+  const schema = listFilterNames(definition.query).sort();
+  if (declared.join() !== schema.join())
+    throw new Error(`List ${definition.name}: filters ${declared} do not match the schema's ${schema}`);
+  return definition;
+}
+
+/** A parsed query: the schema's output, with the convention's parameters known in generic code. */
+type Query<S extends ListQuerySchema> = z.output<S> & {
+  q?: string | undefined;
+  page: number;
+  pageSize: number;
+  order: 'asc' | 'desc';
+  sort: string;
+};
+
+/** The WHERE of a query: the search and every filter given. */
+export function whereOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  env: ListEnv,
+): SQL | undefined {
+  const conditions: SQL[] = [];
+  const search = query.q ? definition.search?.(query.q) : undefined;
+  if (search) conditions.push(search);
+  for (const name of Object.keys(definition.filters) as FilterName<S>[]) {
+    const value = query[name];
+    if (value === undefined || value === null || value === '') continue;
+    const condition = definition.filters[name](value as never, env, query);
+    if (condition) conditions.push(...(Array.isArray(condition) ? condition : [condition as SQL]));
+  }
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** ORDER BY for the query's sort and order, the tie-break in the same direction. */
+export function orderOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+): SQL[] {
+  const sort: Sort = (definition.sorts as Record<string, Sort>)[query.sort] ?? { columns: [] };
+  const direction = query.order === 'asc' ? asc : desc;
+  const nulls = sort.nullsLast ? sql` NULLS LAST` : sql``;
+  const columns = sort.unique ? sort.columns : [...sort.columns, definition.tieBreak];
+  return columns.map((column) => sql`${direction(column as AnyColumn)}${nulls}`);
+}
+
+/**
+ * The key of a total: the search, every filter of the schema (by name, so a filter added to the
+ * schema is in the key without anyone listing it) and what filters depend on (the time zone).
+ */
+export function totalKeyOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  env: ListEnv,
+): string {
+  const filters = Object.keys(definition.filters)
+    .sort()
+    .map((name) => [name, query[name as keyof Query<S>] ?? null]);
+  return JSON.stringify([query.q ?? null, filters, env.timeZone]);
+}
+
+/** The key of a page: the whole query but its format, the viewer's variant and the time zone. */
+export function pageKeyOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  env: ListEnv,
+  viewer: Viewer,
+): string {
+  const { format: _format, ...rest } = query as Query<S> & { format?: string };
+  const entries = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([definition.variant?.(viewer) ?? '', entries, env.timeZone]);
+}
+
+function totalsCache(ctx: AppContext, definition: ListSource) {
+  return definition.cache
+    ? instanceCache<number>(ctx, `${definition.name}_totals`, definition.cache.totalsTtlMs, {
+        tables: definition.shows,
+      })
+    : undefined;
+}
+
+/** The pages cache of a list, when it keeps pages (decision 005). */
+export function pagesCache(ctx: AppContext, definition: ListSource): InstanceCache<Buffer> | undefined {
+  const pages = definition.cache?.pages;
+  return pages
+    ? instanceCache<Buffer>(ctx, `${definition.name}_pages`, pages.ttlMs, {
+        maxEntries: pages.maxEntries,
+        tables: definition.shows,
+      })
+    : undefined;
+}
+
+async function countOf(ctx: AppContext, definition: ListSource, where: SQL | undefined): Promise<number> {
+  if (definition.count) return definition.count(ctx, where);
+  const [source] = definition.shows;
+  const [row] = await queryRows<{ n: number }>(
+    ctx.db,
+    sql`SELECT count(*)::int AS n FROM ${source}${where ? sql` WHERE ${where}` : sql``}`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function envOf(ctx: AppContext): Promise<ListEnv> {
+  return { timeZone: (await organisation(ctx)).timeZone };
+}
+
+/** One page of the list: its rows and the number of matches (cached per filter set). */
+export async function listPage<S extends ListQuerySchema, Item>(
+  ctx: AppContext,
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  viewer: Viewer,
+): Promise<Page<Item>> {
+  const env = await envOf(ctx);
+  const where = whereOf(definition, query, env);
+  const totals = totalsCache(ctx, definition);
+  const total = () => countOf(ctx, definition, where);
+  const [items, matches] = await Promise.all([
+    definition.rows({
+      ctx,
+      where,
+      orderBy: orderOf(definition, query),
+      limit: query.pageSize,
+      offset: offsetOf(query.page, query.pageSize),
+      viewer,
+    }),
+    totals ? totals.get(totalKeyOf(definition, query, env), total) : total(),
+  ]);
+  return { items, total: matches, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * A page as the JSON bytes the API sends, checked against the response schema once; lists with a
+ * pages cache keep it per instance until a table they show changes.
+ */
+export async function listPageJson<S extends ListQuerySchema, Item>(
+  ctx: AppContext,
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  viewer: Viewer,
+): Promise<Buffer> {
+  const make = async () =>
+    Buffer.from(JSON.stringify(definition.page.parse(await listPage(ctx, definition, query, viewer))));
+  const pages = pagesCache(ctx, definition);
+  return pages ? pages.get(pageKeyOf(definition, query, await envOf(ctx), viewer), make) : make();
+}
+
+/** Every matching row in the list's order as CSV, or 422 EXPORT_TOO_LARGE past the export limit. */
+export async function listCsv<S extends ListQuerySchema, Item>(
+  ctx: AppContext,
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  viewer: Viewer,
+): Promise<string> {
+  const limit = definition.csv.limit ?? CSV_EXPORT_LIMIT;
+  const env = await envOf(ctx);
+  const items = await definition.rows({
+    ctx,
+    where: whereOf(definition, query, env),
+    orderBy: orderOf(definition, query),
+    limit: limit + 1,
+    offset: 0,
+    viewer,
+  });
+  if (items.length > limit) {
+    throw unprocessable(
+      `More than ${limit.toLocaleString('en-US')} ${definition.csv.noun} match; narrow the filters to export`,
+      'EXPORT_TOO_LARGE',
+    );
+  }
+  return definition.csv.render(items);
+}
