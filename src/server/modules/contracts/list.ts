@@ -7,19 +7,22 @@ import { customerSearchCondition } from '../customers/list';
 
 /**
  * Contracts whose number, customer (names, account, phone, ID) or device (serial, IMEI) matches:
- * three indexed searches united, rather than one OR across a join that no index can serve.
+ * three indexed searches united, rather than one OR across a join that no index can serve. The
+ * ids are gathered first (`= ANY(ARRAY(...))`, decision 010): as `IN (...)` the planner took the
+ * trigram estimate (1% of contracts for any number) and hashed the union against a scan of every
+ * contract, 60-100 ms for a search that matches 100; as an array it reads them by primary key.
  */
 function searchMatches(q: string): SQL {
   const byNumber = searchCondition(sql`lower(${contracts.number})`, q);
   const byDevice = searchCondition(devices.searchText, q);
-  return sql`${contracts.id} IN (
+  return sql`${contracts.id} = ANY(ARRAY(
     SELECT ${contracts.id} FROM ${contracts} WHERE ${byNumber}
     UNION
     SELECT ${contracts.id} FROM ${contracts} JOIN ${customers} ON ${customers.id} = ${contracts.customerId}
     WHERE ${customerSearchCondition(q)}
     UNION
     SELECT ${contracts.id} FROM ${contracts} JOIN ${devices} ON ${devices.id} = ${contracts.deviceId}
-    WHERE ${byDevice})`;
+    WHERE ${byDevice}))`;
 }
 
 /** /api/contracts (API.md "Contracts and payments"). */

@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Inbox } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Inbox, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card } from '@/web/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
@@ -33,6 +33,44 @@ interface DataTableProps<T> {
   testId: string;
 }
 
+/**
+ * What a list shows instead of its rows: a skeleton while the first page loads, the error, or the
+ * empty message (`empty` null when there are rows).
+ */
+export function ListStates({
+  label,
+  loading,
+  error,
+  empty,
+  emptyIcon: EmptyIcon = Inbox,
+  testId,
+  children,
+}: {
+  label: string;
+  loading: boolean;
+  error?: string | null | undefined;
+  empty: ReactNode | null;
+  emptyIcon?: LucideIcon | undefined;
+  testId: string;
+  children?: ReactNode;
+}) {
+  if (loading) return <TableSkeleton rows={6} label={`Loading ${label.toLowerCase()}`} />;
+  if (error)
+    return (
+      <Card className="p-6 text-destructive text-sm" role="alert" data-testid={`error-${testId}`}>
+        {error}
+      </Card>
+    );
+  if (empty !== null)
+    return (
+      <Card className="flex flex-col items-center gap-2 p-10 text-center" data-testid={`empty-${testId}`}>
+        <EmptyIcon className="size-8 text-muted-foreground" aria-hidden="true" />
+        <div className="text-muted-foreground text-sm">{empty}</div>
+      </Card>
+    );
+  return children;
+}
+
 /** A server-sorted table with loading skeleton, error and empty states. */
 export function DataTable<T>({
   label,
@@ -48,19 +86,16 @@ export function DataTable<T>({
   empty,
   testId,
 }: DataTableProps<T>) {
-  if (loading && !rows) return <TableSkeleton rows={6} label={`Loading ${label.toLowerCase()}`} />;
-  if (error)
+  if (loading && !rows) return <ListStates label={label} loading error={null} empty={null} testId={testId} />;
+  if (error || !rows?.length)
     return (
-      <Card className="p-6 text-destructive text-sm" role="alert" data-testid={`error-${testId}`}>
-        {error}
-      </Card>
-    );
-  if (!rows?.length)
-    return (
-      <Card className="flex flex-col items-center gap-2 p-10 text-center" data-testid={`empty-${testId}`}>
-        <Inbox className="size-8 text-muted-foreground" aria-hidden="true" />
-        <div className="text-muted-foreground text-sm">{empty}</div>
-      </Card>
+      <ListStates
+        label={label}
+        loading={false}
+        error={error}
+        empty={rows?.length ? null : empty}
+        testId={testId}
+      />
     );
   return (
     <Card className="overflow-x-auto p-0">

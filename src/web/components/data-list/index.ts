@@ -1,6 +1,15 @@
-export { type Column, DataTable } from './data-table';
+export { type Column, DataTable, ListStates } from './data-table';
 export { FilterSelect } from './filter-select';
+export { type FilterControl, ListPage } from './list-page';
 export { ListToolbar } from './list-toolbar';
 export { Pagination } from './pagination';
 export { LIST_PAGE_SIZE, useList } from './use-list';
-export { csvHref, type ListState, listQueryString, parseListState, useListState } from './use-list-state';
+export {
+  csvHref,
+  type ListState,
+  type ListStateApi,
+  listDefaultsOf,
+  listQueryString,
+  parseListState,
+  useListState,
+} from './use-list-state';

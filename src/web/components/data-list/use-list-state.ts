@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { type ListQuerySchema, listFilterNames, listSortNames } from '@/contracts/lists';
 
 /**
  * The state of a server-side list (src/contracts/lists.ts: q, filters, sort, order, page), kept in
@@ -19,6 +20,22 @@ export interface ListDefaults {
   order?: 'asc' | 'desc';
   /** Filter names the list understands; other address-bar parameters are ignored. */
   filters?: readonly string[];
+  /** Sort names the list understands; another in the address bar falls back to `sort`. */
+  sorts?: readonly string[];
+}
+
+/** The defaults of a list's page from its query schema (the API's), with the page's own first view. */
+export function listDefaultsOf(
+  schema: ListQuerySchema,
+  initial: { sort?: string | undefined; order?: 'asc' | 'desc' | undefined } = {},
+): ListDefaults {
+  const api = schema.parse({}) as { sort: string; order: 'asc' | 'desc' };
+  return {
+    sort: initial.sort ?? api.sort,
+    order: initial.order ?? api.order,
+    filters: listFilterNames(schema),
+    sorts: listSortNames(schema),
+  };
 }
 
 const RESERVED = new Set(['q', 'sort', 'order', 'page']);
@@ -34,11 +51,16 @@ export function parseListState(search: string, defaults: ListDefaults): ListStat
   }
   return {
     q: params.get('q') ?? '',
-    sort: params.get('sort') || defaults.sort,
+    sort: sortOf(params.get('sort'), defaults),
     order: order === 'asc' || order === 'desc' ? order : (defaults.order ?? 'desc'),
     page: Number.isInteger(page) && page > 0 ? page : 1,
     filters,
   };
+}
+
+function sortOf(sort: string | null, defaults: ListDefaults): string {
+  if (!sort || (defaults.sorts && !defaults.sorts.includes(sort))) return defaults.sort;
+  return sort;
 }
 
 /** The API query string for a state (page size fixed by the caller). */

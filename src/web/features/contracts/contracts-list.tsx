@@ -1,28 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { useLocation } from 'wouter';
-import { CONTRACT_STATUSES, type ContractRow } from '@/contracts/contracts';
+import { CONTRACT_STATUSES, type ContractRow, contractListQuery } from '@/contracts/contracts';
 import type { Customer } from '@/contracts/customers';
 import type { Plan } from '@/contracts/plans';
-import {
-  type Column,
-  csvHref,
-  DataTable,
-  FilterSelect,
-  ListToolbar,
-  Pagination,
-  useList,
-  useListState,
-} from '@/web/components/data-list';
+import { type Column, type FilterControl, ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { formatBusinessDate } from '@/web/features/calculator/inputs';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { apiJson } from '@/web/lib/queryClient';
 import { BUCKETS, money, PER_PERIOD, STATUS_LABELS } from './contract-rules';
 import { ContractStatusBadge } from './status-badge';
 
 const ENDPOINT = '/api/contracts';
-const FILTERS = ['status', 'bucket', 'minDpd', 'customerId', 'planId', 'from', 'to'] as const;
-const DEFAULTS = { sort: 'createdAt', order: 'desc' as const, filters: FILTERS };
 
 const STATUS_OPTIONS = CONTRACT_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const);
 const BUCKET_OPTIONS = BUCKETS.map(
@@ -114,13 +102,55 @@ const COLUMNS: ReadonlyArray<Column<ContractRow>> = [
   },
 ];
 
+/**
+ * The bucket filter's choices. The organisation configures its buckets; until the API serves them
+ * (issue 11 section 5) they are the default ones.
+ */
+function useBucketOptions(): ReadonlyArray<readonly [string, string]> {
+  return BUCKET_OPTIONS;
+}
+
 /** The contracts list: server-side search, filters, sort and pages, all kept in the address bar. */
 export function ContractsList() {
-  const list = useListState(DEFAULTS);
-  const { state } = list;
-  const [, navigate] = useLocation();
-  const page = useList<ContractRow>(ENDPOINT, state);
-  const { customerId, planId } = state.filters;
+  const filters: FilterControl[] = [
+    { name: 'status', label: 'Status', allLabel: 'All statuses', options: STATUS_OPTIONS, testId: 'status' },
+    {
+      name: 'bucket',
+      label: 'Bucket',
+      allLabel: 'All buckets',
+      options: useBucketOptions(),
+      testId: 'bucket',
+    },
+    {
+      name: 'minDpd',
+      label: 'Arrears',
+      allLabel: 'Any arrears',
+      options: ARREARS_OPTIONS,
+      testId: 'arrears',
+    },
+  ];
+  return (
+    <ListPage<ContractRow>
+      endpoint={ENDPOINT}
+      schema={contractListQuery}
+      label="Contracts"
+      testId="contracts"
+      searchPlaceholder="Search number, name, phone, serial"
+      filters={filters}
+      header={(list) => <ContractScope list={list} />}
+      columns={COLUMNS}
+      rowHref={(c) => `/contracts/${c.id}`}
+      empty={{
+        filtered: 'No contracts match this search and these filters.',
+        none: 'No contracts yet. Start one with “New contract”.',
+      }}
+    />
+  );
+}
+
+/** The customer or plan the list is narrowed to (from their pages), named, each removable. */
+function ContractScope({ list }: { list: ListStateApi }) {
+  const { customerId, planId } = list.state.filters;
   const customer = useQuery({
     queryKey: ['/api/customers', customerId],
     queryFn: () => apiJson<Customer>('GET', `/api/customers/${customerId}`),
@@ -131,88 +161,21 @@ export function ContractsList() {
     queryFn: () => apiJson<Plan>('GET', `/api/service-plans/${planId}`),
     enabled: !!planId,
   });
-  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
-
+  if (!customerId && !planId) return null;
   return (
-    <div className="min-w-0">
-      <ListToolbar
-        search={state.q}
-        onSearch={list.setSearch}
-        placeholder="Search number, name, phone, serial"
-        csvHref={csvHref(ENDPOINT, state)}
-        onClear={filtered ? list.clear : undefined}
-        testId="contracts"
-      >
-        <div className="flex flex-wrap gap-2">
-          <FilterSelect
-            label="Status"
-            allLabel="All statuses"
-            value={state.filters.status ?? ''}
-            onChange={(value) => list.setFilter('status', value)}
-            options={STATUS_OPTIONS}
-            testId="status"
-          />
-          <FilterSelect
-            label="Bucket"
-            allLabel="All buckets"
-            value={state.filters.bucket ?? ''}
-            onChange={(value) => list.setFilter('bucket', value)}
-            options={BUCKET_OPTIONS}
-            testId="bucket"
-          />
-          <FilterSelect
-            label="Arrears"
-            allLabel="Any arrears"
-            value={state.filters.minDpd ?? ''}
-            onChange={(value) => list.setFilter('minDpd', value)}
-            options={ARREARS_OPTIONS}
-            testId="arrears"
-          />
-        </div>
-      </ListToolbar>
-      {(customerId || planId) && (
-        <div className="mb-3 flex flex-wrap gap-2" data-testid="list-contract-scope">
-          {customerId && (
-            <ScopeChip
-              label={`Customer: ${customer.data ? `${customer.data.fullName} (${customer.data.accountNumber})` : '…'}`}
-              onRemove={() => list.setFilter('customerId', '')}
-              testId="customer"
-            />
-          )}
-          {planId && (
-            <ScopeChip
-              label={`Plan: ${plan.data ? `${plan.data.code} · ${plan.data.name}` : '…'}`}
-              onRemove={() => list.setFilter('planId', '')}
-              testId="plan"
-            />
-          )}
-        </div>
+    <div className="mb-3 flex flex-wrap gap-2" data-testid="list-contract-scope">
+      {customerId && (
+        <ScopeChip
+          label={`Customer: ${customer.data ? `${customer.data.fullName} (${customer.data.accountNumber})` : '…'}`}
+          onRemove={() => list.setFilter('customerId', '')}
+          testId="customer"
+        />
       )}
-      <DataTable
-        label="Contracts"
-        columns={COLUMNS}
-        rows={page.data?.items}
-        rowKey={(c) => c.id}
-        loading={page.isFetching}
-        error={page.error ? `Contracts could not be loaded: ${errorMessage(page.error)}` : null}
-        state={state}
-        onSort={list.sortBy}
-        rowHref={(c) => `/contracts/${c.id}`}
-        onOpen={navigate}
-        empty={
-          filtered
-            ? 'No contracts match this search and these filters.'
-            : 'No contracts yet. Start one with “New contract”.'
-        }
-        testId="contracts"
-      />
-      {page.data && (
-        <Pagination
-          page={page.data.page}
-          pageSize={page.data.pageSize}
-          total={page.data.total}
-          onPage={list.setPage}
-          testId="contracts"
+      {planId && (
+        <ScopeChip
+          label={`Plan: ${plan.data ? `${plan.data.code} · ${plan.data.name}` : '…'}`}
+          onRemove={() => list.setFilter('planId', '')}
+          testId="plan"
         />
       )}
     </div>

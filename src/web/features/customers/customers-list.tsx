@@ -1,26 +1,12 @@
 import { useId } from 'react';
-import { useLocation } from 'wouter';
-import { type CustomerListItem, KYC_STATUSES, RISK_GRADES } from '@/contracts/customers';
+import { type CustomerListItem, customerListQuery, KYC_STATUSES, RISK_GRADES } from '@/contracts/customers';
 import { can } from '@/contracts/roles';
-import {
-  type Column,
-  csvHref,
-  DataTable,
-  FilterSelect,
-  ListToolbar,
-  Pagination,
-  useList,
-  useListState,
-} from '@/web/components/data-list';
+import { type Column, type FilterControl, ListPage } from '@/web/components/data-list';
 import { Input } from '@/web/components/ui/input';
 import { useAuth } from '@/web/hooks/use-auth';
-import { errorMessage } from '@/web/lib/queryClient';
 import { KycBadge, RiskGrade } from './badges';
 import { formatDay, KYC_STATUS_LABELS } from './format';
 import { CUSTOMERS_ENDPOINT, useRegions, useStaff } from './queries';
-
-const FILTERS = ['kycStatus', 'region', 'riskGrade', 'assignedAgentId', 'createdFrom', 'createdTo'] as const;
-const DEFAULTS = { sort: 'createdAt', order: 'desc' as const, filters: FILTERS };
 
 const KYC_OPTIONS = KYC_STATUSES.map((status) => [status, KYC_STATUS_LABELS[status]] as const);
 const GRADE_OPTIONS = RISK_GRADES.map((grade) => [grade, `Grade ${grade}`] as const);
@@ -80,105 +66,72 @@ const COLUMNS: ReadonlyArray<Column<CustomerListItem>> = [
 
 /** Every customer: server-side search, filters, sort and pages, kept in the address bar. */
 export function CustomersList() {
-  const list = useListState(DEFAULTS);
-  const { state } = list;
-  const [, navigate] = useLocation();
   const { user } = useAuth();
-  const page = useList<CustomerListItem>(CUSTOMERS_ENDPOINT, state);
   const regions = useRegions();
   const staff = useStaff(user);
-  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
 
   const agentOptions: [string, string][] = [];
   if (user) agentOptions.push([user.id, 'Assigned to me']);
   for (const person of staff.data ?? []) {
     if (person.id !== user?.id) agentOptions.push([person.id, `${person.firstName} ${person.lastName}`]);
   }
-  const regionOptions = (regions.data ?? []).map((region) => [region, region] as const);
-  const currentRegion = state.filters.region;
-  if (currentRegion && !regions.data?.includes(currentRegion))
-    regionOptions.push([currentRegion, currentRegion]);
+  const filters: FilterControl[] = [
+    {
+      name: 'kycStatus',
+      label: 'KYC status',
+      allLabel: 'Any KYC status',
+      options: KYC_OPTIONS,
+      testId: 'kyc-status',
+    },
+    {
+      name: 'region',
+      label: 'Region',
+      allLabel: 'All regions',
+      options: (regions.data ?? []).map((region) => [region, region] as const),
+      testId: 'region',
+      keepCurrent: true,
+    },
+    {
+      name: 'riskGrade',
+      label: 'Risk grade',
+      allLabel: 'Any risk grade',
+      options: GRADE_OPTIONS,
+      testId: 'risk-grade',
+    },
+    {
+      name: 'assignedAgentId',
+      label: 'Assigned agent',
+      allLabel: 'Any agent',
+      options: agentOptions,
+      testId: 'agent',
+      hideWhenEmpty: true,
+    },
+  ];
 
   return (
-    <div className="min-w-0">
-      <ListToolbar
-        search={state.q}
-        onSearch={list.setSearch}
-        placeholder="Search name, phone, account or ID"
-        csvHref={csvHref(CUSTOMERS_ENDPOINT, state)}
-        onClear={filtered ? list.clear : undefined}
-        testId="customers"
-      >
-        <FilterSelect
-          label="KYC status"
-          allLabel="Any KYC status"
-          value={state.filters.kycStatus ?? ''}
-          onChange={(value) => list.setFilter('kycStatus', value)}
-          options={KYC_OPTIONS}
-          testId="kyc-status"
-        />
-        <FilterSelect
-          label="Region"
-          allLabel="All regions"
-          value={state.filters.region ?? ''}
-          onChange={(value) => list.setFilter('region', value)}
-          options={regionOptions}
-          testId="region"
-        />
-        <FilterSelect
-          label="Risk grade"
-          allLabel="Any risk grade"
-          value={state.filters.riskGrade ?? ''}
-          onChange={(value) => list.setFilter('riskGrade', value)}
-          options={GRADE_OPTIONS}
-          testId="risk-grade"
-        />
-        {agentOptions.length > 0 && (
-          <FilterSelect
-            label="Assigned agent"
-            allLabel="Any agent"
-            value={state.filters.assignedAgentId ?? ''}
-            onChange={(value) => list.setFilter('assignedAgentId', value)}
-            options={agentOptions}
-            testId="agent"
-          />
-        )}
+    <ListPage<CustomerListItem>
+      endpoint={CUSTOMERS_ENDPOINT}
+      schema={customerListQuery}
+      label="Customers"
+      testId="customers"
+      searchPlaceholder="Search name, phone, account or ID"
+      filters={filters}
+      toolbar={(list) => (
         <CreatedRange
-          from={state.filters.createdFrom ?? ''}
-          to={state.filters.createdTo ?? ''}
+          from={list.state.filters.createdFrom ?? ''}
+          to={list.state.filters.createdTo ?? ''}
           onChange={list.setFilter}
         />
-      </ListToolbar>
-      <DataTable
-        label="Customers"
-        columns={COLUMNS}
-        rows={page.data?.items}
-        rowKey={(c) => c.id}
-        loading={page.isFetching}
-        error={page.error ? `Customers could not be loaded: ${errorMessage(page.error)}` : null}
-        state={state}
-        onSort={list.sortBy}
-        rowHref={(c) => `/customers/${c.id}`}
-        onOpen={navigate}
-        empty={
-          filtered
-            ? 'No customers match this search and these filters.'
-            : can(user, 'customers.write')
-              ? 'No customers yet. Add the first one with “New customer”.'
-              : 'No customers yet.'
-        }
-        testId="customers"
-      />
-      {page.data && (
-        <Pagination
-          page={page.data.page}
-          pageSize={page.data.pageSize}
-          total={page.data.total}
-          onPage={list.setPage}
-          testId="customers"
-        />
       )}
-    </div>
+      columns={COLUMNS}
+      rowHref={(c) => `/customers/${c.id}`}
+      empty={{
+        filtered: 'No customers match this search and these filters.',
+        none: can(user, 'customers.write')
+          ? 'No customers yet. Add the first one with “New customer”.'
+          : 'No customers yet.',
+      }}
+    />
   );
 }
 

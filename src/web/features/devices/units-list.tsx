@@ -1,18 +1,15 @@
 import { FileUp, PackagePlus } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import { DEVICE_CATEGORIES, DEVICE_STATUSES, type Device, LOCK_STATES } from '@/contracts/devices';
-import { can } from '@/contracts/roles';
 import {
-  type Column,
-  csvHref,
-  DataTable,
-  FilterSelect,
-  ListToolbar,
-  Pagination,
-  useList,
-  useListState,
-} from '@/web/components/data-list';
+  DEVICE_CATEGORIES,
+  DEVICE_STATUSES,
+  type Device,
+  deviceListQuery,
+  LOCK_STATES,
+} from '@/contracts/devices';
+import { can } from '@/contracts/roles';
+import { type Column, ListPage } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import {
   Dialog,
@@ -24,18 +21,17 @@ import {
 import { formatDate } from '@/web/features/admin-users/format';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
-import { errorMessage } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, LOCK_LABELS, labelOf, STATUS_LABELS } from './format';
 import { ImportForm } from './import-form';
 import { DEVICES_ENDPOINT, useAllDeviceModels } from './queries';
 import { DeviceStatusBadge } from './status-badge';
 import { UnitForm } from './unit-form';
 
-const LIST_DEFAULTS = {
-  sort: 'createdAt',
-  order: 'desc',
-  filters: ['status', 'modelId', 'category', 'lockState'],
-} as const;
+const STATUS_OPTIONS = DEVICE_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const);
+const CATEGORY_OPTIONS = DEVICE_CATEGORIES.map(
+  (category) => [category, CATEGORY_LABELS[category] ?? category] as const,
+);
+const LOCK_OPTIONS = LOCK_STATES.map((lock) => [lock, LOCK_LABELS[lock] ?? lock] as const);
 
 const COLUMNS: ReadonlyArray<Column<Device>> = [
   {
@@ -82,13 +78,9 @@ const COLUMNS: ReadonlyArray<Column<Device>> = [
 export function UnitsList() {
   const { user } = useAuth();
   const [, navigate] = useLocation();
-  const list = useListState(LIST_DEFAULTS);
-  const { state } = list;
-  const page = useList<Device>(DEVICES_ENDPOINT, state);
   const models = useAllDeviceModels();
   const [dialog, setDialog] = useState<'add' | 'import' | null>(null);
   const writer = can(user, 'inventory.write');
-  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
   const activeModels = models.data?.items.filter((model) => model.active) ?? [];
 
   return (
@@ -103,78 +95,51 @@ export function UnitsList() {
           </Button>
         </div>
       )}
-      <ListToolbar
-        search={state.q}
-        onSearch={list.setSearch}
-        placeholder="Search serial, IMEI or model"
-        csvHref={csvHref(DEVICES_ENDPOINT, state)}
-        onClear={filtered ? list.clear : undefined}
-        testId="units"
-      >
-        <FilterSelect
-          label="Status"
-          allLabel="All statuses"
-          value={state.filters.status ?? ''}
-          onChange={(value) => list.setFilter('status', value)}
-          options={DEVICE_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const)}
-          testId="unit-status"
-        />
-        <FilterSelect
-          label="Model"
-          allLabel="All models"
-          value={state.filters.modelId ?? ''}
-          onChange={(value) => list.setFilter('modelId', value)}
-          options={(models.data?.items ?? []).map((model) => [model.id, model.name] as const)}
-          testId="unit-model"
-        />
-        <FilterSelect
-          label="Category"
-          allLabel="All categories"
-          value={state.filters.category ?? ''}
-          onChange={(value) => list.setFilter('category', value)}
-          options={DEVICE_CATEGORIES.map(
-            (category) => [category, CATEGORY_LABELS[category] ?? category] as const,
-          )}
-          testId="unit-category"
-        />
-        <FilterSelect
-          label="Lock state"
-          allLabel="Any lock state"
-          value={state.filters.lockState ?? ''}
-          onChange={(value) => list.setFilter('lockState', value)}
-          options={LOCK_STATES.map((lock) => [lock, LOCK_LABELS[lock] ?? lock] as const)}
-          testId="unit-lock"
-        />
-      </ListToolbar>
-      <DataTable
+      <ListPage<Device>
+        endpoint={DEVICES_ENDPOINT}
+        schema={deviceListQuery}
         label="Device units"
-        columns={COLUMNS}
-        rows={page.data?.items}
-        rowKey={(device) => device.id}
-        loading={page.isFetching}
-        error={page.error ? `The units could not be loaded: ${errorMessage(page.error)}` : null}
-        state={state}
-        onSort={list.sortBy}
-        rowHref={(device) => `/devices/${device.id}`}
-        onOpen={navigate}
-        empty={
-          filtered
-            ? 'No unit matches this search or these filters.'
-            : writer
-              ? 'No units in the inventory yet. Add one, or import a CSV file.'
-              : 'No units in the inventory yet.'
-        }
         testId="units"
+        searchPlaceholder="Search serial, IMEI or model"
+        filters={[
+          {
+            name: 'status',
+            label: 'Status',
+            allLabel: 'All statuses',
+            options: STATUS_OPTIONS,
+            testId: 'unit-status',
+          },
+          {
+            name: 'modelId',
+            label: 'Model',
+            allLabel: 'All models',
+            options: (models.data?.items ?? []).map((model) => [model.id, model.name] as const),
+            testId: 'unit-model',
+          },
+          {
+            name: 'category',
+            label: 'Category',
+            allLabel: 'All categories',
+            options: CATEGORY_OPTIONS,
+            testId: 'unit-category',
+          },
+          {
+            name: 'lockState',
+            label: 'Lock state',
+            allLabel: 'Any lock state',
+            options: LOCK_OPTIONS,
+            testId: 'unit-lock',
+          },
+        ]}
+        columns={COLUMNS}
+        rowHref={(device) => `/devices/${device.id}`}
+        empty={{
+          filtered: 'No unit matches this search or these filters.',
+          none: writer
+            ? 'No units in the inventory yet. Add one, or import a CSV file.'
+            : 'No units in the inventory yet.',
+        }}
       />
-      {page.data && (
-        <Pagination
-          page={page.data.page}
-          pageSize={page.data.pageSize}
-          total={page.data.total}
-          onPage={list.setPage}
-          testId="units"
-        />
-      )}
 
       <Dialog open={dialog === 'add'} onOpenChange={(open) => setDialog(open ? 'add' : null)}>
         <DialogContent

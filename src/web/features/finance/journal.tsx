@@ -2,27 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, BookOpen } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
-import type { Account, JournalEntry } from '@/contracts/ledger';
-import {
-  csvHref,
-  FilterSelect,
-  ListToolbar,
-  Pagination,
-  useList,
-  useListState,
-} from '@/web/components/data-list';
+import { type Account, type JournalEntry, journalQuery } from '@/contracts/ledger';
+import { ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { formatBusinessDate } from '@/web/features/calculator/inputs';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { apiJson } from '@/web/lib/queryClient';
 import { amountOrBlank, SOURCE_LABELS, sourceLabel } from './ledger-format';
 
 const ENDPOINT = '/api/ledger/journal';
-const FILTERS = ['from', 'to', 'accountCode', 'sourceType', 'contractId'] as const;
-const DEFAULTS = { sort: 'businessDate', order: 'desc' as const, filters: FILTERS };
 const PAGE_SIZE = 25;
 
 export function useAccounts() {
@@ -35,131 +25,111 @@ export function useAccounts() {
 
 /** The journal: entries with their lines, newest first, filtered by date range, account and source. */
 export function JournalView() {
-  const list = useListState(DEFAULTS);
-  const { state } = list;
-  const page = useList<JournalEntry>(ENDPOINT, state, PAGE_SIZE);
   const accounts = useAccounts();
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-1" data-testid="panel-journal">
+      <ListPage<JournalEntry>
+        endpoint={ENDPOINT}
+        schema={journalQuery}
+        label="Journal entries"
+        testId="journal"
+        searchPlaceholder="Search description or entry number"
+        pageSize={PAGE_SIZE}
+        filters={[
+          {
+            name: 'accountCode',
+            label: 'Account',
+            allLabel: 'All accounts',
+            options: (accounts.data ?? []).map((a) => [a.code, `${a.code} ${a.name}`] as const),
+            testId: 'account',
+          },
+          {
+            name: 'sourceType',
+            label: 'Source',
+            allLabel: 'All sources',
+            options: Object.entries(SOURCE_LABELS),
+            testId: 'source',
+          },
+        ]}
+        header={(list) => <JournalRange list={list} />}
+        empty={{
+          filtered: 'No journal entries match these filters.',
+          none: 'No journal entries yet. Deposits, activations and payments post here.',
+        }}
+        emptyIcon={BookOpen}
+        renderItems={(entries, fetching) => (
+          <ol
+            className={`grid grid-cols-1 gap-3 ${fetching ? 'opacity-60' : ''}`}
+            aria-label="Journal entries"
+          >
+            {entries.map((entry) => (
+              <JournalEntryCard key={entry.id} entry={entry} />
+            ))}
+          </ol>
+        )}
+      />
+    </div>
+  );
+}
+
+/** The date range, the order (newest or oldest first) and the way out of one contract's entries. */
+function JournalRange({ list }: { list: ListStateApi }) {
+  const { state } = list;
   const ids = useId();
-  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
   const rangeError =
     state.filters.from && state.filters.to && state.filters.from > state.filters.to
       ? 'The start date is after the end date'
       : null;
   const ascending = state.sort === 'businessDate' && state.order === 'asc';
-
   return (
-    <div className="grid grid-cols-1 min-w-0 gap-1" data-testid="panel-journal">
-      <ListToolbar
-        search={state.q}
-        onSearch={list.setSearch}
-        placeholder="Search description or entry number"
-        csvHref={csvHref(ENDPOINT, state)}
-        onClear={filtered ? list.clear : undefined}
-        testId="journal"
-      >
-        <FilterSelect
-          label="Account"
-          allLabel="All accounts"
-          value={state.filters.accountCode ?? ''}
-          onChange={(value) => list.setFilter('accountCode', value)}
-          options={(accounts.data ?? []).map((a) => [a.code, `${a.code} ${a.name}`] as const)}
-          testId="account"
+    <div className="mb-3 flex flex-wrap items-end gap-3">
+      <div className="grid grid-cols-1 gap-1">
+        <Label htmlFor={`${ids}-from`} className="text-xs">
+          From
+        </Label>
+        <Input
+          id={`${ids}-from`}
+          type="date"
+          className="w-40 dark:[color-scheme:dark]"
+          value={state.filters.from ?? ''}
+          onChange={(event) => list.setFilter('from', event.target.value)}
+          aria-invalid={!!rangeError}
+          aria-describedby={rangeError ? `${ids}-range` : undefined}
+          data-testid="input-journal-from"
         />
-        <FilterSelect
-          label="Source"
-          allLabel="All sources"
-          value={state.filters.sourceType ?? ''}
-          onChange={(value) => list.setFilter('sourceType', value)}
-          options={Object.entries(SOURCE_LABELS)}
-          testId="source"
-        />
-      </ListToolbar>
-      <div className="mb-3 flex flex-wrap items-end gap-3">
-        <div className="grid grid-cols-1 gap-1">
-          <Label htmlFor={`${ids}-from`} className="text-xs">
-            From
-          </Label>
-          <Input
-            id={`${ids}-from`}
-            type="date"
-            className="w-40 dark:[color-scheme:dark]"
-            value={state.filters.from ?? ''}
-            onChange={(event) => list.setFilter('from', event.target.value)}
-            aria-invalid={!!rangeError}
-            aria-describedby={rangeError ? `${ids}-range` : undefined}
-            data-testid="input-journal-from"
-          />
-        </div>
-        <div className="grid grid-cols-1 gap-1">
-          <Label htmlFor={`${ids}-to`} className="text-xs">
-            To
-          </Label>
-          <Input
-            id={`${ids}-to`}
-            type="date"
-            className="w-40 dark:[color-scheme:dark]"
-            value={state.filters.to ?? ''}
-            onChange={(event) => list.setFilter('to', event.target.value)}
-            data-testid="input-journal-to"
-          />
-        </div>
-        <Button
-          variant="outline"
-          size="sm"
-          className="h-9"
-          onClick={() => list.sortBy('businessDate')}
-          data-testid="button-journal-order"
-        >
-          {ascending ? <ArrowUp aria-hidden="true" /> : <ArrowDown aria-hidden="true" />}
-          {ascending ? 'Oldest first' : 'Newest first'}
-        </Button>
-        {state.filters.contractId && (
-          <Button variant="ghost" size="sm" className="h-9" onClick={() => list.setFilter('contractId', '')}>
-            One contract only — show all
-          </Button>
-        )}
-        {rangeError && (
-          <p id={`${ids}-range`} className="text-destructive text-sm" role="alert">
-            {rangeError}
-          </p>
-        )}
       </div>
-
-      {page.isLoading ? (
-        <Card>
-          <TableSkeleton label="Loading journal entries…" rows={6} />
-        </Card>
-      ) : page.error ? (
-        <Card className="p-6 text-destructive text-sm" role="alert" data-testid="error-journal">
-          Journal entries could not be loaded: {errorMessage(page.error)}
-        </Card>
-      ) : !page.data?.items.length ? (
-        <Card className="flex flex-col items-center gap-2 p-10 text-center" data-testid="empty-journal">
-          <BookOpen className="size-8 text-muted-foreground" aria-hidden="true" />
-          <p className="text-muted-foreground text-sm">
-            {filtered
-              ? 'No journal entries match these filters.'
-              : 'No journal entries yet. Deposits, activations and payments post here.'}
-          </p>
-        </Card>
-      ) : (
-        <ol
-          className={`grid grid-cols-1 gap-3 ${page.isFetching ? 'opacity-60' : ''}`}
-          aria-label="Journal entries"
-        >
-          {page.data.items.map((entry) => (
-            <JournalEntryCard key={entry.id} entry={entry} />
-          ))}
-        </ol>
-      )}
-      {page.data && (
-        <Pagination
-          page={page.data.page}
-          pageSize={page.data.pageSize}
-          total={page.data.total}
-          onPage={list.setPage}
-          testId="journal"
+      <div className="grid grid-cols-1 gap-1">
+        <Label htmlFor={`${ids}-to`} className="text-xs">
+          To
+        </Label>
+        <Input
+          id={`${ids}-to`}
+          type="date"
+          className="w-40 dark:[color-scheme:dark]"
+          value={state.filters.to ?? ''}
+          onChange={(event) => list.setFilter('to', event.target.value)}
+          data-testid="input-journal-to"
         />
+      </div>
+      <Button
+        variant="outline"
+        size="sm"
+        className="h-9"
+        onClick={() => list.sortBy('businessDate')}
+        data-testid="button-journal-order"
+      >
+        {ascending ? <ArrowUp aria-hidden="true" /> : <ArrowDown aria-hidden="true" />}
+        {ascending ? 'Oldest first' : 'Newest first'}
+      </Button>
+      {state.filters.contractId && (
+        <Button variant="ghost" size="sm" className="h-9" onClick={() => list.setFilter('contractId', '')}>
+          One contract only — show all
+        </Button>
+      )}
+      {rangeError && (
+        <p id={`${ids}-range`} className="text-destructive text-sm" role="alert">
+          {rangeError}
+        </p>
       )}
     </div>
   );

@@ -1,30 +1,14 @@
 import { Plus } from 'lucide-react';
-import { Link, useLocation } from 'wouter';
-import { PLAN_STATUSES, type Plan } from '@/contracts/plans';
+import { Link } from 'wouter';
+import { PLAN_STATUSES, type Plan, planListQuery } from '@/contracts/plans';
 import { can } from '@/contracts/roles';
-import {
-  type Column,
-  csvHref,
-  DataTable,
-  FilterSelect,
-  ListToolbar,
-  Pagination,
-  useList,
-  useListState,
-} from '@/web/components/data-list';
+import { type Column, type FilterControl, ListPage, type ListState } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { formatDate } from '@/web/features/admin-users/format';
 import { useAuth } from '@/web/hooks/use-auth';
-import { errorMessage } from '@/web/lib/queryClient';
 import { FREQUENCY_LABELS, METHOD_LABELS, PLAN_STATUS_LABELS, percentText, termsText } from './format';
 import { PLANS_ENDPOINT } from './plan-form';
 import { PlanStatusBadge } from './status-badge';
-
-const LIST_DEFAULTS = {
-  sort: 'code',
-  order: 'asc',
-  filters: ['status', 'frequency', 'allVersions'],
-} as const;
 
 const COLUMNS: ReadonlyArray<Column<Plan>> = [
   {
@@ -72,19 +56,37 @@ const COLUMNS: ReadonlyArray<Column<Plan>> = [
   { key: 'created', header: 'Created', sort: 'createdAt', wide: true, cell: (p) => formatDate(p.createdAt) },
 ];
 
+/** With a status filter, "Active plans" means every active version, even where a newer draft exists. */
+const everyVersionByStatus = (state: ListState): ListState =>
+  state.filters.status ? { ...state, filters: { ...state.filters, allVersions: 'true' } } : state;
+
+const FILTERS: FilterControl[] = [
+  {
+    name: 'status',
+    label: 'Status',
+    allLabel: 'All statuses',
+    options: PLAN_STATUSES.map((status) => [status, PLAN_STATUS_LABELS[status]] as const),
+    testId: 'plan-status',
+  },
+  {
+    name: 'frequency',
+    label: 'Frequency',
+    allLabel: 'Any frequency',
+    options: Object.entries(FREQUENCY_LABELS),
+    testId: 'plan-frequency',
+  },
+  {
+    name: 'allVersions',
+    label: 'Versions',
+    allLabel: 'Newest version of each',
+    options: [['true', 'Every version']],
+    testId: 'plan-versions',
+  },
+];
+
 /** /service-plans: the plans on offer (newest version of each by default), searched and filtered. */
 export function PlansList() {
   const { user } = useAuth();
-  const [, navigate] = useLocation();
-  const list = useListState(LIST_DEFAULTS);
-  const { state } = list;
-  // "Active plans" means every active version, even where a newer draft exists.
-  const query = state.filters.status
-    ? { ...state, filters: { ...state.filters, allVersions: 'true' } }
-    : state;
-  const page = useList<Plan>(PLANS_ENDPOINT, query);
-  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
-
   return (
     <div className="grid grid-cols-1 min-w-0">
       {can(user, 'plans.write') && (
@@ -96,62 +98,19 @@ export function PlansList() {
           </Button>
         </div>
       )}
-      <ListToolbar
-        search={state.q}
-        onSearch={list.setSearch}
-        placeholder="Search code or name"
-        csvHref={csvHref(PLANS_ENDPOINT, query)}
-        onClear={filtered ? list.clear : undefined}
-        testId="plans"
-      >
-        <FilterSelect
-          label="Status"
-          allLabel="All statuses"
-          value={state.filters.status ?? ''}
-          onChange={(value) => list.setFilter('status', value)}
-          options={PLAN_STATUSES.map((status) => [status, PLAN_STATUS_LABELS[status]] as const)}
-          testId="plan-status"
-        />
-        <FilterSelect
-          label="Frequency"
-          allLabel="Any frequency"
-          value={state.filters.frequency ?? ''}
-          onChange={(value) => list.setFilter('frequency', value)}
-          options={Object.entries(FREQUENCY_LABELS)}
-          testId="plan-frequency"
-        />
-        <FilterSelect
-          label="Versions"
-          allLabel="Newest version of each"
-          value={state.filters.allVersions ?? ''}
-          onChange={(value) => list.setFilter('allVersions', value)}
-          options={[['true', 'Every version']]}
-          testId="plan-versions"
-        />
-      </ListToolbar>
-      <DataTable
+      <ListPage<Plan>
+        endpoint={PLANS_ENDPOINT}
+        schema={planListQuery}
+        initial={{ sort: 'code', order: 'asc' }}
+        queryOf={everyVersionByStatus}
         label="Service plans"
-        columns={COLUMNS}
-        rows={page.data?.items}
-        rowKey={(plan) => plan.id}
-        loading={page.isFetching}
-        error={page.error ? `The plans could not be loaded: ${errorMessage(page.error)}` : null}
-        state={state}
-        onSort={list.sortBy}
-        rowHref={(plan) => `/service-plans/${plan.id}`}
-        onOpen={navigate}
-        empty={filtered ? 'No plan matches this search or these filters.' : 'No service plans yet.'}
         testId="plans"
+        searchPlaceholder="Search code or name"
+        filters={FILTERS}
+        columns={COLUMNS}
+        rowHref={(plan) => `/service-plans/${plan.id}`}
+        empty={{ filtered: 'No plan matches this search or these filters.', none: 'No service plans yet.' }}
       />
-      {page.data && (
-        <Pagination
-          page={page.data.page}
-          pageSize={page.data.pageSize}
-          total={page.data.total}
-          onPage={list.setPage}
-          testId="plans"
-        />
-      )}
     </div>
   );
 }
