@@ -182,7 +182,8 @@ export function pageKeyOf<S extends ListQuerySchema, Item>(
   return JSON.stringify([definition.variant?.(viewer) ?? '', entries, env.timeZone]);
 }
 
-function totalsCache(ctx: AppContext, definition: ListSource) {
+/** The totals cache of a list, when it keeps one (decision 005). */
+export function totalsCache(ctx: AppContext, definition: ListSource) {
   return definition.cache
     ? instanceCache<number>(ctx, `${definition.name}_totals`, definition.cache.totalsTtlMs, {
         tables: definition.shows,

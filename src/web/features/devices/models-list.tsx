@@ -1,20 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Pencil, Plus, Power, PowerOff } from 'lucide-react';
 import { useState } from 'react';
-import { CONTROL_KINDS, DEVICE_CATEGORIES, type DeviceModel } from '@/contracts/devices';
+import {
+  CONTROL_KINDS,
+  DEVICE_CATEGORIES,
+  type DeviceModel,
+  deviceModelListQuery,
+} from '@/contracts/devices';
 import { can } from '@/contracts/roles';
 import { formatMoney } from '@/domain/money';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
-import {
-  type Column,
-  csvHref,
-  DataTable,
-  FilterSelect,
-  ListToolbar,
-  Pagination,
-  useList,
-  useListState,
-} from '@/web/components/data-list';
+import { type Column, type FilterControl, ListPage } from '@/web/components/data-list';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import {
@@ -31,11 +27,32 @@ import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
 import { ModelForm } from './model-form';
 import { DEVICES_ENDPOINT, MODELS_ENDPOINT, useOrganisation } from './queries';
 
-const LIST_DEFAULTS = {
-  sort: 'name',
-  order: 'asc',
-  filters: ['category', 'controlKind', 'active'],
-} as const;
+const FILTERS: FilterControl[] = [
+  {
+    name: 'category',
+    label: 'Category',
+    allLabel: 'All categories',
+    options: DEVICE_CATEGORIES.map((category) => [category, CATEGORY_LABELS[category] ?? category] as const),
+    testId: 'model-category',
+  },
+  {
+    name: 'controlKind',
+    label: 'Control',
+    allLabel: 'Any control',
+    options: CONTROL_KINDS.map((kind) => [kind, CONTROL_LABELS[kind] ?? kind] as const),
+    testId: 'model-control',
+  },
+  {
+    name: 'active',
+    label: 'State',
+    allLabel: 'Active and inactive',
+    options: [
+      ['true', 'Active'],
+      ['false', 'Inactive'],
+    ],
+    testId: 'model-active',
+  },
+];
 
 type Editing = { model: DeviceModel | null } | null;
 
@@ -43,14 +60,10 @@ type Editing = { model: DeviceModel | null } | null;
 export function ModelsList() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
-  const list = useListState(LIST_DEFAULTS);
-  const { state } = list;
-  const page = useList<DeviceModel>(MODELS_ENDPOINT, state);
   const organisation = useOrganisation();
   const [editing, setEditing] = useState<Editing>(null);
   const [toggling, setToggling] = useState<DeviceModel | null>(null);
   const writer = can(user, 'inventory.write');
-  const filtered = !!state.q || Object.values(state.filters).some(Boolean);
   const currency = organisation.data?.currency ?? 'USD';
 
   const toggle = useMutation({
@@ -161,69 +174,20 @@ export function ModelsList() {
           </Button>
         </div>
       )}
-      <ListToolbar
-        search={state.q}
-        onSearch={list.setSearch}
-        placeholder="Search make, model or SKU"
-        csvHref={csvHref(MODELS_ENDPOINT, state)}
-        onClear={filtered ? list.clear : undefined}
-        testId="models"
-      >
-        <FilterSelect
-          label="Category"
-          allLabel="All categories"
-          value={state.filters.category ?? ''}
-          onChange={(value) => list.setFilter('category', value)}
-          options={DEVICE_CATEGORIES.map(
-            (category) => [category, CATEGORY_LABELS[category] ?? category] as const,
-          )}
-          testId="model-category"
-        />
-        <FilterSelect
-          label="Control"
-          allLabel="Any control"
-          value={state.filters.controlKind ?? ''}
-          onChange={(value) => list.setFilter('controlKind', value)}
-          options={CONTROL_KINDS.map((kind) => [kind, CONTROL_LABELS[kind] ?? kind] as const)}
-          testId="model-control"
-        />
-        <FilterSelect
-          label="State"
-          allLabel="Active and inactive"
-          value={state.filters.active ?? ''}
-          onChange={(value) => list.setFilter('active', value)}
-          options={[
-            ['true', 'Active'],
-            ['false', 'Inactive'],
-          ]}
-          testId="model-active"
-        />
-      </ListToolbar>
-      <DataTable
+      <ListPage<DeviceModel>
+        endpoint={MODELS_ENDPOINT}
+        schema={deviceModelListQuery}
+        initial={{ sort: 'name', order: 'asc' }}
         label="Device models"
-        columns={columns}
-        rows={page.data?.items}
-        rowKey={(model) => model.id}
-        loading={page.isFetching}
-        error={page.error ? `The models could not be loaded: ${errorMessage(page.error)}` : null}
-        state={state}
-        onSort={list.sortBy}
-        empty={
-          filtered
-            ? 'No model matches this search or these filters.'
-            : 'No device models yet: a model (make, category, price, control) comes before its units.'
-        }
         testId="models"
+        searchPlaceholder="Search make, model or SKU"
+        filters={FILTERS}
+        columns={columns}
+        empty={{
+          filtered: 'No model matches this search or these filters.',
+          none: 'No device models yet: a model (make, category, price, control) comes before its units.',
+        }}
       />
-      {page.data && (
-        <Pagination
-          page={page.data.page}
-          pageSize={page.data.pageSize}
-          total={page.data.total}
-          onPage={list.setPage}
-          testId="models"
-        />
-      )}
 
       <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
         <DialogContent

@@ -1,0 +1,162 @@
+import { getTableName } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listFilterNames, listSortNames } from '../../src/contracts/lists';
+import { tablesChanged } from '../../src/server/cache';
+import { AppError } from '../../src/server/errors';
+import {
+  type ListDefinition,
+  listCsv,
+  orderOf,
+  pageKeyOf,
+  pagesCache,
+  totalKeyOf,
+  totalsCache,
+} from '../../src/server/list-definition';
+import { contractList } from '../../src/server/modules/contracts/list';
+import { customerList } from '../../src/server/modules/customers/list';
+import { deviceList, deviceModelList } from '../../src/server/modules/devices/list';
+import { journalList } from '../../src/server/modules/ledger/list';
+import { planList } from '../../src/server/modules/plans/list';
+import { startTestApp, type TestApp, type TestClient } from '../support/app';
+import { DATABASE_KINDS } from '../support/databases';
+import { deviceInStock } from '../support/origination';
+
+// biome-ignore lint/suspicious/noExplicitAny: a table of lists of every item type
+const LISTS: ReadonlyArray<ListDefinition<any, any>> = [
+  contractList,
+  customerList,
+  deviceList,
+  deviceModelList,
+  planList,
+  journalList,
+];
+const dialect = new PgDialect();
+const env = { timeZone: 'Africa/Nairobi' };
+
+describe('list definitions', () => {
+  it.each(LISTS.map((list) => [list.name, list] as const))(
+    '%s: every sort ends in a unique column, in the sort’s direction both ways',
+    (_name, list) => {
+      for (const sort of listSortNames(list.query)) {
+        for (const order of ['asc', 'desc'] as const) {
+          const text = orderOf(list, list.query.parse({ sort, order })).map(
+            (part) => dialect.sqlToQuery(part).sql,
+          );
+          const direction = order === 'asc' ? ' asc' : ' desc';
+          expect(text.every((column) => column.includes(direction))).toBe(true);
+          const spec = list.sorts[sort];
+          if (!spec?.unique) expect(text.at(-1)).toContain(`"${list.tieBreak.name}"`);
+        }
+      }
+    },
+  );
+
+  it.each(LISTS.map((list) => [list.name, list] as const))(
+    '%s: the total and page cache keys change with every filter of the schema',
+    (_name, list) => {
+      const base = list.query.parse({});
+      const total = totalKeyOf(list, base, env);
+      const page = pageKeyOf(list, base, env, null);
+      for (const filter of listFilterNames(list.query)) {
+        const narrowed = { ...base, [filter]: `${String(base[filter] ?? '')}x` };
+        expect(totalKeyOf(list, narrowed, env), filter).not.toBe(total);
+        expect(pageKeyOf(list, narrowed, env, null), filter).not.toBe(page);
+      }
+      expect(totalKeyOf(list, { ...base, q: 'x' }, env)).not.toBe(total);
+      expect(totalKeyOf(list, base, { timeZone: 'UTC' })).not.toBe(total);
+      // The page (not the total) depends on the sort and the page.
+      expect(totalKeyOf(list, { ...base, page: 2 }, env)).toBe(total);
+      expect(pageKeyOf(list, { ...base, page: 2 }, env, null)).not.toBe(page);
+    },
+  );
+});
+
+describe.each(DATABASE_KINDS)('list definitions on %s', (kind) => {
+  let t: TestApp;
+  let manager: TestClient;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    manager = await t.signedIn('manager');
+  });
+  afterAll(() => t.close());
+
+  it('pages through ties in a stable order, the same rows reversed when the order flips', async () => {
+    // Six plans with one name: the name sort ties on every row, and only the id tells them apart.
+    for (let i = 0; i < 6; i++) {
+      const created = await manager.post('/api/service-plans', {
+        code: `TIE-${i}`,
+        name: 'Tied plan',
+        frequency: 'monthly',
+        allowedTerms: [6],
+        apr: 12,
+        interestMethod: 'flat',
+      });
+      expect(created.statusCode).toBe(201);
+    }
+    const walk = async (order: 'asc' | 'desc') => {
+      const ids: string[] = [];
+      for (let page = 1; page <= 6; page++) {
+        const response = await manager.get(
+          `/api/service-plans?q=TIE-&sort=name&order=${order}&pageSize=1&page=${page}`,
+        );
+        ids.push(...response.json<{ items: { id: string }[] }>().items.map((plan) => plan.id));
+      }
+      return ids;
+    };
+    const ascending = await walk('asc');
+    expect(new Set(ascending).size).toBe(6);
+    expect(await walk('desc')).toEqual([...ascending].reverse());
+  });
+
+  it('exports every matching row as CSV, in the list’s order, and refuses past the export limit', async () => {
+    const page = await manager.get('/api/service-plans?q=TIE-&sort=code&order=asc&pageSize=2');
+    const { items, total } = page.json<{ items: { code: string }[]; total: number }>();
+    expect(items).toHaveLength(2);
+    const csv = await manager.get(
+      '/api/service-plans?q=TIE-&sort=code&order=asc&pageSize=2&page=3&format=csv',
+    );
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines).toHaveLength(total + 1);
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(
+      Array.from({ length: total }, (_, i) => `TIE-${i}`),
+    );
+
+    const small = { ...planList, csv: { ...planList.csv, limit: total - 1 } };
+    const refused = await listCsv(t.app.ctx, small, planList.query.parse({ q: 'TIE-' }), null).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe('EXPORT_TOO_LARGE');
+  });
+
+  it.each(LISTS.filter((list) => list.cache).map((list) => [list.name, list] as const))(
+    '%s: a write to any table it shows evicts its pages and totals',
+    async (_name, list) => {
+      const { ctx } = t.app;
+      for (const table of list.shows) {
+        const pages = pagesCache(ctx, list);
+        const totals = totalsCache(ctx, list);
+        await pages?.get('key', async () => Buffer.from('old'));
+        await totals?.get('key', async () => 1);
+        await tablesChanged(ctx, ctx.db, table);
+        const reload = vi.fn(async () => 2);
+        await totals?.get('key', reload);
+        const reloadPage = vi.fn(async () => Buffer.from('new'));
+        await pages?.get('key', reloadPage);
+        expect(reload, getTableName(table)).toHaveBeenCalledOnce();
+        if (pages) expect(reloadPage, getTableName(table)).toHaveBeenCalledOnce();
+      }
+    },
+  );
+
+  it('shows a renamed model on the unit list at once, though its pages are cached', async () => {
+    const device = await deviceInStock(manager);
+    const path = `/api/devices?q=${device.serialNumber}`;
+    expect((await manager.get(path)).json().items[0].model.model).toMatch(/^Phone /);
+    const renamed = await manager.patch(`/api/device-models/${device.model.id}`, { model: 'Renamed' });
+    expect(renamed.statusCode).toBe(200);
+    expect((await manager.get(path)).json().items[0].model.model).toBe('Renamed');
+  });
+});
