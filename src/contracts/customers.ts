@@ -247,7 +247,6 @@ export const customerListQuery = listQuery(['createdAt', 'name', 'accountNumber'
   /** Created on or before this business date (organisation time zone). */
   createdTo: z.iso.date('createdTo must be a date (YYYY-MM-DD)').optional(),
 });
-export type CustomerListQuery = z.output<typeof customerListQuery>;
 export const customerPageSchema = pageOf(customerListItemSchema);
 
 export const kycDocumentSchema = z.object({

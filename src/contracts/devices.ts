@@ -148,7 +148,6 @@ export const deviceModelListQuery = listQuery(['name', 'createdAt', 'retailPrice
   controlKind: controlKind.optional(),
   active: z.enum(['true', 'false'], { error: 'active must be true or false' }).optional(),
 });
-export type DeviceModelListQuery = z.output<typeof deviceModelListQuery>;
 export const deviceModelPageSchema = pageOf(deviceModelSchema);
 
 const imei = z
@@ -287,7 +286,6 @@ export const deviceListQuery = listQuery(['createdAt', 'serialNumber', 'status']
   lockState: z.enum(LOCK_STATES, { error: `lockState must be one of: ${LOCK_STATES.join(', ')}` }).optional(),
   controlKind: controlKind.optional(),
 });
-export type DeviceListQuery = z.output<typeof deviceListQuery>;
 export const devicePageSchema = pageOf(deviceSchema);
 
 export const deviceStatusBody = z.strictObject({

@@ -12,6 +12,7 @@ import {
   pagesCache,
   totalKeyOf,
   totalsCache,
+  whereOf,
 } from '../../src/server/list-definition';
 import { contractList } from '../../src/server/modules/contracts/list';
 import { customerList } from '../../src/server/modules/customers/list';
@@ -70,6 +71,13 @@ describe('list definitions', () => {
       expect(pageKeyOf(list, { ...base, page: 2 }, env, null)).not.toBe(page);
     },
   );
+});
+
+describe('the journal search', () => {
+  it('takes % and _ as the characters typed, not as wildcards', () => {
+    const where = whereOf(journalList, journalList.query.parse({ q: '50%_off' }), env);
+    expect(where && dialect.sqlToQuery(where).params).toContain('%50\\%\\_off%');
+  });
 });
 
 describe.each(DATABASE_KINDS)('list definitions on %s', (kind) => {
