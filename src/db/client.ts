@@ -19,9 +19,19 @@ export interface Connection {
   exec(sql: string): Promise<void>;
 }
 
+/**
+ * How the job queue (pg-boss) reaches the database (decision 009): on PostgreSQL its own small
+ * pool from the connection string; on PGlite this process's one connection, through pg-boss's
+ * `executeSql` adapter.
+ */
+export type JobQueueConnection =
+  | { connectionString: string }
+  | { db: { executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> } };
+
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
+  jobQueue: JobQueueConnection;
   withConnection<T>(fn: (connection: Connection) => Promise<T>): Promise<T>;
   /** LISTEN on a channel; the returned function stops listening. */
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
@@ -66,6 +76,18 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
   return {
     kind: 'pglite',
     db: drizzlePglite({ client, schema }) as unknown as Db,
+    jobQueue: {
+      db: {
+        executeSql: async (text, values) => {
+          if (values?.length) return client.query(text, values);
+          // Parameterless commands may be several statements, some with their own BEGIN and COMMIT:
+          // run inside PGlite's transaction(), whose ROLLBACK on failure never leaves the shared
+          // connection in an aborted transaction (the nested BEGIN and the final COMMIT only warn).
+          const results = await client.transaction((tx) => tx.exec(text));
+          return { rows: results.at(-1)?.rows ?? [] };
+        },
+      },
+    },
     // PGlite is a single connection: every caller already shares it.
     withConnection: (fn) => fn(connection),
     listen: async (channel, handler) => {
@@ -89,6 +111,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   return {
     kind: 'postgres',
     db: drizzlePostgres({ client: pool, schema }) as unknown as Db,
+    jobQueue: { connectionString: url },
     withConnection: async (fn) => {
       const client = await pool.connect();
       try {

@@ -16,6 +16,8 @@ import type { Config } from './config';
 import { type AppContext, type Clock, systemClock } from './context';
 import { AppError } from './errors';
 import { InvalidationBus } from './invalidation';
+import { JobQueue } from './jobs/queue';
+import { JOBS } from './jobs/registry';
 import { activityRoutes } from './modules/activity/routes';
 import { assistantRoutes } from './modules/assistant/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -55,6 +57,8 @@ declare module 'fastify' {
     ctx: AppContext;
     readiness: { ready: boolean };
     routeTable: RouteEntry[];
+    /** The background job queue; started by main.ts (tests start it only when they need it). */
+    jobs: JobQueue;
   }
 }
 
@@ -117,7 +121,12 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   app.decorate('ctx', { config, database, db: database.db, keyring, clock, sessions, bus, log: app.log });
   app.decorate('readiness', { ready: false });
   app.decorateRequest('session', null);
-  app.addHook('onClose', () => bus.stop());
+  app.decorate('jobs', new JobQueue(app.ctx, JOBS));
+  // Jobs stop before the bus and the database they use.
+  app.addHook('onClose', async () => {
+    await app.jobs.stop();
+    await bus.stop();
+  });
 
   registerErrorHandling(app);
   const routeTable: RouteEntry[] = [];

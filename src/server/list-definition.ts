@@ -7,7 +7,7 @@ import { type InstanceCache, instanceCache } from './cache';
 import type { AppContext } from './context';
 import { unprocessable } from './errors';
 import { CSV_EXPORT_LIMIT, type CsvColumn, offsetOf, toCsv } from './lists';
-import { organisation } from './modules/settings/service';
+import { organisation } from './organisation';
 
 /**
  * One list endpoint, declared once (decision 010): the query schema it accepts (shared with the

@@ -6,8 +6,7 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { seedDemoPortfolio } from './demo/portfolio';
 import { formatCredentials, seedDemoUsers } from './demo/users';
-import { keepDelinquencyCurrent } from './modules/contracts/delinquency';
-import { keepScoresCurrent } from './modules/customers/rescore';
+import { refreshArrearsJob } from './modules/contracts/delinquency';
 import { loadAppSecret } from './secrets';
 
 /**
@@ -30,12 +29,10 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
-  let stopBackground = () => {};
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal} received, shutting down`);
-    stopBackground();
     await app.close();
     await database.close();
     process.exit(0);
@@ -51,16 +48,19 @@ async function main(): Promise<void> {
     if (credentials.length) process.stdout.write(`${formatCredentials(credentials)}\n`);
   }
   app.readiness.ready = true;
-  const arrears = keepDelinquencyCurrent(app.ctx, app.log);
-  const scores = keepScoresCurrent(app.ctx, app.log);
-  stopBackground = () => {
-    arrears.stop();
-    scores.stop();
-  };
+  // Background work starts once the app answers; the arrears figures and risk scores are refreshed
+  // at every start (then kept current by their keys) as before.
+  const jobs = app.jobs
+    .start()
+    .then(() => app.jobs.sendKeptCurrent('start'))
+    .catch((error: unknown) => app.log.error({ err: error }, 'job queue failed to start'));
   if (config.DEMO_DATA) {
     // Built in the background so the app answers at once; a later start finds it there and skips.
     seedDemoPortfolio(app.ctx, { shouldStop: () => stopping, log: (message) => app.log.info(message) })
-      .then((built) => (built ? arrears.refreshNow() : undefined))
+      .then(async (built) => {
+        await jobs;
+        if (built && app.jobs.running) await app.jobs.send(refreshArrearsJob, {}, 'demand');
+      })
       .catch((error: unknown) => {
         if (!stopping) app.log.error({ err: error }, 'demo portfolio failed');
       });

@@ -17,7 +17,7 @@ import { createDeviceModel } from '../modules/devices/models';
 import { createDevice } from '../modules/devices/service';
 import { issueTokenInTransaction } from '../modules/devices/tokens';
 import { activatePlan, createPlan } from '../modules/plans/service';
-import { organisation, updateOrganisation } from '../modules/settings/service';
+import { organisation, updateOrganisation } from '../organisation';
 import { type DemoModel, type DemoPlan, demoCatalogue, FIRST_NAMES, LAST_NAMES, REGIONS } from './catalogue';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
 import { createRandom, type Random } from './random';

@@ -3,7 +3,7 @@ import { type ActivityEvent, sectionOf, type Usage } from '../../../contracts/ac
 import { queryRows } from '../../../db/client';
 import { activityEvents } from '../../../db/schema';
 import type { AppContext } from '../../context';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 
 /** Stores one event of the client tracker; the section is derived from the page when absent. */
 export async function trackActivity(ctx: AppContext, userId: string, event: ActivityEvent): Promise<void> {

@@ -13,6 +13,7 @@ import {
 } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
+import { organisation } from '../../organisation';
 import {
   collectionsForPeriod,
   kpiContracts,
@@ -20,7 +21,6 @@ import {
   portfolioBatches,
   topRisks,
 } from '../contracts/portfolio';
-import { organisation } from '../settings/service';
 import { type Intent, type ParsedQuery, parseQuery, SUPPORTED_QUESTIONS } from './intent';
 import { mapWithModel } from './model';
 

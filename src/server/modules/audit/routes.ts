@@ -3,7 +3,7 @@ import { auditPageSchema, auditQuery, chainVerificationSchema } from '../../../c
 import { auditLog } from '../../../db/schema';
 import type { AppInstance } from '../../app';
 import { verifyAuditChain } from '../../audit';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 
 /** /admin/audit: the append-only log, filtered and paged, and the chain check. Administrators only. */
 export async function auditRoutes(app: AppInstance): Promise<void> {

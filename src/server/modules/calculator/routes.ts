@@ -2,7 +2,7 @@ import { quoteQuery, quoteSchema } from '../../../contracts/calculator';
 import { buildSchedule } from '../../../domain';
 import type { AppInstance } from '../../app';
 import { businessDate } from '../../dates';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 
 /** API.md: the public financing calculator, computed by the finance engine. */
 export async function calculatorRoutes(app: AppInstance): Promise<void> {

@@ -1,16 +1,14 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts } from '../../../db/schema';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
-import { type FailureLog, type KeptCurrent, keepCurrent } from '../../keep-current';
-import { organisation } from '../settings/service';
+import { defineJob } from '../../jobs/definition';
+import { organisation } from '../../organisation';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
 import { bucketsFrom } from './queries';
-
-/** Serialises refreshes across instances sharing one database. */
-const REFRESH_LOCK = 5_150_301;
 
 /**
  * The derived arrears figures that lists filter and sort on (PRODUCT.md close of business, step
@@ -28,7 +26,6 @@ export async function refreshDelinquency(ctx: AppContext, date?: string): Promis
     .map((bucket) => sql`WHEN dpd >= ${bucket.min} THEN ${bucket.label}`);
   const bucketOf: SQL = sql`CASE ${sql.join(labels, sql` `)} ELSE 'current' END`;
   return ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${REFRESH_LOCK})`);
     const changed = await queryRows<{ id: string }>(
       tx,
       sql`
@@ -55,18 +52,24 @@ export async function refreshDelinquency(ctx: AppContext, date?: string): Promis
   });
 }
 
-/**
- * Keeps the figures current until the close of business exists to do it: refreshes at start and
- * then whenever the business date or the organisation's buckets change.
- */
-export function keepDelinquencyCurrent(ctx: AppContext, log: FailureLog): KeptCurrent {
-  return keepCurrent(
-    'arrears figures',
-    async () => {
-      const org = await organisation(ctx);
-      return `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
-    },
-    () => refreshDelinquency(ctx),
-    log,
-  );
+/** What the stored figures depend on: the business date and the organisation's buckets. */
+async function arrearsKey(ctx: AppContext): Promise<string> {
+  const org = await organisation(ctx);
+  return `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
 }
+
+/**
+ * Keeps the figures current until the close of business exists to do it: at start, after the demo
+ * portfolio, and whenever the business date or the organisation's buckets change. One run at a
+ * time across instances (the singleton key replaces the advisory lock this took before).
+ */
+export const refreshArrearsJob = defineJob({
+  name: 'contracts.refresh-arrears',
+  description: 'Days past due, bucket and next due date of every live contract',
+  payload: z.object({}),
+  schedule: { whenChanged: arrearsKey },
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  expireInSeconds: 15 * 60,
+  singletonKey: 'all',
+  run: async (ctx) => ({ changed: await refreshDelinquency(ctx) }),
+});

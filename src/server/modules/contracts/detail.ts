@@ -18,7 +18,7 @@ import { delinquencySnapshot, isSettled } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { notFound } from '../../errors';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 import { toPosition } from './portfolio';
 import { bucketsFrom } from './queries';
 import { blockersOf } from './service';

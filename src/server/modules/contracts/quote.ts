@@ -3,8 +3,8 @@ import { addDays, buildSchedule, type Schedule } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, type FieldError, fieldError, unprocessable } from '../../errors';
+import { organisation } from '../../organisation';
 import { planForContract } from '../plans/service';
-import { organisation } from '../settings/service';
 import { partiesOfQuote } from './parties';
 
 export interface QuoteInput {

@@ -1,11 +1,12 @@
 import { and, asc, desc, gt, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { queryRows } from '../../../db/client';
 import { customers, kycDocuments } from '../../../db/schema';
 import { SYSTEM_ACTOR, writeAudit } from '../../audit';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
-import { type FailureLog, type KeptCurrent, keepCurrent } from '../../keep-current';
-import { organisation } from '../settings/service';
+import { defineJob } from '../../jobs/definition';
+import { organisation } from '../../organisation';
 import { kycStateOf } from './kyc';
 import { customerListsChanged } from './list-cache';
 import { assessRisk, scorecardOf } from './risk';
@@ -97,12 +98,14 @@ export async function rescoreCustomers(ctx: AppContext): Promise<number> {
   return rescored;
 }
 
-/** Rescores at start and whenever the organisation's scorecard settings change. */
-export function keepScoresCurrent(ctx: AppContext, log: FailureLog): KeptCurrent {
-  return keepCurrent(
-    'risk scores',
-    async () => scorecardOf(await organisation(ctx)).key,
-    () => rescoreCustomers(ctx),
-    log,
-  );
-}
+/** Rescores at start and whenever the organisation's scorecard settings change; one run at a time. */
+export const rescoreJob = defineJob({
+  name: 'customers.rescore',
+  description: 'Risk scores given by an earlier scorecard, redone with the current one',
+  payload: z.object({}),
+  schedule: { whenChanged: async (ctx) => scorecardOf(await organisation(ctx)).key },
+  retry: { limit: 3, delaySeconds: 30, backoff: true },
+  expireInSeconds: 60 * 60,
+  singletonKey: 'all',
+  run: async (ctx) => ({ rescored: await rescoreCustomers(ctx) }),
+});

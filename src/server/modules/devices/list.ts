@@ -11,7 +11,7 @@ import { queryRows } from '../../../db/client';
 import { deviceModels, devices } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { likePattern, searchCondition } from '../../lists';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 import { toDeviceModel, unitCount } from './models';
 import { toDevice } from './service';
 

@@ -6,8 +6,8 @@ import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { AppContext, Executor } from '../../context';
 import { AppError, notFound, unprocessable } from '../../errors';
+import { organisation } from '../../organisation';
 import { uniqueViolation } from '../../unique';
-import { organisation } from '../settings/service';
 
 export type DeviceModelRow = typeof deviceModels.$inferSelect;
 

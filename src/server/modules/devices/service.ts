@@ -14,9 +14,9 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Executor, Tx } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
+import { organisation } from '../../organisation';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type Posting, post } from '../ledger/service';
-import { organisation } from '../settings/service';
 import { deviceListsChanged, deviceListsNotification } from './list-cache';
 import { deviceModelRow } from './models';
 

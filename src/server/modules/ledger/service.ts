@@ -7,7 +7,7 @@ import type { Actor } from '../../audit';
 import type { AppContext, Executor } from '../../context';
 import { businessDate } from '../../dates';
 import { unprocessable } from '../../errors';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 
 /** The accounts other modules post to, by meaning (codes seeded by migrations 0003, 0005 and 0008). */
 export const ACCOUNTS = {

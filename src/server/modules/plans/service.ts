@@ -6,7 +6,7 @@ import { contracts, deviceModels, servicePlans } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Executor } from '../../context';
 import { AppError, conflict, type FieldError, notFound, unprocessable } from '../../errors';
-import { organisation } from '../settings/service';
+import { organisation } from '../../organisation';
 
 type PlanRow = typeof servicePlans.$inferSelect;
 

@@ -5,10 +5,10 @@ import { sessions, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext } from '../../context';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
+import { organisation } from '../../organisation';
 import { hashPassword, verifyPassword } from '../auth/password';
 import { deleteRecoveryCodes, issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes';
 import { generateTotpSecret, matchTotp, otpauthUri } from '../auth/totp';
-import { organisation } from '../settings/service';
 import { findUserByEmail, findUserById, toUser } from '../users/service';
 
 async function currentUser(ctx: AppContext, id: string) {

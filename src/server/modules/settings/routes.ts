@@ -7,8 +7,9 @@ import {
 } from '../../../contracts/profile';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
+import { organisation, updateOrganisation } from '../../organisation';
 import { userId } from '../../plugins/session';
-import { organisation, preferences, savePreferences, updateOrganisation } from './service';
+import { preferences, savePreferences } from './service';
 
 /** /settings: the user's own preferences; organisation settings readable by staff, changed by admins only. */
 export async function settingsRoutes(app: AppInstance): Promise<void> {

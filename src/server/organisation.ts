@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import type { Organisation, OrganisationBody } from '../contracts/profile';
+import { organisationSettings } from '../db/schema';
+import { type Actor, writeAudit } from './audit';
+import { instanceCache } from './cache';
+import type { AppContext, Executor } from './context';
+
+/**
+ * The organisation's settings (currency, time zone, buckets, caps), a platform service: every area
+ * reads them through `organisation()`; administrators change them through the settings routes.
+ */
+type OrganisationRow = typeof organisationSettings.$inferSelect;
+
+function toOrganisation(row: OrganisationRow): Organisation {
+  return {
+    name: row.name,
+    currency: row.currency,
+    timeZone: row.timeZone,
+    country: row.country,
+    delinquencyBuckets: row.delinquencyBuckets,
+    quietHoursStart: row.quietHoursStart,
+    quietHoursEnd: row.quietHoursEnd,
+    aprCap: row.aprCap === null ? null : Number(row.aprCap),
+    incomeBands: row.incomeBands ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The organisation's settings, read by nearly every request that shows money or dates: cached
+ * per instance and evicted everywhere when an administrator changes them.
+ */
+export function organisation(ctx: AppContext, executor: Executor = ctx.db): Promise<Organisation> {
+  // Inside a transaction pass it: on the embedded database (one connection) a read through
+  // ctx.db would wait for the transaction that waits for it.
+  return instanceCache<Organisation>(ctx, 'organisation', 300_000).get('1', () => loadOrganisation(executor));
+}
+
+/** The single row is created with defaults on first read. */
+async function loadOrganisation(executor: Executor): Promise<Organisation> {
+  const [row] = await executor.select().from(organisationSettings).where(eq(organisationSettings.id, 1));
+  if (row) return toOrganisation(row);
+  await executor.insert(organisationSettings).values({ id: 1 }).onConflictDoNothing();
+  const [created] = await executor.select().from(organisationSettings).where(eq(organisationSettings.id, 1));
+  if (!created) throw new Error('Organisation settings row missing');
+  return toOrganisation(created);
+}
+
+export async function updateOrganisation(
+  ctx: AppContext,
+  actor: Actor,
+  input: OrganisationBody,
+): Promise<Organisation> {
+  return ctx.db.transaction(async (tx) => {
+    const before = await loadOrganisation(tx);
+    const [row] = await tx
+      .update(organisationSettings)
+      .set({
+        ...input,
+        aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
+        updatedAt: ctx.clock.now(),
+        updatedBy: actor.id,
+      })
+      .where(eq(organisationSettings.id, 1))
+      .returning();
+    if (!row) throw new Error('Organisation settings row missing');
+    const after = toOrganisation(row);
+    await ctx.bus.publish(tx, 'organisation', '*');
+    await writeAudit(tx, actor, {
+      action: 'organisation.update',
+      entityType: 'organisation',
+      entityId: '1',
+      before: { ...before, updatedAt: undefined },
+      after: { ...after, updatedAt: undefined },
+    });
+    return after;
+  });
+}

@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { JobRun } from '../../src/contracts/jobs';
+import type { Db } from '../../src/db/client';
+import { queryRows } from '../../src/db/client';
+import { defineJob } from '../../src/server/jobs/definition';
+import { recentRuns } from '../../src/server/jobs/runs';
+
+/** A cron job for the scheduling tests: every minute, reports that it ran. */
+export const everyMinuteJob = defineJob({
+  name: 'test.every-minute',
+  description: 'Test: runs each minute',
+  payload: z.object({}),
+  schedule: { cron: '* * * * *' },
+  retry: { limit: 0, delaySeconds: 0, backoff: false },
+  expireInSeconds: 60,
+  run: async () => ({ ran: 1 }),
+});
+
+/**
+ * For the crash test: in a worker process started with JOB_WORKER_HANGS=true it never finishes (the
+ * test kills that process half-way); anywhere else it completes. Expires after 2 s, retried twice.
+ */
+export const hangsInWorkerJob = defineJob({
+  name: 'test.hangs-in-worker',
+  description: 'Test: hangs in the worker process',
+  payload: z.object({}),
+  retry: { limit: 2, delaySeconds: 0, backoff: false },
+  expireInSeconds: 2,
+  run: async () => {
+    if (process.env.JOB_WORKER_HANGS === 'true') await new Promise(() => {});
+    return { done: 1 };
+  },
+});
+
+export const TEST_JOBS = [everyMinuteJob, hangsInWorkerJob];
+
+/** Polls the recorded runs until `done` holds (no fixed sleeps); fails after `timeoutMs`. */
+export async function waitForRuns(
+  db: Db,
+  job: string,
+  done: (runs: JobRun[]) => boolean,
+  timeoutMs = 20_000,
+): Promise<JobRun[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const runs = await recentRuns(db, { job, failures: false, limit: 50 });
+    if (done(runs)) return runs;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${job} runs: ${JSON.stringify(runs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Queue jobs of a job not yet finished (created, retrying or active). */
+export async function unfinished(db: Db, job: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${job} AND state < 'completed'`,
+  );
+  return Number(row?.n);
+}
