@@ -33,24 +33,33 @@ export const hangsInWorkerJob = defineJob({
   },
 });
 
-export const TEST_JOBS = [everyMinuteJob, hangsInWorkerJob];
-
-/** Polls the recorded runs until `done` holds (no fixed sleeps); fails after `timeoutMs`. */
-export async function waitForRuns(
-  db: Db,
-  job: string,
-  done: (runs: JobRun[]) => boolean,
+/** Polls until `check` returns a value (no fixed sleeps); fails after `timeoutMs` with the last value. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  describe: string,
   timeoutMs = 20_000,
-): Promise<JobRun[]> {
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const runs = await recentRuns(db, { job, failures: false, limit: 50 });
-    if (done(runs)) return runs;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${job} runs: ${JSON.stringify(runs)}`);
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${describe}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
+/** A job's recorded runs, newest first. */
+export function runsOf(db: Db, job: string): Promise<JobRun[]> {
+  return recentRuns(db, { job, failures: false, limit: 50 });
+}
+
+/** Waits until the job's runs satisfy `done` and nothing of it is left in the queue. */
+export function waitForRuns(db: Db, job: string, done: (runs: JobRun[]) => boolean): Promise<JobRun[]> {
+  return eventually(async () => {
+    const runs = await runsOf(db, job);
+    return done(runs) && (await unfinished(db, job)) === 0 ? runs : undefined;
+  }, `${job} runs`);
+}
 /** Queue jobs of a job not yet finished (created, retrying or active). */
 export async function unfinished(db: Db, job: string): Promise<number> {
   const [row] = await queryRows<{ n: number }>(

@@ -81,7 +81,7 @@ export class JobQueue {
         retryBackoff: definition.retry.backoff,
         expireInSeconds: definition.expireInSeconds,
       };
-      await boss.createQueue(definition.name, queue);
+      await createQueueRacing(boss, queue);
       // createQueue keeps an existing queue as it is: apply the declaration as it is now.
       await boss.updateQueue(definition.name, queue);
       const worker = await boss.work<Envelope>(
@@ -158,15 +158,26 @@ export class JobQueue {
           if (now.getTime() - time > SLOT_WINDOW_MS || this.sentSlots.get(definition.name) === time) continue;
           await this.send(definition, {}, 'schedule', slot);
           this.sentSlots.set(definition.name, time);
-        } else if (
-          (await schedule.whenChanged(this.ctx)) !== (await lastCompletedKey(this.ctx.db, definition.name))
-        ) {
+        } else if (await this.outdated(definition, schedule.whenChanged)) {
           await this.send(definition, {}, 'changed');
         }
       }
     } catch (error) {
       this.ctx.log.error({ err: error }, 'job schedule tick failed');
     }
+  }
+
+  /**
+   * Whether a kept-current job's key moved since its last completed run. While one is queued or
+   * running it is not sent again: that run records the key it saw, and the next tick compares.
+   */
+  private async outdated(
+    definition: JobDefinition,
+    key: (ctx: AppContext) => Promise<string>,
+  ): Promise<boolean> {
+    const boss = this.boss;
+    if (!boss || (await boss.getQueueSize(definition.name, { before: 'completed' })) > 0) return false;
+    return (await key(this.ctx)) !== (await lastCompletedKey(this.ctx.db, definition.name));
   }
 
   /** One attempt: recorded as it starts and as it ends; a thrown error fails it into a retry. */
@@ -198,6 +209,22 @@ export class JobQueue {
       });
       ctx.log.error({ err: error, job: definition.name }, 'job failed');
       throw error;
+    }
+  }
+}
+
+/**
+ * Creates a queue, or finds it there. pg-boss 10's create_queue attaches a partition unlocked, so
+ * instances starting together can deadlock on it: PostgreSQL aborts one, which tries again and
+ * then finds the queue made.
+ */
+async function createQueueRacing(boss: PgBoss, queue: PgBoss.Queue): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await boss.createQueue(queue.name, queue);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt >= 5) throw error;
     }
   }
 }
