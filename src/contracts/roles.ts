@@ -39,6 +39,8 @@ export const PERMISSIONS = {
   'eod.run': 'manager',
   'admin.users': 'admin',
   'admin.audit': 'admin',
+  /** Background jobs: their runs and failures. */
+  'admin.jobs': 'admin',
   'admin.integrations': 'admin',
   'admin.backup': 'admin',
   'admin.compliance': 'admin',

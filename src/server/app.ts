@@ -28,6 +28,7 @@ import { customerRoutes } from './modules/customers/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { healthRoutes } from './modules/health/routes';
 import { helpRoutes } from './modules/help/routes';
+import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { planRoutes } from './modules/plans/routes';
@@ -83,6 +84,7 @@ const MODULES = [
   activityRoutes,
   helpRoutes,
   auditRoutes,
+  jobRoutes,
   calculatorRoutes,
   assistantRoutes,
   planRoutes,

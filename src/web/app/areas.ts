@@ -29,6 +29,7 @@ import {
   ShieldCheck,
   Smartphone,
   SquarePen,
+  Timer,
   TrendingUp,
   UserRound,
   UserRoundCog,
@@ -331,6 +332,15 @@ export const AREAS = {
     description:
       'The append-only log of every change and sign-in with before and after values, hash-chained, with an action that verifies the chain.',
     icon: Activity,
+    access: 'signedIn',
+    group: 'admin',
+  },
+  '/admin/jobs': {
+    title: 'Background jobs',
+    summary: 'Scheduled and background work, its runs and failures.',
+    description:
+      'The background jobs (arrears figures, risk rescoring and, later, close of business and message sending) with their schedules, and their recent runs: when, on which attempt, what they did or why they failed.',
+    icon: Timer,
     access: 'signedIn',
     group: 'admin',
   },

@@ -9,6 +9,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/profile': lazy(() => import('@/web/pages/profile')),
   '/settings': lazy(() => import('@/web/pages/settings')),
   '/admin/audit': lazy(() => import('@/web/pages/admin-audit')),
+  '/admin/jobs': lazy(() => import('@/web/pages/admin-jobs')),
   '/help': lazy(() => import('@/web/pages/help')),
   '/help-tutorial': lazy(() => import('@/web/pages/help-tutorial')),
   '/tutorials': lazy(() => import('@/web/pages/tutorials')),

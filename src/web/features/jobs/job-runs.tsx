@@ -1,0 +1,132 @@
+import { useQuery } from '@tanstack/react-query';
+import type { JobRun, JobRunsPage } from '@/contracts/jobs';
+import { Badge } from '@/web/components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { Tabs, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
+import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
+import { formatAuditTime } from '@/web/features/audit/audit-format';
+import { apiJson, errorMessage } from '@/web/lib/queryClient';
+
+const STATE_VARIANT: Record<JobRun['state'], 'secondary' | 'success' | 'destructive' | 'warning'> = {
+  running: 'secondary',
+  completed: 'success',
+  failed: 'destructive',
+  interrupted: 'warning',
+};
+
+function countsText(counts: JobRun['counts']): string {
+  const entries = Object.entries(counts);
+  return entries.length ? entries.map(([name, value]) => `${name} ${value}`).join(', ') : '—';
+}
+
+/** The registered jobs and their recent runs (or only failures), newest first; refreshed every 10 s. */
+export function JobRuns({
+  failures,
+  onFailuresChange,
+}: {
+  failures: boolean;
+  onFailuresChange: (next: boolean) => void;
+}) {
+  const page = useQuery({
+    queryKey: ['/api/jobs/runs', { failures }],
+    queryFn: () => apiJson<JobRunsPage>('GET', `/api/jobs/runs?limit=100${failures ? '&failures=true' : ''}`),
+    refetchInterval: 10_000,
+  });
+
+  return (
+    <div className="grid grid-cols-1 gap-4" data-testid="panel-job-runs">
+      <Card>
+        <CardHeader>
+          <CardTitle>Jobs</CardTitle>
+          <CardDescription>
+            Every background job, with when it runs. Scheduled times are in the organisation's time zone.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Job</TableHead>
+                <TableHead>What it does</TableHead>
+                <TableHead>Runs</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {page.data?.jobs.map((job) => (
+                <TableRow key={job.name} data-testid={`row-job-${job.name}`}>
+                  <TableCell className="font-mono text-xs">{job.name}</TableCell>
+                  <TableCell>{job.description}</TableCell>
+                  <TableCell>{job.schedule}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader className="flex flex-row items-center justify-between gap-2">
+          <div>
+            <CardTitle>Recent runs</CardTitle>
+            <CardDescription>One row per attempt; a retried job shows each attempt.</CardDescription>
+          </div>
+          <Tabs
+            value={failures ? 'failures' : 'all'}
+            onValueChange={(next) => onFailuresChange(next === 'failures')}
+          >
+            <TabsList aria-label="Which runs">
+              <TabsTrigger value="all" data-testid="tab-runs-all">
+                All
+              </TabsTrigger>
+              <TabsTrigger value="failures" data-testid="tab-runs-failures">
+                Failures
+              </TabsTrigger>
+            </TabsList>
+          </Tabs>
+        </CardHeader>
+        <CardContent>
+          {page.isPending ? (
+            <TableSkeleton label="Loading runs" />
+          ) : page.isError ? (
+            <p className="text-destructive text-sm" role="alert">
+              {errorMessage(page.error)}
+            </p>
+          ) : page.data.runs.length === 0 ? (
+            <p className="text-muted-foreground text-sm" data-testid="text-no-runs">
+              {failures ? 'No failed runs.' : 'No runs yet.'}
+            </p>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Job</TableHead>
+                  <TableHead>Started</TableHead>
+                  <TableHead>Finished</TableHead>
+                  <TableHead>State</TableHead>
+                  <TableHead>Attempt</TableHead>
+                  <TableHead>Result</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {page.data.runs.map((run) => (
+                  <TableRow key={run.id} data-testid={`row-run-${run.id}`}>
+                    <TableCell className="font-mono text-xs">{run.job}</TableCell>
+                    <TableCell>{formatAuditTime(run.startedAt)}</TableCell>
+                    <TableCell>{run.finishedAt ? formatAuditTime(run.finishedAt) : '—'}</TableCell>
+                    <TableCell>
+                      <Badge variant={STATE_VARIANT[run.state]}>{run.state}</Badge>
+                    </TableCell>
+                    <TableCell>{run.attempt}</TableCell>
+                    <TableCell className="max-w-md break-words">
+                      {run.error ?? countsText(run.counts)}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
