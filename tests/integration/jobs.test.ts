@@ -104,7 +104,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))(
 
     it('retries a job whose process was killed half-way, and the retry completes', async () => {
       const { db } = first.app.ctx;
-        const worker = spawn(process.execPath, ['--import', 'tsx', 'tests/support/job-worker.ts'], {
+      const worker = spawn(process.execPath, ['--import', 'tsx', 'tests/support/job-worker.ts'], {
         env: { ...process.env, DATABASE_URL: shared.url, JOB_WORKER_HANGS: 'true' },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
@@ -123,7 +123,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))(
       }
       // An instance still up: once the run's expiry passes, its maintenance fails it into a retry,
       // which it then runs to completion. (Its test clock comes back from the scheduling test's minutes.)
-    first.clock.ms = Date.now();
+      first.clock.ms = Date.now();
       const survivor = new JobQueue(first.app.ctx, [hangsInWorkerJob], {
         pollingSeconds: 0.5,
         maintenanceSeconds: 1,
