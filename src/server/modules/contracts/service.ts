@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { contractEvents, contractInstallments, contracts, payments } from '../../../db/schema';
+import { contractEvents, contractInstallments, contracts } from '../../../db/schema';
 import type { Frequency, InterestMethod, Schedule, ScheduleRow } from '../../../domain';
 import { buildSchedule, formatMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, Executor, Tx } from '../../context';
 import { businessDate } from '../../dates';
 import { conflict, notFound, unprocessable } from '../../errors';
+import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, cashAccountFor, type PostingLine, post } from '../ledger/service';
 import { notify } from '../notifications/service';
+import { depositReceived, duplicatePayment, findPayment, recordPayment } from '../payments/service';
 import { planTerms } from '../plans/service';
 import type { ContractParts } from './detail';
 import { contractsChangedNotification } from './list-cache';
@@ -19,20 +21,6 @@ import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from
 import { type QuoteInput, quoteContract } from './quote';
 
 type ContractRow = typeof contracts.$inferSelect;
-
-/** The next number of a sequence as text, `CT-000123` (never cut short beyond the width). */
-function numbered(sequence: string, prefix: string, width = 6) {
-  return sql`(SELECT ${prefix} || lpad(s::text, greatest(${width}, length(s::text)), '0') FROM nextval(${sequence}) AS s)`;
-}
-
-async function nextNumber(executor: Executor, sequence: string, prefix: string, width = 6): Promise<string> {
-  const [row] = await queryRows<{ number: string }>(
-    executor,
-    sql`SELECT ${numbered(sequence, prefix, width)} AS number`,
-  );
-  if (!row) throw new Error(`No number from ${sequence}`);
-  return row.number;
-}
 
 /**
  * A schedule version's instalments in one statement, a typed array per column: a 3,660-row daily
@@ -351,15 +339,6 @@ export interface DepositInput {
   idempotencyKey?: string | undefined;
 }
 
-/** Deposit payments posted (the detail page sums the same rows from its payment list). */
-async function depositReceived(executor: Executor, contractId: string): Promise<number> {
-  const [row] = await queryRows<{ total: string }>(
-    executor,
-    sql`SELECT COALESCE(sum(amount), 0) AS total FROM payments WHERE contract_id = ${contractId} AND method = 'deposit' AND status = 'posted'`,
-  );
-  return Number(row?.total ?? 0);
-}
-
 /**
  * Records (part of) the deposit as a payment of method `deposit`, before activation. The same
  * reference or idempotency key again returns the first payment and posts nothing.
@@ -371,7 +350,7 @@ export async function recordDeposit(
   id: string,
   input: DepositInput,
 ): Promise<{ paymentId: string; created: boolean }> {
-  const existing = await findDuplicate(ctx.db, input);
+  const existing = await findPayment(ctx.db, { method: 'deposit', ...input });
   if (existing) return { paymentId: existing, created: false };
   const paymentId = randomUUID();
   try {
@@ -395,9 +374,8 @@ export async function recordDeposit(
       }
       const org = await organisation(ctx, tx);
       const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
-      await tx.insert(payments).values({
+      await recordPayment(tx, {
         id: paymentId,
-        receiptNumber: await nextNumber(tx, 'receipt_number_seq', 'R-', 7),
         contractId: id,
         customerId: row.customerId,
         amount: input.amount,
@@ -407,7 +385,6 @@ export async function recordDeposit(
         reference: input.reference ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
         receivedAt,
-        status: 'posted',
         postedBy: actor.id,
         postedAt: ctx.clock.now(),
       });
@@ -451,31 +428,13 @@ export async function recordDeposit(
     });
   } catch (error) {
     // A concurrent delivery of the same payment won the race: answer with it.
-    if (['payments_reference_key', 'payments_idempotency_key'].includes(uniqueViolation(error) ?? '')) {
-      const winner = await findDuplicate(ctx.db, input);
+    if (duplicatePayment(error)) {
+      const winner = await findPayment(ctx.db, { method: 'deposit', ...input });
       if (winner) return { paymentId: winner, created: false };
     }
     throw error;
   }
   return { paymentId, created: true };
-}
-
-async function findDuplicate(executor: Executor, input: DepositInput): Promise<string | undefined> {
-  if (input.idempotencyKey) {
-    const [row] = await executor
-      .select({ id: payments.id })
-      .from(payments)
-      .where(eq(payments.idempotencyKey, input.idempotencyKey));
-    if (row) return row.id;
-  }
-  if (input.reference) {
-    const [row] = await executor
-      .select({ id: payments.id })
-      .from(payments)
-      .where(and(eq(payments.method, 'deposit'), eq(payments.reference, input.reference)));
-    if (row) return row.id;
-  }
-  return undefined;
 }
 
 /** Why activation cannot go ahead yet, in the order staff would fix it; empty when it can. */

@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Module boundaries (docs/architecture.md "Areas and their tables"): an area writes only its own
+ * tables and reads other areas through the functions they export. Checked here on the imports:
+ * server code may import from `db/schema` only the tables of its own area (a type-only import, for
+ * a row's shape, is free). What does not hold yet is listed below with the reason.
+ */
+
+const SERVER = path.resolve(__dirname);
+const SCHEMA = path.resolve(__dirname, '../db/schema');
+
+/** Which areas own each schema file's tables: module folders (`modules/x`) or platform files. */
+const OWNERS: Record<string, readonly string[]> = {
+  'activity.ts': ['modules/activity'],
+  'audit.ts': ['audit.ts', 'modules/audit'],
+  // Staff identity: sign-in, the staff list, one's own profile, and the session store.
+  'auth.ts': ['modules/auth', 'modules/users', 'modules/profile', 'sessions.ts'],
+  'contracts.ts': ['modules/contracts'],
+  'customers.ts': ['modules/customers'],
+  'devices.ts': ['modules/devices'],
+  'jobs.ts': ['jobs'],
+  'ledger.ts': ['modules/ledger'],
+  'notifications.ts': ['modules/notifications'],
+  'payments.ts': ['modules/payments'],
+  'plans.ts': ['modules/plans'],
+};
+
+/** preferences.ts holds three areas' tables. */
+const TABLE_OWNERS: Record<string, readonly string[]> = {
+  userPreferences: ['modules/settings'],
+  tutorialProgress: ['modules/help'],
+  organisationSettings: ['organisation.ts'],
+};
+
+/** Reads across areas that stay for now, each with its reason. Key: `file: table`. */
+const KNOWN_EXCEPTIONS: Record<string, string> = {
+  // Lists join their parties' columns to search and sort in one statement (issue 11 §3 owns lists).
+  'modules/contracts/queries.ts: customers': 'the contracts list searches and sorts by customer name',
+  'modules/contracts/queries.ts: deviceModels': 'the contracts list shows the device model',
+  'modules/contracts/queries.ts: devices': 'the contracts list shows the device serial',
+  'modules/contracts/queries.ts: servicePlans': 'the contracts list shows the plan',
+  // The contract page and the draft's parties are read in one statement (decision 008).
+  'modules/contracts/detail.ts: customers': 'contract page in one statement (decision 008)',
+  'modules/contracts/detail.ts: deviceModels': 'contract page in one statement (decision 008)',
+  'modules/contracts/detail.ts: devices': 'contract page in one statement (decision 008)',
+  'modules/contracts/detail.ts: servicePlans': 'contract page in one statement (decision 008)',
+  'modules/contracts/detail.ts: payments': 'contract page in one statement (decision 008)',
+  'modules/contracts/detail.ts: deviceTokens': 'contract page in one statement (decision 008)',
+  'modules/contracts/detail.ts: users': 'contract page in one statement (decision 008)',
+  'modules/contracts/parties.ts: customers':
+    'a draft reads its parties in one prepared statement (decision 008)',
+  'modules/contracts/parties.ts: deviceModels':
+    'a draft reads its parties in one prepared statement (decision 008)',
+  'modules/contracts/parties.ts: devices':
+    'a draft reads its parties in one prepared statement (decision 008)',
+  'modules/contracts/parties.ts: servicePlans':
+    'a draft reads its parties in one prepared statement (decision 008)',
+  'modules/contracts/portfolio.ts: customers': 'the assistant’s portfolio is read set-based in one statement',
+  'modules/contracts/portfolio.ts: devices': 'the assistant’s portfolio is read set-based in one statement',
+  'modules/plans/service.ts: contracts': 'a plan in use by contracts cannot be retired: one EXISTS check',
+  'modules/plans/service.ts: deviceModels': 'a plan names the device models it finances: joined for names',
+  // Names of staff shown beside records: a users read-model for display is not built yet.
+  'modules/customers/kyc.ts: users': 'reviewer names on KYC documents',
+  'modules/customers/service.ts: users': 'staff names on the customer page',
+  'modules/customers/service.ts: auditLog': 'the customer page shows its audit history',
+  'modules/devices/service.ts: users': 'staff names in the device history',
+  'modules/devices/tokens.ts: users': 'staff names on issued tokens',
+  'modules/notifications/service.ts: users': 'recipients by role and permission',
+  'modules/notifications/service.ts: userPreferences': 'recipients’ notification opt-outs',
+  'demo/portfolio.ts: users': 'the demo picks its staff actors',
+};
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const full = path.join(directory, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+/** Table name → owning areas, from the schema files' exports. */
+function tableOwners(): Map<string, readonly string[]> {
+  const owners = new Map<string, readonly string[]>();
+  for (const file of readdirSync(SCHEMA)) {
+    for (const [, table] of readFileSync(path.join(SCHEMA, file), 'utf8').matchAll(
+      /export const (\w+) = (?:pgTable|pgSequence)\(/g,
+    )) {
+      if (!table) continue;
+      const owner = TABLE_OWNERS[table] ?? OWNERS[file];
+      if (owner) owners.set(table, owner);
+    }
+  }
+  return owners;
+}
+
+/** The area of a server file: its module folder, its platform folder, or the file itself. */
+function areaOf(relative: string): string {
+  const parts = relative.split(path.sep);
+  if (parts[0] === 'modules') return `modules/${parts[1]}`;
+  return parts.length > 1 ? (parts[0] as string) : relative;
+}
+
+/** Value imports from db/schema: `import { a, type B, c } from '…/db/schema'` (not `import type`). */
+function schemaImports(source: string): string[] {
+  const names: string[] = [];
+  for (const [, list] of source.matchAll(/import\s+\{([^}]*)\}\s+from\s+'(?:\.\.\/)+db\/schema'/g)) {
+    for (const item of (list ?? '').split(',')) {
+      const name = item.trim();
+      if (name && !name.startsWith('type ')) names.push(name.split(/\s+as\s+/)[0] as string);
+    }
+  }
+  return names;
+}
+
+describe('module boundaries', () => {
+  const owners = tableOwners();
+
+  it('knows the owner of every table', () => {
+    expect(owners.size).toBeGreaterThan(20);
+    expect(owners.get('payments')).toEqual(['modules/payments']);
+  });
+
+  it('lets server code import only its own area’s tables, besides the known exceptions', () => {
+    const violations: string[] = [];
+    const used = new Set<string>();
+    for (const file of sourceFiles(SERVER)) {
+      const relative = path.relative(SERVER, file);
+      const area = areaOf(relative);
+      for (const table of schemaImports(readFileSync(file, 'utf8'))) {
+        const tableOwner = owners.get(table);
+        if (!tableOwner || tableOwner.includes(area) || tableOwner.includes(relative)) continue;
+        const key = `${relative.split(path.sep).join('/')}: ${table}`;
+        if (key in KNOWN_EXCEPTIONS) used.add(key);
+        else violations.push(`${key} (owned by ${tableOwner.join(', ')})`);
+      }
+    }
+    expect(violations).toEqual([]);
+    // An exception fixed is taken off the list, so the list stays the truth.
+    expect(Object.keys(KNOWN_EXCEPTIONS).filter((key) => !used.has(key))).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { payments } from '../../../db/schema';
+import type { Executor } from '../../context';
+import { nextNumber } from '../../numbers';
+import { uniqueViolation } from '../../unique';
+
+/**
+ * The payments area: it alone writes the `payments` table (others record payments through it).
+ * Today it holds what contracts need to take a deposit; taking, allocating and reversing payments
+ * (PRODUCT.md section 2) come with the payments issue.
+ */
+
+type PaymentRow = typeof payments.$inferInsert;
+
+/** What a caller records; the receipt number and the posted status are the area's own. */
+export type NewPayment = Omit<PaymentRow, 'receiptNumber' | 'status' | 'createdAt'> & { id: string };
+
+/** Records a posted payment with the next receipt number, in the caller's transaction. */
+export async function recordPayment(
+  executor: Executor,
+  payment: NewPayment,
+): Promise<{ receiptNumber: string }> {
+  const receiptNumber = await nextNumber(executor, 'receipt_number_seq', 'R-', 7);
+  await executor.insert(payments).values({ ...payment, receiptNumber, status: 'posted' });
+  return { receiptNumber };
+}
+
+/** The payment already recorded for this delivery (same idempotency key, or same method and reference). */
+export async function findPayment(
+  executor: Executor,
+  delivery: {
+    method: PaymentRow['method'];
+    reference?: string | undefined;
+    idempotencyKey?: string | undefined;
+  },
+): Promise<string | undefined> {
+  if (delivery.idempotencyKey) {
+    const [row] = await executor
+      .select({ id: payments.id })
+      .from(payments)
+      .where(eq(payments.idempotencyKey, delivery.idempotencyKey));
+    if (row) return row.id;
+  }
+  if (delivery.reference) {
+    const [row] = await executor
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.method, delivery.method), eq(payments.reference, delivery.reference)));
+    if (row) return row.id;
+  }
+  return undefined;
+}
+
+/** Whether an insert failed because a concurrent delivery of the same payment won the race. */
+export function duplicatePayment(error: unknown): boolean {
+  return ['payments_reference_key', 'payments_idempotency_key'].includes(uniqueViolation(error) ?? '');
+}
+
+/** Deposit payments posted to a contract (the contract page sums the same rows from its payment list). */
+export async function depositReceived(executor: Executor, contractId: string): Promise<number> {
+  const [row] = await queryRows<{ total: string }>(
+    executor,
+    sql`SELECT COALESCE(sum(amount), 0) AS total FROM ${payments} WHERE contract_id = ${contractId} AND method = 'deposit' AND status = 'posted'`,
+  );
+  return Number(row?.total ?? 0);
+}
