@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '../server/paths';
-import { openDatabase } from './client';
+import { type Database, openDatabase } from './client';
 import { migrate } from './migrate';
 
 /**
@@ -11,10 +11,15 @@ import { migrate } from './migrate';
  */
 export const BUILD_TEMPLATE = projectPath('dist/pglite-template.tar.gz');
 
-export async function writeTemplate(file: string): Promise<void> {
+/** `prepare` adds what is installed besides the migrations (the job queue's schema and queues). */
+export async function writeTemplate(
+  file: string,
+  prepare?: (database: Database) => Promise<void>,
+): Promise<void> {
   const database = await openDatabase({ dataDir: 'memory://' });
   try {
     await migrate(database);
+    await prepare?.(database);
     const dump = await database.dumpDataDir();
     mkdirSync(path.dirname(file), { recursive: true });
     // Write then rename, so a concurrent reader never sees half a file.

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import type { JobTrigger } from '../../contracts/jobs';
+import type { Database } from '../../db/client';
 import type { AppContext } from '../context';
 import { organisation } from '../organisation';
 import type { JobCounts, JobDefinition } from './definition';
@@ -72,18 +73,8 @@ export class JobQueue {
     });
     boss.on('error', (error) => this.ctx.log.error({ err: error }, 'job queue error'));
     await boss.start();
+    await createQueues(boss, this.definitions);
     for (const definition of this.definitions) {
-      const queue = {
-        name: definition.name,
-        policy: definition.singletonKey ? ('stately' as const) : ('standard' as const),
-        retryLimit: definition.retry.limit,
-        retryDelay: definition.retry.delaySeconds,
-        retryBackoff: definition.retry.backoff,
-        expireInSeconds: definition.expireInSeconds,
-      };
-      await createQueueRacing(boss, queue);
-      // createQueue keeps an existing queue as it is: apply the declaration as it is now.
-      await boss.updateQueue(definition.name, queue);
       const worker = await boss.work<Envelope>(
         definition.name,
         { pollingIntervalSeconds: this.options.pollingSeconds, includeMetadata: true },
@@ -211,6 +202,37 @@ export class JobQueue {
       throw error;
     }
   }
+}
+
+/** The pg-boss queue of each job, created or brought up to its declaration. */
+async function createQueues(boss: PgBoss, definitions: readonly JobDefinition[]): Promise<void> {
+  for (const definition of definitions) {
+    const queue = {
+      name: definition.name,
+      policy: definition.singletonKey ? ('stately' as const) : ('standard' as const),
+      retryLimit: definition.retry.limit,
+      retryDelay: definition.retry.delaySeconds,
+      retryBackoff: definition.retry.backoff,
+      expireInSeconds: definition.expireInSeconds,
+    };
+    await createQueueRacing(boss, queue);
+    // createQueue keeps an existing queue as it is: apply the declaration as it is now.
+    await boss.updateQueue(definition.name, queue);
+  }
+}
+
+/**
+ * Installs pg-boss's schema and the jobs' queues without starting anything: the PGlite templates
+ * (build and tests) carry them, so a first start skips 2-3 s of DDL on the embedded database.
+ */
+export async function prepareJobQueue(
+  database: Database,
+  definitions: readonly JobDefinition[],
+): Promise<void> {
+  const boss = new PgBoss({ ...database.jobQueue, max: 1, schedule: false, supervise: false, migrate: true });
+  await boss.start();
+  await createQueues(boss, definitions);
+  await boss.stop({ graceful: false, close: true });
 }
 
 /**
