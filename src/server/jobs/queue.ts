@@ -34,6 +34,7 @@ const SLOT_WINDOW_MS = 5 * 60_000;
  */
 export class JobQueue {
   private boss: PgBoss | null = null;
+  private starting: Promise<void> | null = null;
   private readonly workers = new Map<string, string>();
   private readonly sentSlots = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -60,8 +61,12 @@ export class JobQueue {
   }
 
   /** Installs or upgrades pg-boss's schema, creates the queues, starts the workers and the ticks. */
-  async start(): Promise<void> {
-    if (this.boss) return;
+  start(): Promise<void> {
+    this.starting ??= this.open();
+    return this.starting;
+  }
+
+  private async open(): Promise<void> {
     const boss = new PgBoss({
       ...this.ctx.database.jobQueue,
       application_name: 'devicefin-jobs',
@@ -89,6 +94,9 @@ export class JobQueue {
 
   /** Lets running jobs finish (up to 10 s; then they are failed into retries) and stops. */
   async stop(): Promise<void> {
+    // A stop during start (a signal at start-up) waits for it, so nothing is left running.
+    await this.starting?.catch(() => undefined);
+    this.starting = null;
     clearInterval(this.timer);
     const boss = this.boss;
     this.boss = null;
