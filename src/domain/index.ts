@@ -10,6 +10,7 @@ export * from './errors';
 export * from './kpis';
 export * from './money';
 export * from './openpaygo';
+export * from './origination';
 export * from './payoff';
 export * from './rational';
 export * from './replay';

@@ -91,6 +91,18 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     expect(row?.status).toBe('in_stock');
   });
 
+  it('asks for the exact percentage deposit: 150.00 at 8.3% is 12.45, and takes it', async () => {
+    const customer = await verifiedCustomer(t, agent, secondManager);
+    const device = await deviceInStock(manager, { retailPrice: 15_000 });
+    const plan = await activePlan(manager, { minDepositPercent: 8.3, installmentMultiple: 0 });
+    const terms = { customerId: customer.id, deviceId: device.id, planId: plan.id, term: 4 };
+    const preview = await agent.post('/api/contracts/preview', { ...terms, deposit: 1245 });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json()).toMatchObject({ minimumDeposit: 1245 });
+    const short = await agent.post('/api/contracts/preview', { ...terms, deposit: 1244 });
+    expect(short.statusCode).toBe(400);
+  });
+
   it('refuses bad terms with a message per field, plan rules with 422, and a device already in a contract with 409', async () => {
     const { contract, customer, device, plan } = await draft();
     const otherDevice = await deviceInStock(manager);

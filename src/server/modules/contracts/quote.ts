@@ -1,5 +1,5 @@
 import type { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
-import { addDays, buildSchedule, type Schedule } from '../../../domain';
+import { addDays, buildSchedule, minimumDeposit, planIneligibility, type Schedule } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, type FieldError, fieldError, unprocessable } from '../../errors';
@@ -29,12 +29,6 @@ export interface Quote {
   schedule: Schedule;
 }
 
-/** The least deposit a plan accepts for a price: the larger of its amount and its percentage (rounded up). */
-export function minimumDeposit(plan: typeof servicePlans.$inferSelect, price: number): number {
-  const fromPercent = Math.ceil((price * Number(plan.minDepositPercent)) / 100);
-  return Math.max(plan.minDepositAmount, fromPercent);
-}
-
 /**
  * Checks a contract's inputs against the customer, the device and the plan, and builds the
  * schedule with the finance engine. Bad input is a 400 naming the field; a plan rule a 422.
@@ -54,18 +48,12 @@ export async function quoteContract(ctx: AppContext, input: QuoteInput): Promise
   const device = { device: parties.device, model: parties.model };
   const plan = planForContract(parties.plan);
   const { model } = device;
-  if (plan.eligibleCategories.length && !plan.eligibleCategories.includes(model.category)) {
-    throw unprocessable(
-      `Plan ${plan.code} does not finance ${model.category.replaceAll('_', ' ')} devices`,
-      'NOT_ELIGIBLE',
-    );
-  }
-  if (plan.eligibleModelIds.length && !plan.eligibleModelIds.includes(model.id)) {
-    throw unprocessable(
-      `Plan ${plan.code} does not finance the ${model.make} ${model.model}`,
-      'NOT_ELIGIBLE',
-    );
-  }
+  const ineligible = planIneligibility(plan, {
+    category: model.category,
+    modelId: model.id,
+    modelName: `${model.make} ${model.model}`,
+  });
+  if (ineligible) throw unprocessable(ineligible, 'NOT_ELIGIBLE');
   const cashPrice = model.retailPrice;
   const least = minimumDeposit(plan, cashPrice);
   const today = businessDate(ctx.clock.now(), org.timeZone);

@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { minimumDeposit, planIneligibility } from '@/domain';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { ContractWizard } from './contract-wizard';
 import { contract, IDS, pending, plan, preview } from './test-fixtures';
-import { firstStepWithError, minimumDeposit, planIneligibility, stepErrors } from './wizard-model';
+import { firstStepWithError, stepErrors } from './wizard-model';
 
 const CUSTOMER = {
   id: IDS.customer,
@@ -130,6 +131,21 @@ describe('wizard rules', () => {
       /at most 2 decimals/,
     );
     expect(stepErrors('terms', { ...withPlan, deposit: '250', term: '4' }, context)).toEqual({});
+  });
+
+  it('asks for the exact percentage deposit: 150.00 at 8.3% is 12.45, not 12.46', () => {
+    const values = {
+      customer: null,
+      device: null,
+      plan: plan({ minDepositPercent: 8.3, minDepositAmount: 0 }),
+      term: '4',
+      submitForApproval: true,
+    };
+    const at = { cashPrice: 15_000, currency: 'USD' };
+    expect(stepErrors('terms', { ...values, deposit: '12.45' }, at)).toEqual({});
+    expect(stepErrors('terms', { ...values, deposit: '12.44' }, at).deposit).toBe(
+      'Plan PHONE-M needs a deposit of at least $12.45',
+    );
   });
 
   it('computes the minimum deposit and plan eligibility as the server does', () => {

@@ -6,6 +6,7 @@ import type { Contract, ContractPreview } from '@/contracts/contracts';
 import type { Customer, CustomerListItem } from '@/contracts/customers';
 import type { Device, DeviceModel } from '@/contracts/devices';
 import type { Plan } from '@/contracts/plans';
+import { minimumDeposit, planIneligibility } from '@/domain';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
@@ -24,10 +25,8 @@ import {
   firstIncompleteStep,
   firstStepWithError,
   knownFieldErrors,
-  minimumDeposit,
   type PickedCustomer,
   type PickedDevice,
-  planIneligibility,
   requestBody,
   STEPS,
   type StepContext,

@@ -1,6 +1,6 @@
 import type { ContractCreateBody } from '@/contracts/contracts';
 import type { Plan } from '@/contracts/plans';
-import { formatMoney } from '@/domain';
+import { formatMoney, minimumDeposit, planIneligibility } from '@/domain';
 import { parseAmount } from '@/web/features/calculator/model';
 
 /**
@@ -88,24 +88,6 @@ export function knownFieldErrors(errors: Record<string, string>): WizardErrors {
   for (const [field, message] of Object.entries(errors))
     if (field in FIELD_STEP) known[field as WizardField] = message;
   return known;
-}
-
-/** The least deposit a plan accepts for a cash price: the larger of its amount and its percentage. */
-export function minimumDeposit(plan: Pick<Plan, 'minDepositAmount' | 'minDepositPercent'>, price: number) {
-  return Math.max(plan.minDepositAmount, Math.ceil((price * plan.minDepositPercent) / 100));
-}
-
-/** Why a plan cannot finance a device, or null when it can (the server says the same with a 422). */
-export function planIneligibility(
-  plan: Pick<Plan, 'code' | 'eligibleCategories' | 'eligibleModelIds'>,
-  device: Pick<PickedDevice, 'category' | 'modelId' | 'modelName'> | null,
-): string | null {
-  if (!device) return null;
-  if (plan.eligibleCategories.length && !plan.eligibleCategories.includes(device.category))
-    return `Plan ${plan.code} does not finance ${device.category.replaceAll('_', ' ')} devices`;
-  if (plan.eligibleModelIds.length && !plan.eligibleModelIds.includes(device.modelId))
-    return `Plan ${plan.code} does not finance the ${device.modelName}`;
-  return null;
 }
 
 export interface StepContext {

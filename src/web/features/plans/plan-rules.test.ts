@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '@/contracts/plans';
+import { minimumDeposit } from '@/domain';
 import { changedTerms, EMPTY_PLAN, type PlanFormValues, planBody, planValues } from './plan-rules';
-import { exampleSchedule, minimumDeposit } from './schedule-preview';
+import { exampleSchedule } from './schedule-preview';
 
 const valid: PlanFormValues = {
   ...EMPTY_PLAN,
@@ -146,6 +147,17 @@ describe('example schedule', () => {
   it('takes the larger of the deposit amount and percentage', () => {
     expect(minimumDeposit(terms, 10_000)).toBe(2000);
     expect(minimumDeposit(terms, 50_000)).toBe(5000);
+  });
+
+  it('starts from the exact percentage deposit: 150.00 at 8.3% is 12.45', () => {
+    const result = exampleSchedule(
+      { ...terms, minDepositPercent: 8.3, minDepositAmount: 0 },
+      15_000,
+      12,
+      '2026-01-15',
+    );
+    if ('error' in result) throw new Error(result.error);
+    expect(result.deposit).toBe(1245);
   });
 
   it('builds the schedule with the engine', () => {

@@ -1,6 +1,6 @@
 import { Calculator } from 'lucide-react';
 import { useId, useMemo, useState } from 'react';
-import { buildSchedule, type Schedule } from '@/domain';
+import { buildSchedule, minimumDeposit, type Schedule } from '@/domain';
 import { formatMoney } from '@/domain/money';
 import { FormField } from '@/web/components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -30,11 +30,6 @@ function today(): string {
   const now = new Date();
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/** The least deposit: the larger of the plan's amount and its percentage of the price (rounded up). */
-export function minimumDeposit(terms: PreviewTerms, price: number): number {
-  return Math.max(terms.minDepositAmount, Math.ceil((price * terms.minDepositPercent) / 100));
 }
 
 export function exampleSchedule(
