@@ -117,6 +117,20 @@ export const organisationSchema = z.object({
 });
 export type Organisation = z.infer<typeof organisationSchema>;
 
+/** A value a filter or field accepts, and how people read it. */
+export const optionSchema = z.object({ value: z.string(), label: z.string() });
+export type Option = z.infer<typeof optionSchema>;
+
+/**
+ * Every option list an organisation configures, for the web's filters and forms
+ * (`GET /api/settings/options`): the web never hard-codes what an administrator can change.
+ */
+export const organisationOptionsSchema = z.object({
+  /** The arrears buckets contracts are filed under (the contracts list's `bucket` filter values). */
+  delinquencyBuckets: z.array(optionSchema),
+});
+export type OrganisationOptions = z.infer<typeof organisationOptionsSchema>;
+
 /** What anyone may know about the organisation (public pages: calculator, portals). */
 export const publicOrganisationSchema = z.object({
   name: z.string(),

@@ -49,6 +49,24 @@ export const DEFAULT_BUCKETS: readonly Bucket[] = Object.freeze([
 ]);
 
 /**
+ * An organisation's buckets from the lower bounds it configures after "current" (days past due,
+ * ascending): [1, 8, 31, 61, 91] gives current, 1-7, 8-30, 31-60, 61-90 and 91+. The labels are the
+ * values lists store and filter on.
+ */
+export function bucketsFromBounds(bounds: readonly number[]): Bucket[] {
+  const buckets: Bucket[] = [{ label: 'current', min: 0, max: 0 }];
+  bounds.forEach((min, index) => {
+    const next = bounds[index + 1];
+    buckets.push({
+      label: next === undefined ? `${min}+` : `${min}-${next - 1}`,
+      min,
+      max: next === undefined ? null : next - 1,
+    });
+  });
+  return buckets;
+}
+
+/**
  * Checks configurable bucket ranges: they must start at 0, be contiguous and end with an
  * open-ended bucket. Returns them unchanged, or throws a validation error saying what is wrong.
  */

@@ -110,6 +110,16 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     const { detail, row } = await figures(admin);
     expect(detail.bucket).toBe('30-89');
     expect(row.bucket).toBe('30-89');
+    // The list's bucket filter offers what the organisation configured, and each option matches.
+    const options = (await admin.get('/api/settings/options')).json();
+    expect(options.delinquencyBuckets).toEqual([
+      { value: 'current', label: 'Current' },
+      { value: '1-29', label: '1-29 days' },
+      { value: '30-89', label: '30-89 days' },
+      { value: '90+', label: '90+ days' },
+    ]);
+    const filtered = (await admin.get(`/api/contracts?bucket=${options.delinquencyBuckets[2].value}`)).json();
+    expect(filtered.items.map((c: { id: string }) => c.id)).toContain(detail.id);
   });
 
   it('has the database keep every instalment on an existing contract, and every contract', async () => {

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '@/contracts/auth';
+import { queryKeys } from '@/web/lib/query-keys';
 
 /**
  * The seed's user query: 401 gives null (unauthenticated); any other failure is an error with
@@ -13,11 +14,9 @@ async function fetchUser(): Promise<User | null> {
   return (await response.json()) as User;
 }
 
-export const USER_QUERY_KEY = ['/api/user'] as const;
-
 export function useAuth() {
   const query = useQuery<User | null>({
-    queryKey: USER_QUERY_KEY,
+    queryKey: queryKeys.auth.user(),
     queryFn: fetchUser,
     retry: false,
     staleTime: 0,

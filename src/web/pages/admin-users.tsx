@@ -8,8 +8,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { InviteForm } from '@/web/features/admin-users/invite-form';
 import { InvitesTable } from '@/web/features/admin-users/invites-table';
-import { USERS_KEY, UsersTable } from '@/web/features/admin-users/users-table';
+import { UsersTable } from '@/web/features/admin-users/users-table';
 import { useAuth } from '@/web/hooks/use-auth';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorStatus } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/admin/users'];
@@ -17,7 +18,7 @@ const AREA = AREAS['/admin/users'];
 export default function AdminUsersPage() {
   const { user } = useAuth();
   // Shares the users table's query: a 403 here means the server refuses this account the area.
-  const users = useQuery<StaffUser[] | null>({ queryKey: USERS_KEY });
+  const users = useQuery<StaffUser[] | null>({ queryKey: queryKeys.users.all() });
   // ?tab=invites opens the invites tab (the command palette's "New invite", tutorials).
   const [location, navigate] = useLocation();
   const tab = new URLSearchParams(useSearch()).get('tab') === 'invites' ? 'invites' : 'users';

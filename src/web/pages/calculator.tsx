@@ -7,13 +7,14 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { Calculator } from '@/web/features/calculator/calculator';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
-
-export const ORGANISATION_KEY = ['/api/organisation'] as const;
 
 /** /calculator, for everyone: the organisation's currency first, then the calculator. */
 export default function CalculatorPage() {
-  const organisation = useQuery<PublicOrganisation | null>({ queryKey: ORGANISATION_KEY });
+  const organisation = useQuery<PublicOrganisation | null>({
+    queryKey: queryKeys.settings.publicOrganisation(),
+  });
 
   if (organisation.data && typeof organisation.data.currency === 'string') {
     return <Calculator organisation={organisation.data} />;

@@ -19,6 +19,7 @@ import { SchedulePreview } from '@/web/features/plans/schedule-preview';
 import { PlanStatusBadge } from '@/web/features/plans/status-badge';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorMessage, errorStatus } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/service-plans'];
@@ -92,7 +93,7 @@ function PlanPage({ id }: { id: string }) {
     mutationFn: (action: 'activate' | 'retire') => apiJson<Plan>('POST', `${PLANS_ENDPOINT}/${id}/${action}`),
     onSuccess: (updated, action) => {
       setConfirm(null);
-      void queryClient.invalidateQueries({ queryKey: [PLANS_ENDPOINT] });
+      void invalidate(queryClient, 'planSaved');
       toast({
         title: action === 'activate' ? 'Plan activated' : 'Plan retired',
         description:

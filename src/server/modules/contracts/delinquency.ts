@@ -2,13 +2,13 @@ import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts } from '../../../db/schema';
+import { bucketsFromBounds } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { defineJob } from '../../jobs/definition';
 import { organisation } from '../../organisation';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
-import { bucketsFrom } from './queries';
 
 /**
  * The derived arrears figures that lists filter and sort on (PRODUCT.md close of business, step
@@ -20,7 +20,7 @@ import { bucketsFrom } from './queries';
 export async function refreshDelinquency(ctx: AppContext, date?: string): Promise<number> {
   const org = await organisation(ctx);
   const day = date ?? businessDate(ctx.clock.now(), org.timeZone);
-  const labels = bucketsFrom(org.delinquencyBuckets)
+  const labels = bucketsFromBounds(org.delinquencyBuckets)
     .filter((bucket) => bucket.min > 0)
     .reverse()
     .map((bucket) => sql`WHEN dpd >= ${bucket.min} THEN ${bucket.label}`);

@@ -14,13 +14,12 @@ import {
   servicePlans,
   users,
 } from '../../../db/schema';
-import { delinquencySnapshot, isSettled } from '../../../domain';
+import { bucketsFromBounds, delinquencySnapshot, isSettled } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
 import { toPosition } from './portfolio';
-import { bucketsFrom } from './queries';
 import { blockersOf } from './service';
 
 export type InstallmentRow = typeof contractInstallments.$inferSelect;
@@ -193,7 +192,7 @@ export function presentContract(ctx: AppContext, org: Organisation, parts: Contr
   const snapshot = delinquencySnapshot(positions, {
     date: today,
     startDate: c.startDate,
-    buckets: bucketsFrom(org.delinquencyBuckets),
+    buckets: bucketsFromBounds(org.delinquencyBuckets),
   });
 
   const person = (userId: string | null) =>

@@ -1,5 +1,6 @@
 import {
   organisationBody,
+  organisationOptionsSchema,
   organisationSchema,
   preferencesBody,
   preferencesSchema,
@@ -9,7 +10,7 @@ import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { organisation, updateOrganisation } from '../../organisation';
 import { userId } from '../../plugins/session';
-import { preferences, savePreferences } from './service';
+import { organisationOptions, preferences, savePreferences } from './service';
 
 /** /settings: the user's own preferences; organisation settings readable by staff, changed by admins only. */
 export async function settingsRoutes(app: AppInstance): Promise<void> {
@@ -48,6 +49,12 @@ export async function settingsRoutes(app: AppInstance): Promise<void> {
     '/api/settings/organisation',
     { config: { access: 'signedIn' }, schema: { tags, response: { 200: organisationSchema } } },
     () => organisation(ctx),
+  );
+
+  app.get(
+    '/api/settings/options',
+    { config: { access: 'signedIn' }, schema: { tags, response: { 200: organisationOptionsSchema } } },
+    () => organisationOptions(ctx),
   );
 
   app.put(

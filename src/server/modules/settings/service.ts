@@ -1,7 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Preferences } from '../../../contracts/profile';
+import type { OrganisationOptions, Preferences } from '../../../contracts/profile';
 import { userPreferences } from '../../../db/schema';
+import { bucketsFromBounds } from '../../../domain';
 import type { AppContext } from '../../context';
+import { organisation } from '../../organisation';
+
+/** The option lists the organisation's settings define, as filters offer them. */
+export async function organisationOptions(ctx: AppContext): Promise<OrganisationOptions> {
+  const org = await organisation(ctx);
+  return {
+    delinquencyBuckets: bucketsFromBounds(org.delinquencyBuckets).map(({ label }) => ({
+      value: label,
+      label: label === 'current' ? 'Current' : `${label} days`,
+    })),
+  };
+}
 
 const DEFAULT_PREFERENCES: Preferences = { theme: 'system', landingPage: '/', notificationSettings: {} };
 

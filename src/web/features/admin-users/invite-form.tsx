@@ -14,10 +14,10 @@ import { Input } from '@/web/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { formatDateTime } from './format';
 
-export const INVITES_KEY = ['/api/invites'] as const;
 type InviteOutput = z.output<typeof inviteCreateBody>;
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -38,7 +38,7 @@ export function InviteForm() {
     onSuccess: (invite) => {
       setCreated(invite);
       form.reset({ role: invite.role });
-      void queryClient.invalidateQueries({ queryKey: INVITES_KEY });
+      void invalidate(queryClient, 'invitesChanged');
     },
     onError: (error) => setAlert(applyServerError(form, error, ['email', 'role'])),
   });

@@ -8,9 +8,10 @@ import { Badge, type BadgeProps } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { formatDate } from './format';
-import { INVITES_KEY } from './invite-form';
 import { TableSkeleton } from './table-skeleton';
 
 const STATUS: Record<Invite['status'], { label: string; variant: BadgeProps['variant'] }> = {
@@ -22,13 +23,13 @@ const STATUS: Record<Invite['status'], { label: string; variant: BadgeProps['var
 
 export function InvitesTable() {
   const queryClient = useQueryClient();
-  const invites = useQuery<Invite[] | null>({ queryKey: INVITES_KEY });
+  const invites = useQuery<Invite[] | null>({ queryKey: queryKeys.users.invites() });
   const [revoking, setRevoking] = useState<Invite | null>(null);
 
   const revoke = useMutation({
     mutationFn: (id: string) => apiJson<Invite>('POST', `/api/invites/${id}/revoke`),
     onSuccess: (invite) => {
-      queryClient.setQueryData<Invite[] | null>(INVITES_KEY, (list) =>
+      queryClient.setQueryData<Invite[] | null>(queryKeys.users.invites(), (list) =>
         list?.map((i) => (i.id === invite.id ? invite : i)),
       );
       toast({ title: 'Invite revoked', description: 'The link no longer works.' });
@@ -37,7 +38,7 @@ export function InvitesTable() {
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Invite not revoked', description: errorMessage(error) });
       setRevoking(null);
-      void queryClient.invalidateQueries({ queryKey: INVITES_KEY });
+      void invalidate(queryClient, 'invitesChanged');
     },
   });
 

@@ -10,22 +10,21 @@ import { Button } from '@/web/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { formatDateTime } from './format';
 import { TableSkeleton } from './table-skeleton';
 
-export const USERS_KEY = ['/api/users'] as const;
-
 export function UsersTable({ me }: { me: User }) {
   const queryClient = useQueryClient();
-  const users = useQuery<StaffUser[] | null>({ queryKey: USERS_KEY });
+  const users = useQuery<StaffUser[] | null>({ queryKey: queryKeys.users.all() });
   const [confirming, setConfirming] = useState<StaffUser | null>(null);
 
   const update = useMutation({
     mutationFn: ({ id, body }: { id: string; body: StaffUserUpdateBody }) =>
       apiJson<StaffUser>('PATCH', `/api/users/${id}`, body),
     onSuccess: (updated, { body }) => {
-      queryClient.setQueryData<StaffUser[] | null>(USERS_KEY, (list) =>
+      queryClient.setQueryData<StaffUser[] | null>(queryKeys.users.all(), (list) =>
         list?.map((u) => (u.id === updated.id ? updated : u)),
       );
       const name = displayName(updated);

@@ -8,9 +8,9 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
-import { USER_QUERY_KEY } from '@/web/hooks/use-auth';
 import { applyServerError } from '@/web/lib/forms';
 import { lazyZodResolver } from '@/web/lib/lazy-zod-resolver';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, fieldErrors } from '@/web/lib/queryClient';
 
 interface LoginFormProps {
@@ -44,7 +44,7 @@ export function LoginForm({ endpoint, totpAlwaysVisible = false, idPrefix = 'log
   const mutation = useMutation({
     mutationFn: (body: LoginInput) => apiJson<User>('POST', endpoint, body),
     onSuccess: (user) => {
-      queryClient.setQueryData(USER_QUERY_KEY, user);
+      queryClient.setQueryData(queryKeys.auth.user(), user);
       navigate('/');
     },
     onError: (error) => {

@@ -12,8 +12,8 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
-import { USER_QUERY_KEY } from '@/web/hooks/use-auth';
 import { applyServerError } from '@/web/lib/forms';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 
 /** The shared register schema (same messages as the server) plus a confirmation of the password. */
@@ -55,7 +55,7 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
     mutationFn: ({ confirmPassword: _confirm, ...values }: RegisterFormOutput) =>
       apiJson<User>('POST', '/api/register', { ...values, ...(inviteToken ? { inviteToken } : {}) }),
     onSuccess: (user) => {
-      queryClient.setQueryData(USER_QUERY_KEY, user);
+      queryClient.setQueryData(queryKeys.auth.user(), user);
       navigate('/');
     },
     onError: (error) => setAlert(applyServerError(form, error, FIELDS)),

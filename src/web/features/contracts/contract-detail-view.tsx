@@ -22,6 +22,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { formatBusinessDate, formatPercent } from '@/web/features/calculator/inputs';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage, errorStatus } from '@/web/lib/queryClient';
 import { type Activation, ContractActions } from './contract-actions';
 import { DEPOSIT_CHANNEL_LABELS, formatDateTime, groupToken, money, PER_PERIOD } from './contract-rules';
@@ -35,15 +37,11 @@ const CONTROL_LABELS: Record<string, string> = {
   none: 'no remote control',
 };
 
-export function contractQueryKey(id: string) {
-  return ['/api/contracts', id] as const;
-}
-
 /** /contracts/:id: the contract's state, what can be done next, its figures, schedule and history. */
 export function ContractDetailView({ id, user }: { id: string; user: User }) {
   const queryClient = useQueryClient();
   const contract = useQuery({
-    queryKey: contractQueryKey(id),
+    queryKey: queryKeys.contracts.detail(id),
     queryFn: () => apiJson<Contract>('GET', `/api/contracts/${id}`),
     staleTime: 5_000,
   });
@@ -73,9 +71,8 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
   const open = c.status === 'draft' || c.status === 'pending_approval';
 
   const changed = (updated: Contract, issued?: Activation['token']) => {
-    queryClient.setQueryData(contractQueryKey(id), updated);
-    void queryClient.invalidateQueries({ queryKey: ['/api/contracts', 'list'] });
-    void queryClient.invalidateQueries({ queryKey: ['/api/ledger'] });
+    queryClient.setQueryData(queryKeys.contracts.detail(id), updated);
+    void invalidate(queryClient, 'contractMoved');
     if (issued) setToken(issued);
   };
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Contract } from '@/contracts/contracts';
 import type { Role } from '@/contracts/roles';
+import { queryKeys } from '@/web/lib/query-keys';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { ContractDetailView } from './contract-detail-view';
 import { type ContractAction, contractActions } from './contract-rules';
@@ -198,6 +199,22 @@ describe('contract page', () => {
     expect(screen.getByTestId('badge-contract-status')).toHaveTextContent('Active');
     expect(screen.queryByTestId('text-contract-refusal')).not.toBeInTheDocument();
     expect(actionButtons()).toEqual([]);
+  });
+
+  it('refreshes the device it assigns on activation, with the lists and the ledger', async () => {
+    const user = userEvent.setup();
+    const activated = contract({ status: 'active', device: { ...contract().device, status: 'assigned' } });
+    const { client } = await renderDetail(approved(), 'agent', IDS.maker, () =>
+      jsonResponse({ contract: activated, token: null }),
+    );
+    const deviceKey = queryKeys.devices.detail(contract().device.id);
+    client.setQueryData(deviceKey, { id: contract().device.id, status: 'reserved' });
+    client.setQueryData(queryKeys.ledger.accounts(), []);
+    await user.click(await screen.findByTestId('button-activate'));
+    await user.click(within(await screen.findByTestId('dialog-confirm')).getByTestId('button-confirm'));
+    await waitFor(() => expect(screen.getByTestId('badge-contract-status')).toHaveTextContent('Active'));
+    expect(client.getQueryState(deviceKey)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(queryKeys.ledger.accounts())?.isInvalidated).toBe(true);
   });
 
   it('records the deposit with amount, channel, reference and an idempotency key', async () => {

@@ -42,9 +42,6 @@ export function statusLabel(status: ContractStatus, approved = false): string {
 
 export const PER_PERIOD: Record<string, string> = { daily: '/ day', weekly: '/ week', monthly: '/ month' };
 
-/** The default DPD buckets (organisations may configure others; the filter offers these). */
-export const BUCKETS = ['current', '1-7', '8-30', '31-60', '61-90', '91+'] as const;
-
 export const DEPOSIT_CHANNEL_LABELS: Record<string, string> = {
   cash: 'Cash',
   mobile_money: 'Mobile money',

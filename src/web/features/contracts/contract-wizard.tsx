@@ -16,6 +16,7 @@ import { Card, CardContent } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { amountPlaceholder, formatPercent, termDuration } from '@/web/features/calculator/inputs';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { money } from './contract-rules';
 import { SchedulePreview } from './schedule-preview';
@@ -185,8 +186,7 @@ export function ContractWizard() {
       }
     },
     onSuccess: ({ contract, submitError }) => {
-      void queryClient.invalidateQueries({ queryKey: ['/api/contracts'] });
-      void queryClient.invalidateQueries({ queryKey: ['/api/devices'] });
+      void invalidate(queryClient, 'contractCreated');
       toast({
         title: `Contract ${contract.number} created`,
         description: submitError

@@ -35,6 +35,14 @@ function mockApi(role: Role, rows: ContractRow[] = [ROW]) {
     if (url === '/api/user') return jsonResponse(staff(role));
     if (url.startsWith('/api/contracts?'))
       return jsonResponse({ items: rows, total: rows.length, page: 1, pageSize: 50 });
+    if (url === '/api/settings/options')
+      return jsonResponse({
+        delinquencyBuckets: [
+          { value: 'current', label: 'Current' },
+          { value: '1-29', label: '1-29 days' },
+          { value: '30+', label: '30+ days' },
+        ],
+      });
     if (url === `/api/customers/${IDS.customer}`)
       return jsonResponse({ id: IDS.customer, fullName: 'Amina Wanjiru', accountNumber: 'C-000007' });
     return jsonResponse({ message: 'not found' }, 404);
@@ -63,6 +71,23 @@ describe('contracts list', () => {
     expect(row).toHaveTextContent('Pending approval');
     expect(row).toHaveTextContent('$1,289.33');
     expect(await screen.findByTestId('button-new-contract')).toHaveAttribute('href', '/contracts/new');
+  });
+
+  it('offers the buckets the organisation configured, and filters by them', async () => {
+    const user = userEvent.setup();
+    const fetchMock = mockApi('manager');
+    const { history } = renderWithProviders(<ContractsPage />, { path: '/contracts' });
+    const select = await screen.findByTestId('select-filter-bucket');
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['All buckets', 'Current', '1-29 days', '30+ days']),
+    );
+    await user.selectOptions(select, '30+');
+    await waitFor(() => expect(history.at(-1)).toContain('bucket=30%2B'));
+    await waitFor(() => expect(listCalls(fetchMock).at(-1)).toContain('bucket=30%2B'));
   });
 
   it('hides New contract from viewers and shows the empty state', async () => {

@@ -7,15 +7,13 @@ import { type Column, type FilterControl, ListPage, type ListStateApi } from '@/
 import { Button } from '@/web/components/ui/button';
 import { formatBusinessDate } from '@/web/features/calculator/inputs';
 import { apiJson } from '@/web/lib/queryClient';
-import { BUCKETS, money, PER_PERIOD, STATUS_LABELS } from './contract-rules';
+import { optionPairs, useOrganisationOptions } from '@/web/features/settings/organisation-options-query';
+import { money, PER_PERIOD, STATUS_LABELS } from './contract-rules';
 import { ContractStatusBadge } from './status-badge';
 
 const ENDPOINT = '/api/contracts';
 
 const STATUS_OPTIONS = CONTRACT_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const);
-const BUCKET_OPTIONS = BUCKETS.map(
-  (bucket) => [bucket, bucket === 'current' ? 'Current' : `${bucket} days`] as const,
-);
 const ARREARS_OPTIONS = [
   ['1', 'In arrears (1+ days)'],
   ['31', '31+ days past due'],
@@ -102,12 +100,9 @@ const COLUMNS: ReadonlyArray<Column<ContractRow>> = [
   },
 ];
 
-/**
- * The bucket filter's choices. The organisation configures its buckets; until the API serves them
- * (issue 11 section 5) they are the default ones.
- */
+/** The bucket filter's choices: the buckets the organisation configured (GET /api/settings/options). */
 function useBucketOptions(): ReadonlyArray<readonly [string, string]> {
-  return BUCKET_OPTIONS;
+  return optionPairs(useOrganisationOptions().data?.delinquencyBuckets);
 }
 
 /** The contracts list: server-side search, filters, sort and pages, all kept in the address bar. */

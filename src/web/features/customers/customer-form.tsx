@@ -14,6 +14,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorCode } from '@/web/lib/queryClient';
 import { NativeSelect } from './controls';
 import {
@@ -41,7 +43,7 @@ import {
   formatDateTime,
   GENDER_LABELS,
 } from './format';
-import { CUSTOMERS_ENDPOINT, customerKey, useCustomerByAccount, useRegions, useStaff } from './queries';
+import { CUSTOMERS_ENDPOINT, useCustomerByAccount, useRegions, useStaff } from './queries';
 
 interface CustomerFormProps {
   /** The customer to edit; without it the form creates one. */
@@ -91,8 +93,8 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
           )
         : apiJson<Customer>('POST', CUSTOMERS_ENDPOINT, toCreateBody(values, context)),
     onSuccess: (saved) => {
-      queryClient.setQueryData(customerKey(saved.id), saved);
-      void queryClient.invalidateQueries({ queryKey: [CUSTOMERS_ENDPOINT] });
+      queryClient.setQueryData(queryKeys.customers.detail(saved.id), saved);
+      void invalidate(queryClient, 'customerSaved');
       onSaved(saved);
     },
     onError: (error) => {
@@ -108,7 +110,7 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
   const reload = useMutation({
     mutationFn: () => apiJson<Customer>('GET', `${CUSTOMERS_ENDPOINT}/${customer?.id}`),
     onSuccess: (fresh) => {
-      queryClient.setQueryData(customerKey(fresh.id), fresh);
+      queryClient.setQueryData(queryKeys.customers.detail(fresh.id), fresh);
       form.reset(valuesFromCustomer(fresh));
       setStale(false);
     },

@@ -4,6 +4,7 @@ import type { Customer, CustomerEvent, KycDocument } from '@/contracts/customers
 import type { Page } from '@/contracts/lists';
 import type { PublicOrganisation } from '@/contracts/profile';
 import { can } from '@/contracts/roles';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson } from '@/web/lib/queryClient';
 
 /**
@@ -11,14 +12,10 @@ import { apiJson } from '@/web/lib/queryClient';
  * refreshes every list page, profile, timeline and document list at once.
  */
 export const CUSTOMERS_ENDPOINT = '/api/customers';
-export const customerKey = (id: string) => [CUSTOMERS_ENDPOINT, id] as const;
-export const documentsKey = (id: string) => [CUSTOMERS_ENDPOINT, id, 'documents'] as const;
-export const timelineKey = (id: string) => [CUSTOMERS_ENDPOINT, id, 'timeline'] as const;
-export const ORGANISATION_KEY = ['/api/organisation'] as const;
 
 export function useCustomer(id: string) {
   return useQuery({
-    queryKey: customerKey(id),
+    queryKey: queryKeys.customers.detail(id),
     queryFn: () => apiJson<Customer>('GET', `${CUSTOMERS_ENDPOINT}/${id}`),
     staleTime: 10_000,
   });
@@ -26,7 +23,7 @@ export function useCustomer(id: string) {
 
 export function useDocuments(id: string) {
   return useQuery({
-    queryKey: documentsKey(id),
+    queryKey: queryKeys.customers.documents(id),
     queryFn: () => apiJson<KycDocument[]>('GET', `${CUSTOMERS_ENDPOINT}/${id}/documents`),
     staleTime: 10_000,
   });
@@ -34,14 +31,14 @@ export function useDocuments(id: string) {
 
 export function useTimeline(id: string) {
   return useQuery({
-    queryKey: timelineKey(id),
+    queryKey: queryKeys.customers.timeline(id),
     queryFn: () => apiJson<CustomerEvent[]>('GET', `${CUSTOMERS_ENDPOINT}/${id}/timeline`),
     staleTime: 10_000,
   });
 }
 
 export function useOrganisation() {
-  return useQuery<PublicOrganisation | null>({ queryKey: ORGANISATION_KEY });
+  return useQuery<PublicOrganisation | null>({ queryKey: queryKeys.settings.publicOrganisation() });
 }
 
 export function useRegions() {

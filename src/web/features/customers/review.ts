@@ -6,6 +6,7 @@ import {
   type KycStatus,
 } from '@/contracts/customers';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, apiUpload } from '@/web/lib/queryClient';
 import { KYC_STATUS_LABELS } from './format';
 import { CUSTOMERS_ENDPOINT } from './queries';
@@ -18,7 +19,7 @@ export interface DocumentResult {
 /** After an upload or a review: the profile (KYC status, scorecard), documents, timeline and lists. */
 function useRefreshCustomer() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [CUSTOMERS_ENDPOINT] });
+  return () => invalidate(queryClient, 'customerSaved');
 }
 
 export function useUploadDocument(customerId: string) {

@@ -11,9 +11,9 @@ import { FormAlert } from '@/web/components/form-alert';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiUpload, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { CONTROL_LABELS, labelOf } from './format';
-import { DEVICES_ENDPOINT, MODELS_ENDPOINT } from './queries';
 import { TableRegion } from './table-region';
 
 const IMPORT_URL = '/api/devices/import';
@@ -57,8 +57,7 @@ export function ImportForm({ onDone }: { onDone(): void }) {
     mutationFn: (chosen: File) => upload(chosen, false),
     onSuccess: (result) => {
       setImported(result);
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT] });
-      void queryClient.invalidateQueries({ queryKey: [MODELS_ENDPOINT] });
+      void invalidate(queryClient, 'devicesAdded');
     },
     onError: (error) => {
       setCheck(null);

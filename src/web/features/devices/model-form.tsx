@@ -14,11 +14,12 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS } from './format';
 import { majorText, parseMajor } from './money';
 import { NativeSelect } from './native-select';
-import { DEVICES_ENDPOINT, MODELS_ENDPOINT } from './queries';
+import { MODELS_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
 
 export interface ModelFormValues {
@@ -120,8 +121,7 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
         ? apiJson<DeviceModel>('PATCH', `${MODELS_ENDPOINT}/${model.id}`, changedFields(model, body))
         : apiJson<DeviceModel>('POST', MODELS_ENDPOINT, body),
     onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: [MODELS_ENDPOINT] });
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT] });
+      void invalidate(queryClient, 'deviceModelSaved');
       onSaved(saved);
     },
     onError: (error) => setAlert(applyApiErrors(form, error, ALIASES)),

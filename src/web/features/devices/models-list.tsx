@@ -22,10 +22,11 @@ import {
 } from '@/web/components/ui/dialog';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
 import { ModelForm } from './model-form';
-import { DEVICES_ENDPOINT, MODELS_ENDPOINT, useOrganisation } from './queries';
+import { MODELS_ENDPOINT, useOrganisation } from './queries';
 
 const FILTERS: FilterControl[] = [
   {
@@ -74,8 +75,7 @@ export function ModelsList() {
       ),
     onSuccess: (model) => {
       setToggling(null);
-      void queryClient.invalidateQueries({ queryKey: [MODELS_ENDPOINT] });
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT] });
+      void invalidate(queryClient, 'deviceModelSaved');
       toast({
         title: model.active ? 'Model activated' : 'Model deactivated',
         description: model.active

@@ -8,6 +8,7 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { STATUS_HINTS, STATUS_LABELS } from './format';
 import { NativeSelect } from './native-select';
@@ -34,7 +35,7 @@ export function StatusChangeForm({ device }: { device: DeviceDetail }) {
     onSuccess: (updated) => {
       setConfirming(false);
       queryClient.setQueryData([DEVICES_ENDPOINT, updated.id], updated);
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT, 'list'] });
+      void invalidate(queryClient, 'deviceChanged');
       setTarget('');
       setReason('');
       toast({

@@ -23,6 +23,7 @@ import { formatDateTime } from '@/web/features/admin-users/format';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { groupToken, labelOf, TOKEN_TYPE_HINTS, TOKEN_TYPE_LABELS } from './format';
 import { NativeSelect } from './native-select';
@@ -114,7 +115,7 @@ function IssueTokenForm({ device }: { device: DeviceDetail }) {
       setConfirming(false);
       setIssued(token);
       setDays('');
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT, device.id] });
+      void invalidate(queryClient, 'deviceTokenIssued', device.id);
     },
     onError: (failure) => {
       setConfirming(false);

@@ -8,6 +8,7 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { DEVICES_ENDPOINT } from './queries';
 import { applyApiErrors, sameNames } from './server-errors';
@@ -32,7 +33,7 @@ export function UnitEditForm({ device, onDone }: { device: DeviceDetail; onDone(
       apiJson<DeviceDetail>('PATCH', `${DEVICES_ENDPOINT}/${device.id}`, body),
     onSuccess: (updated) => {
       queryClient.setQueryData([DEVICES_ENDPOINT, updated.id], updated);
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT, 'list'] });
+      void invalidate(queryClient, 'deviceChanged');
       onDone();
     },
     onError: (error) => setAlert(applyApiErrors(form, error, sameNames<Values>(['imei', 'notes']))),

@@ -17,10 +17,11 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
 import { NativeSelect } from './native-select';
-import { DEVICES_ENDPOINT, MODELS_ENDPOINT } from './queries';
+import { DEVICES_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
 
 export interface UnitFormValues {
@@ -146,8 +147,7 @@ export function UnitForm({ models, onCreated, onCancel }: UnitFormProps) {
   const create = useMutation({
     mutationFn: (body: DeviceCreateBody) => apiJson<DeviceDetail>('POST', DEVICES_ENDPOINT, body),
     onSuccess: (device) => {
-      void queryClient.invalidateQueries({ queryKey: [DEVICES_ENDPOINT] });
-      void queryClient.invalidateQueries({ queryKey: [MODELS_ENDPOINT] });
+      void invalidate(queryClient, 'devicesAdded');
       onCreated(device);
     },
     onError: (error) => setAlert(applyApiErrors(form, error, ALIASES)),

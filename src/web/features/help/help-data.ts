@@ -2,23 +2,21 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { Feature, Tutorial, TutorialProgress } from '@/contracts/help';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { trackEvent } from '../activity/tracker';
 import { markTutorialSeen } from './help-rules';
 import { helpCentre } from './help-store';
-
-export const TUTORIALS_KEY = ['/api/tutorials'] as const;
-export const PROGRESS_KEY = ['/api/user/tutorial-progress'] as const;
-export const FEATURES_KEY = ['/api/features'] as const;
 
 /**
  * Tutorials, progress and features. The seed fetches them only while the help centre is open
  * (and the user signed in: every caller lives in the signed-in app); the help pages enable them too.
  */
 export function useHelpData(enabled: boolean) {
-  const tutorials = useQuery<Tutorial[] | null>({ queryKey: TUTORIALS_KEY, enabled });
-  const progress = useQuery<TutorialProgress[] | null>({ queryKey: PROGRESS_KEY, enabled });
-  const features = useQuery<Feature[] | null>({ queryKey: FEATURES_KEY, enabled });
+  const tutorials = useQuery<Tutorial[] | null>({ queryKey: queryKeys.help.tutorials(), enabled });
+  const progress = useQuery<TutorialProgress[] | null>({ queryKey: queryKeys.help.progress(), enabled });
+  const features = useQuery<Feature[] | null>({ queryKey: queryKeys.help.features(), enabled });
   return { tutorials, progress, features };
 }
 
@@ -34,7 +32,7 @@ export function useTutorialActions() {
   const record = useMutation({
     mutationFn: (body: ProgressBody) => apiJson<{ ok: true }>('POST', '/api/user/tutorial-progress', body),
     // Seed: on success the progress list is refetched.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: PROGRESS_KEY }),
+    onSuccess: () => invalidate(queryClient, 'tutorialProgress'),
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Progress not saved', description: errorMessage(error) }),
   });

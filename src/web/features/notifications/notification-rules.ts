@@ -2,8 +2,6 @@ import { format } from 'date-fns';
 import type { BadgeProps } from '@/web/components/ui/badge';
 
 /** Seed sections 2, 7 and 9: the notification dropdown's fixed rules, kept free of React. */
-export const NOTIFICATIONS_KEY = ['/api/notifications'] as const;
-export const UNREAD_COUNT_KEY = ['/api/notifications/unread-count'] as const;
 
 /** The unread count is polled every 30 s while signed in. */
 export const UNREAD_POLL_MS = 30_000;

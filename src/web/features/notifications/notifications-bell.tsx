@@ -10,15 +10,15 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/web/components/ui/pop
 import { ScrollArea } from '@/web/components/ui/scroll-area';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
 import {
   bellLabel,
   formatNotificationTime,
   LIST_HEIGHT_PX,
-  NOTIFICATIONS_KEY,
   notificationBadgeVariant,
-  UNREAD_COUNT_KEY,
   UNREAD_POLL_MS,
   unreadBadgeText,
 } from './notification-rules';
@@ -39,21 +39,17 @@ export function NotificationsBell({ placement }: { placement: BellPlacement }) {
   const titleId = useId();
 
   const unread = useQuery<{ count: number } | null>({
-    queryKey: UNREAD_COUNT_KEY,
+    queryKey: queryKeys.notifications.unreadCount(),
     refetchInterval: UNREAD_POLL_MS,
   });
   const list = useQuery<Notification[] | null>({
-    queryKey: NOTIFICATIONS_KEY,
+    queryKey: queryKeys.notifications.all(),
     enabled: open,
     // Loaded afresh each time the panel opens.
     staleTime: 0,
   });
 
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }),
-      queryClient.invalidateQueries({ queryKey: UNREAD_COUNT_KEY }),
-    ]);
+  const refresh = () => invalidate(queryClient, 'notificationsRead');
   const failed = (title: string) => (error: Error) =>
     toast({ variant: 'destructive', title, description: errorMessage(error) });
 

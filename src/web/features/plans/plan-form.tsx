@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
 import { NativeSelect } from '@/web/features/devices/native-select';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { ALLOCATION_LABELS, FREQUENCY_LABELS, LATE_FEE_LABELS, METHOD_LABELS, PERIOD_NAMES } from './format';
 import {
@@ -74,7 +75,7 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
         ? apiJson<Plan>('PATCH', `${PLANS_ENDPOINT}/${plan.id}`, body)
         : apiJson<Plan>('POST', PLANS_ENDPOINT, body),
     onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: [PLANS_ENDPOINT] });
+      void invalidate(queryClient, 'planSaved');
       onSaved(saved);
     },
     onError: (error) => setAlert(applyPlanErrors(error)),

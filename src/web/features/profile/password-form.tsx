@@ -13,8 +13,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
-import { SESSIONS_KEY } from './sessions-card';
 
 /** The shared schema (the server's messages) plus the confirmation of the new password. */
 export const passwordFormSchema = passwordChangeBody
@@ -44,7 +44,7 @@ export function PasswordCard({ email }: { email: string }) {
       apiJson<{ ok: true }>('POST', '/api/user/password', { currentPassword, newPassword }),
     onSuccess: () => {
       form.reset();
-      void queryClient.invalidateQueries({ queryKey: SESSIONS_KEY });
+      void invalidate(queryClient, 'sessionsChanged');
       toast({
         title: 'Password changed',
         description: 'Your other sessions were signed out. This one stays signed in.',

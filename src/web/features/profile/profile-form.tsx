@@ -12,9 +12,9 @@ import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
-import { USER_QUERY_KEY } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorCode, errorMessage } from '@/web/lib/queryClient';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'currentPassword'] as const;
@@ -55,7 +55,7 @@ export function ProfileDetailsCard({ user }: { user: User }) {
   const save = useMutation({
     mutationFn: (body: ProfileOutput) => apiJson<User>('PATCH', '/api/user/profile', body),
     onSuccess: (updated) => {
-      queryClient.setQueryData(USER_QUERY_KEY, updated);
+      queryClient.setQueryData(queryKeys.auth.user(), updated);
       form.reset({
         firstName: updated.firstName,
         lastName: updated.lastName,

@@ -10,10 +10,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { formatDateTime } from '@/web/features/admin-users/format';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { describeUserAgent, deviceLabel } from './user-agent';
-
-export const SESSIONS_KEY = ['/api/user/sessions'] as const;
 
 function lastSeen(iso: string): string {
   const date = new Date(iso);
@@ -23,7 +23,7 @@ function lastSeen(iso: string): string {
 /** The user's own sessions, this device marked, and signing out every other one. */
 export function SessionsCard() {
   const queryClient = useQueryClient();
-  const sessions = useQuery<SessionInfo[] | null>({ queryKey: SESSIONS_KEY, staleTime: 0 });
+  const sessions = useQuery<SessionInfo[] | null>({ queryKey: queryKeys.profile.sessions(), staleTime: 0 });
   const [confirming, setConfirming] = useState(false);
 
   const revoke = useMutation({
@@ -42,7 +42,7 @@ export function SessionsCard() {
       toast({ variant: 'destructive', title: 'Sessions not signed out', description: errorMessage(error) });
       setConfirming(false);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
+    onSettled: () => invalidate(queryClient, 'sessionsChanged'),
   });
 
   const list = sessions.data ?? [];

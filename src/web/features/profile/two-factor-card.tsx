@@ -30,9 +30,9 @@ import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { formatDateTime } from '@/web/features/admin-users/format';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
-
-export const TWO_FACTOR_KEY = ['/api/user/two-factor'] as const;
 
 /** '(ABCD EFGH ...)': the secret in groups of four, easier to type into an app by hand. */
 export function groupSecret(secret: string): string {
@@ -50,10 +50,10 @@ type Panel = { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: 
 /** Two-factor sign-in: status, enrolment with a QR code, recovery codes, and turning it off. */
 export function TwoFactorCard() {
   const queryClient = useQueryClient();
-  const status = useQuery<TwoFactorStatus | null>({ queryKey: TWO_FACTOR_KEY });
+  const status = useQuery<TwoFactorStatus | null>({ queryKey: queryKeys.profile.twoFactor() });
   const [panel, setPanel] = useState<Panel>(null);
   const [dialog, setDialog] = useState<'disable' | 'regenerate' | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: TWO_FACTOR_KEY });
+  const refresh = () => invalidate(queryClient, 'twoFactorChanged');
 
   const setup = useMutation({
     mutationFn: () => apiJson<TwoFactorSetup>('POST', '/api/user/two-factor/setup'),

@@ -16,11 +16,11 @@ import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { IncomeBandsField } from './income-bands-field';
 import { bucketLabels, countryOptions, currencyOptions, timeZoneOptions } from './organisation-options';
-
-export const ORGANISATION_KEY = ['/api/settings/organisation'] as const;
 
 type OrganisationInput = z.input<typeof organisationBody>;
 type OrganisationOutput = z.output<typeof organisationBody>;
@@ -39,7 +39,7 @@ const MAX_BUCKETS = 10;
 
 /** Organisation settings, for administrators and the owner (the server refuses anyone else). */
 export function OrganisationCard() {
-  const organisation = useQuery<Organisation | null>({ queryKey: ORGANISATION_KEY });
+  const organisation = useQuery<Organisation | null>({ queryKey: queryKeys.settings.organisation() });
   return (
     <Card data-testid="card-organisation">
       <CardHeader>
@@ -105,7 +105,8 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
     mutationFn: (body: OrganisationOutput) =>
       apiJson<Organisation>('PUT', '/api/settings/organisation', body),
     onSuccess: (saved) => {
-      queryClient.setQueryData(ORGANISATION_KEY, saved);
+      queryClient.setQueryData(queryKeys.settings.organisation(), saved);
+      void invalidate(queryClient, 'organisationSaved');
       toast({ title: 'Organisation settings saved', description: 'They apply to everyone from now on.' });
     },
     onError: (error) => setAlert(applyServerError(form, error, FIELDS)),

@@ -1,3 +1,4 @@
+import { bucketsFromBounds } from '@/domain';
 import type { SelectOption } from '@/web/components/searchable-select';
 
 /** Option lists for the organisation form, from the browser's own Intl data. */
@@ -61,10 +62,7 @@ export function countryOptions(current?: string): SelectOption[] {
 
 /** [1, 8, 31, 61, 91] -> Current, 1–7, 8–30, 31–60, 61–90, 91+ days past due. */
 export function bucketLabels(bounds: readonly number[]): string[] {
-  const labels = ['Current'];
-  bounds.forEach((bound, index) => {
-    const next = bounds[index + 1];
-    labels.push(next === undefined ? `${bound}+` : `${bound}–${next - 1}`);
-  });
-  return labels;
+  return bucketsFromBounds(bounds).map(({ label }) =>
+    label === 'current' ? 'Current' : label.replace('-', '–'),
+  );
 }

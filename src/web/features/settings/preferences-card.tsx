@@ -16,9 +16,10 @@ import { Label } from '@/web/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { Switch } from '@/web/components/ui/switch';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
-import { PREFERENCES_KEY, useSavePreferences } from './preferences';
+import { useSavePreferences } from './preferences';
 
 const THEMES: Array<{ value: Theme; label: string; icon: typeof Sun }> = [
   { value: 'light', label: 'Light', icon: Sun },
@@ -30,7 +31,7 @@ const CATEGORIES = Object.entries(NOTIFICATION_CATEGORIES) as Array<[Notificatio
 
 /** The user's own preferences; each change applies and is saved at once. */
 export function PreferencesCard() {
-  const preferences = useQuery<Preferences | null>({ queryKey: PREFERENCES_KEY });
+  const preferences = useQuery<Preferences | null>({ queryKey: queryKeys.profile.preferences() });
   const { theme, setTheme } = useTheme();
   const { save, status } = useSavePreferences();
   const landingId = useId();

@@ -4,9 +4,10 @@ import { useLocation } from 'wouter';
 import type { Preferences } from '@/contracts/profile';
 import { useTheme } from '@/web/app/theme';
 import { toast } from '@/web/hooks/use-toast';
+import { invalidate } from '@/web/lib/mutation-effects';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 
-export const PREFERENCES_KEY = ['/api/user/preferences'] as const;
 const SAVE_KEY = ['save-preferences'] as const;
 
 /**
@@ -18,19 +19,19 @@ export function useSavePreferences() {
   const mutation = useMutation({
     mutationKey: SAVE_KEY,
     mutationFn: (next: Preferences) => apiJson<Preferences>('PUT', '/api/user/preferences', next),
-    onSuccess: (saved) => queryClient.setQueryData(PREFERENCES_KEY, saved),
+    onSuccess: (saved) => queryClient.setQueryData(queryKeys.profile.preferences(), saved),
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Preferences not saved', description: errorMessage(error) });
-      void queryClient.invalidateQueries({ queryKey: PREFERENCES_KEY });
+      void invalidate(queryClient, 'preferencesSaved');
     },
   });
   const { mutate } = mutation;
   const save = useCallback(
     (patch: Partial<Preferences>) => {
-      const current = queryClient.getQueryData<Preferences | null>(PREFERENCES_KEY);
+      const current = queryClient.getQueryData<Preferences | null>(queryKeys.profile.preferences());
       if (!current) return;
       const next = { ...current, ...patch };
-      queryClient.setQueryData(PREFERENCES_KEY, next);
+      queryClient.setQueryData(queryKeys.profile.preferences(), next);
       mutate(next);
     },
     [queryClient, mutate],
@@ -47,7 +48,7 @@ export function useSavePreferences() {
  * after sign-in; afterwards any theme change (the top-bar toggle or /settings) is saved.
  */
 export function useThemePreferenceSync(): void {
-  const preferences = useQuery<Preferences | null>({ queryKey: PREFERENCES_KEY });
+  const preferences = useQuery<Preferences | null>({ queryKey: queryKeys.profile.preferences() });
   const { theme, setTheme } = useTheme();
   const { save } = useSavePreferences();
   const synced = useRef<string | null>(null);
@@ -81,7 +82,7 @@ let landingHandled = false;
 export function useLandingRedirect(): void {
   const [location, navigate] = useLocation();
   const firstLocation = useRef(location);
-  const preferences = useQuery<Preferences | null>({ queryKey: PREFERENCES_KEY });
+  const preferences = useQuery<Preferences | null>({ queryKey: queryKeys.profile.preferences() });
 
   useEffect(
     () => () => {

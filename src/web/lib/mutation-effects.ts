@@ -1,0 +1,55 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { queryKeys as k } from './query-keys';
+
+/**
+ * What each kind of change makes stale, in one place: a mutation names its effect
+ * (`invalidate(client, 'contractMoved')`) and this map lists the queries to refetch. When a
+ * change touches another area (a contract assigns a device, posts to the ledger), its entry says
+ * so here, not in the component that happened to make it.
+ */
+export const MUTATION_EFFECTS = {
+  /** A new draft reserves its device. */
+  contractCreated: [k.contracts.all(), k.devices.all()],
+  /**
+   * Submit, approve, return, deposit, cancel or activate: the lists, the ledger (deposit, sale),
+   * and the device the contract reserves, assigns (activation) or releases (cancellation).
+   */
+  contractMoved: [k.contracts.lists(), k.ledger.all(), k.devices.all()],
+  /** A customer created, edited, or a KYC document reviewed. */
+  customerSaved: [k.customers.all()],
+  /** A unit created or imported: unit lists and the models' unit counts. */
+  devicesAdded: [k.devices.all(), k.deviceModels.all()],
+  /** A unit edited or moved to another status. */
+  deviceChanged: [k.devices.lists()],
+  /** A token issued: the unit's count and active-until. */
+  deviceTokenIssued: (id: string) => [k.devices.detail(id)],
+  /** A model created, edited or retired: model lists and the units that show its name. */
+  deviceModelSaved: [k.deviceModels.all(), k.devices.all()],
+  /** A plan created, edited, activated or retired. */
+  planSaved: [k.plans.all()],
+  /** Notifications read or cleared. */
+  notificationsRead: [k.notifications.all(), k.notifications.unreadCount()],
+  /** Password changed (other sessions end) or sessions revoked. */
+  sessionsChanged: [k.profile.sessions()],
+  twoFactorChanged: [k.profile.twoFactor()],
+  /** Organisation settings saved: the option lists they define change with them. */
+  organisationSaved: [k.settings.options(), k.settings.publicOrganisation()],
+  preferencesSaved: [k.profile.preferences()],
+  invitesChanged: [k.users.invites()],
+  tutorialProgress: [k.help.progress()],
+} satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;
+
+type Effects = typeof MUTATION_EFFECTS;
+type FixedEffect = {
+  [E in keyof Effects]: Effects[E] extends readonly QueryKey[] ? E : never;
+}[keyof Effects];
+type EntityEffect = Exclude<keyof Effects, FixedEffect>;
+
+/** Marks stale (and refetches what is on screen) everything the effect lists. */
+export function invalidate(client: QueryClient, effect: FixedEffect): Promise<void>;
+export function invalidate(client: QueryClient, effect: EntityEffect, id: string): Promise<void>;
+export async function invalidate(client: QueryClient, effect: keyof Effects, id?: string): Promise<void> {
+  const entry = MUTATION_EFFECTS[effect];
+  const keys = typeof entry === 'function' ? entry(id ?? '') : entry;
+  await Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
+}

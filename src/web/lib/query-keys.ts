@@ -1,0 +1,69 @@
+/**
+ * Every server query's cache key, by area. A key is the URL split into segments (the default
+ * query function joins them with "/"), so a shorter key is the prefix that covers every query
+ * under it: `contracts.all()` covers the lists and each contract. Mutations never name keys
+ * themselves; they name their effect in `mutation-effects.ts`, which lists the keys.
+ */
+export const queryKeys = {
+  auth: {
+    user: () => ['/api/user'] as const,
+    invite: (token: string) => ['/api/invites/lookup', token] as const,
+  },
+  profile: {
+    preferences: () => ['/api/user/preferences'] as const,
+    sessions: () => ['/api/user/sessions'] as const,
+    twoFactor: () => ['/api/user/two-factor'] as const,
+  },
+  settings: {
+    organisation: () => ['/api/settings/organisation'] as const,
+    /** The option lists the organisation configures (buckets...). */
+    options: () => ['/api/settings/options'] as const,
+    /** What public pages may know: name, currency, country. */
+    publicOrganisation: () => ['/api/organisation'] as const,
+  },
+  customers: {
+    all: () => ['/api/customers'] as const,
+    detail: (id: string) => ['/api/customers', id] as const,
+    documents: (id: string) => ['/api/customers', id, 'documents'] as const,
+    timeline: (id: string) => ['/api/customers', id, 'timeline'] as const,
+    regions: () => ['/api/customers', 'regions'] as const,
+    byAccount: (accountNumber: string) => ['/api/customers', 'by-account', accountNumber] as const,
+  },
+  devices: {
+    all: () => ['/api/devices'] as const,
+    lists: () => ['/api/devices', 'list'] as const,
+    detail: (id: string) => ['/api/devices', id] as const,
+    tokens: (id: string) => ['/api/devices', id, 'tokens'] as const,
+  },
+  deviceModels: {
+    all: () => ['/api/device-models'] as const,
+    detail: (id: string) => ['/api/device-models', id] as const,
+  },
+  plans: {
+    all: () => ['/api/service-plans'] as const,
+    detail: (id: string) => ['/api/service-plans', id] as const,
+  },
+  contracts: {
+    all: () => ['/api/contracts'] as const,
+    lists: () => ['/api/contracts', 'list'] as const,
+    detail: (id: string) => ['/api/contracts', id] as const,
+  },
+  ledger: {
+    all: () => ['/api/ledger'] as const,
+    accounts: () => ['/api/ledger', 'accounts'] as const,
+    trialBalance: (asOf: string) => ['/api/ledger', 'trial-balance', asOf] as const,
+  },
+  notifications: {
+    all: () => ['/api/notifications'] as const,
+    unreadCount: () => ['/api/notifications/unread-count'] as const,
+  },
+  users: {
+    all: () => ['/api/users'] as const,
+    invites: () => ['/api/invites'] as const,
+  },
+  help: {
+    tutorials: () => ['/api/tutorials'] as const,
+    progress: () => ['/api/user/tutorial-progress'] as const,
+    features: () => ['/api/features'] as const,
+  },
+} as const;
