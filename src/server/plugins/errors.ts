@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiError } from '../../contracts/auth';
+import { ERROR_CODES, type ErrorCode, isErrorCode } from '../../contracts/errors';
 import { DomainError } from '../../domain';
 import { AppError, type FieldError } from '../errors';
 
@@ -32,7 +33,7 @@ function fieldErrors(issues: ValidationIssue[]): FieldError[] {
 }
 
 /** Fastify's own client errors, with messages a person can act on. */
-const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
+const FRAMEWORK_ERRORS: Partial<Record<ErrorCode, { status: number; message: string }>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Unsupported content type; send application/json' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'Request body is empty; send a JSON object' },
@@ -66,10 +67,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       status = 400;
       body = {
         message: `Invalid ${place}: ${errors.map((e) => (e.field === '(root)' ? e.message : `${e.field}: ${e.message}`)).join('; ')}`,
-        code: 'VALIDATION',
+        code: ERROR_CODES.VALIDATION,
         errors,
       };
-    } else if (error.code && FRAMEWORK_ERRORS[error.code]) {
+    } else if (isErrorCode(error.code) && FRAMEWORK_ERRORS[error.code]) {
       const known = FRAMEWORK_ERRORS[error.code] as { status: number; message: string };
       status = known.status;
       body = { message: known.message, code: error.code };
@@ -79,12 +80,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
       error.statusCode >= 400 &&
       error.statusCode < 500
     ) {
+      // Other client errors of fastify and its plugins: a route's rate limit (429, no code of its
+      // own) is RATE_LIMITED like the sign-in throttle; the rest are BAD_REQUEST.
       status = error.statusCode;
-      body = { message: error.message, code: error.code ?? 'BAD_REQUEST' };
+      const code = isErrorCode(error.code)
+        ? error.code
+        : status === 429
+          ? ERROR_CODES.RATE_LIMITED
+          : ERROR_CODES.BAD_REQUEST;
+      body = { message: error.message, code };
     } else {
       status = 500;
       request.log.error({ err: error }, 'unhandled error');
-      body = { message: 'Internal server error', code: 'INTERNAL', requestId: String(request.id) };
+      body = { message: 'Internal server error', code: ERROR_CODES.INTERNAL, requestId: String(request.id) };
     }
     return reply.status(status).send(body);
   });

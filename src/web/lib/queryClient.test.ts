@@ -147,15 +147,32 @@ describe('errors', () => {
     await expect(apiRequest('GET', '/api/things')).rejects.toThrow('500: Internal Server Error');
   });
 
-  it('reads the server message and field errors for people', async () => {
-    const { errorMessage, fieldErrors, errorStatus } = await load();
-    const error = new Error(
-      '400: {"message":"Invalid body","code":"VALIDATION","errors":[{"field":"email","message":"Taken"}]}',
-    );
+  it('parses the answer once into an ApiError: status, code, message and field errors', async () => {
+    const { apiRequest, ApiError, errorMessage, fieldErrors } = await load();
+    const body =
+      '{"message":"Invalid body","code":"VALIDATION","errors":[{"field":"email","message":"Taken"}]}';
+    route({ '/api/things': () => new Response(body, { status: 400 }) });
+    const error = await apiRequest('GET', '/api/things').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({
+      message: `400: ${body}`,
+      status: 400,
+      code: 'VALIDATION',
+      detail: 'Invalid body',
+      fields: { email: 'Taken' },
+    });
     expect(errorMessage(error)).toBe('Invalid body');
     expect(fieldErrors(error)).toEqual({ email: 'Taken' });
-    expect(errorStatus(error)).toBe(400);
-    expect(errorMessage(new Error('502: Bad Gateway'))).toBe('502: Bad Gateway');
+  });
+
+  it('keeps a body that is not our JSON as the text people see, with no code', async () => {
+    const { ApiError, errorMessage, fieldErrors } = await load();
+    const error = new ApiError(502, 'Bad Gateway');
+    expect(error).toMatchObject({ message: '502: Bad Gateway', status: 502, code: null, fields: {} });
+    expect(errorMessage(error)).toBe('502: Bad Gateway');
+    expect(fieldErrors(new Error('400: {"errors":[{"field":"a","message":"b"}]}'))).toEqual({});
+    expect(new ApiError(409, '{"code":"NOT_A_CODE","message":"x"}').code).toBeNull();
   });
 });
 

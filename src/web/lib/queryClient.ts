@@ -1,4 +1,5 @@
 import { MutationCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { type ErrorCode, isErrorCode } from '@/contracts/errors';
 
 /**
  * The seed's request rules (sections 7-9), in one place:
@@ -35,10 +36,53 @@ export async function getCsrfToken(): Promise<string | null> {
   }
 }
 
+/**
+ * A non-OK answer, parsed once. Its `message` stays the seed's `status: body` text; the parts
+ * people and forms need are fields: `detail` (the server's message, or the raw text when the body
+ * is not our JSON error shape), `code` (one of ERROR_CODES, else null) and `fields` (field ->
+ * message, from the body's `errors`).
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode | null;
+  readonly detail: string;
+  readonly fields: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly status: number,
+    text: string,
+  ) {
+    super(`${status}: ${text}`);
+    this.name = 'ApiError';
+    const body = parseErrorBody(text);
+    this.code = isErrorCode(body?.code) ? body.code : null;
+    this.detail = typeof body?.message === 'string' ? body.message : this.message;
+    this.fields = Object.fromEntries(
+      (Array.isArray(body?.errors) ? body.errors : [])
+        .filter((e): e is { field: string; message: string } => typeof e?.field === 'string')
+        .map((e) => [e.field, String(e.message)]),
+    );
+  }
+}
+
+type ErrorBody = {
+  message?: unknown;
+  code?: unknown;
+  errors?: Array<{ field?: unknown; message?: unknown }>;
+};
+
+function parseErrorBody(text: string): ErrorBody | null {
+  try {
+    const body: unknown = JSON.parse(text);
+    return body && typeof body === 'object' ? (body as ErrorBody) : null;
+  } catch {
+    return null; // Not JSON (a proxy's page, plain text): people see the text as it came.
+  }
+}
+
 export async function throwIfResNotOk(response: Response): Promise<void> {
   if (!response.ok) {
     const text = (await response.text()) || response.statusText;
-    throw new Error(`${response.status}: ${text}`);
+    throw new ApiError(response.status, text);
   }
 }
 
@@ -117,48 +161,18 @@ export const queryClient = new QueryClient({
   },
 });
 
-/**
- * Readable text of an API error for people: the server's `message` when the body is our JSON
- * error shape, else the raw `status: body` text.
- */
+/** The API error, or null for anything else (a network failure, a bug). */
+export function apiError(error: unknown): ApiError | null {
+  return error instanceof ApiError ? error : null;
+}
+
+/** Readable text of any error for people: the server's message for an API error. */
 export function errorMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const match = /^(\d{3}): ([\s\S]*)$/.exec(error.message);
-  if (!match) return error.message;
-  try {
-    const body = JSON.parse(match[2] ?? '') as { message?: unknown };
-    if (typeof body.message === 'string') return body.message;
-  } catch {
-    // Not JSON: show the text as it came.
-  }
-  return error.message;
+  if (error instanceof ApiError) return error.detail;
+  return error instanceof Error ? error.message : String(error);
 }
 
-/** Field messages of a 400 answer, keyed by field name, for forms. */
-export function fieldErrors(error: unknown): Record<string, string> {
-  if (!(error instanceof Error)) return {};
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  try {
-    const body = JSON.parse(match?.[1] ?? '') as { errors?: Array<{ field: string; message: string }> };
-    return Object.fromEntries((body.errors ?? []).map((e) => [e.field, e.message]));
-  } catch {
-    return {};
-  }
-}
-
-export function errorStatus(error: unknown): number | null {
-  const match = error instanceof Error ? /^(\d{3}):/.exec(error.message) : null;
-  return match ? Number(match[1]) : null;
-}
-
-/** The `code` of our JSON error body (EMAIL_TAKEN, WRONG_PASSWORD...), or null. */
-export function errorCode(error: unknown): string | null {
-  if (!(error instanceof Error)) return null;
-  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
-  try {
-    const body = JSON.parse(match?.[1] ?? '') as { code?: unknown };
-    return typeof body.code === 'string' ? body.code : null;
-  } catch {
-    return null;
-  }
+/** Field messages of an API refusal, keyed by field name, for forms (empty for anything else). */
+export function fieldErrors(error: unknown): Readonly<Record<string, string>> {
+  return apiError(error)?.fields ?? {};
 }

@@ -11,7 +11,7 @@ import { InvitesTable } from '@/web/features/admin-users/invites-table';
 import { UsersTable } from '@/web/features/admin-users/users-table';
 import { useAuth } from '@/web/hooks/use-auth';
 import { queryKeys } from '@/web/lib/query-keys';
-import { errorStatus } from '@/web/lib/queryClient';
+import { apiError } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/admin/users'];
 
@@ -24,7 +24,7 @@ export default function AdminUsersPage() {
   const tab = new URLSearchParams(useSearch()).get('tab') === 'invites' ? 'invites' : 'users';
   if (!user) return null;
 
-  if (errorStatus(users.error) === 403) {
+  if (apiError(users.error)?.status === 403) {
     return (
       <div className="w-full max-w-2xl">
         <PageHeader title={AREA.title} icon={AREA.icon} />

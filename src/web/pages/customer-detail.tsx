@@ -16,7 +16,7 @@ import { ContractsCard, KycCard } from '@/web/features/customers/side-cards';
 import { TimelineCard } from '@/web/features/customers/timeline-card';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
-import { errorMessage, errorStatus } from '@/web/lib/queryClient';
+import { apiError, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/customers'];
 
@@ -46,7 +46,7 @@ export default function CustomerDetailPage() {
   if (customer.isLoading) return <DetailSkeleton />;
 
   if (!customer.data) {
-    const status = errorStatus(customer.error);
+    const status = apiError(customer.error)?.status;
     return <NotFound missing={status === 404 || status === 400} message={errorMessage(customer.error)} />;
   }
 

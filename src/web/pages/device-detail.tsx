@@ -25,7 +25,7 @@ import { StatusHistory } from '@/web/features/devices/status-history';
 import { OpenPaygoCard } from '@/web/features/devices/token-panel';
 import { UnitEditForm } from '@/web/features/devices/unit-edit-form';
 import { useAuth } from '@/web/hooks/use-auth';
-import { apiJson, errorMessage, errorStatus } from '@/web/lib/queryClient';
+import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/devices'];
 
@@ -52,7 +52,7 @@ export default function DeviceDetailPage() {
 
   if (query.isLoading) return <DelayedSpinner />;
   if (!device) {
-    const status = errorStatus(query.error);
+    const status = apiError(query.error)?.status;
     const missing = status === 404 || status === 400;
     return (
       <div className="w-full max-w-2xl">

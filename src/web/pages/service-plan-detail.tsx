@@ -20,7 +20,7 @@ import { PlanStatusBadge } from '@/web/features/plans/status-badge';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, errorMessage, errorStatus } from '@/web/lib/queryClient';
+import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/service-plans'];
 type PlanDetail = Plan & { versions: Plan[] };
@@ -110,7 +110,7 @@ function PlanPage({ id }: { id: string }) {
 
   if (query.isLoading) return <DelayedSpinner />;
   if (!plan) {
-    const status = errorStatus(query.error);
+    const status = apiError(query.error)?.status;
     const missing = status === 404 || status === 400;
     return (
       <div className="w-full max-w-2xl">

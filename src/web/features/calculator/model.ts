@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@/contracts/errors';
 import {
   buildSchedule,
   DomainError,
@@ -198,18 +199,18 @@ export function evaluate(inputs: CalculatorInputs, currency: string): Evaluation
 }
 
 function refusalField(error: DomainError): CalculatorField {
-  if (error.code === 'INSTALLMENT_BELOW_INTEREST') return 'multiple';
+  if (error.code === ERROR_CODES.INSTALLMENT_BELOW_INTEREST) return 'multiple';
   return ENGINE_FIELD[error.field ?? ''] ?? 'term';
 }
 
 function refusalMessage(error: DomainError, multiple: number, currency: string): string {
   const m = multiple > 0 ? formatMoney(multiple, currency) : '';
   switch (error.code) {
-    case 'INSTALLMENT_ROUNDS_TO_ZERO':
+    case ERROR_CODES.INSTALLMENT_ROUNDS_TO_ZERO:
       return multiple > 0
         ? `The instalment is smaller than the instalment multiple (${m}): use a smaller multiple or fewer instalments`
         : 'The instalment would round to zero: use fewer instalments or finance more';
-    case 'INSTALLMENT_BELOW_INTEREST':
+    case ERROR_CODES.INSTALLMENT_BELOW_INTEREST:
       return `Rounded down to a multiple of ${m}, the instalment would not cover the first period's interest: use a smaller multiple`;
     default:
       return error.message;

@@ -24,7 +24,7 @@ import { formatBusinessDate, formatPercent } from '@/web/features/calculator/inp
 import { toast } from '@/web/hooks/use-toast';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage, errorStatus } from '@/web/lib/queryClient';
+import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
 import { type Activation, ContractActions } from './contract-actions';
 import { DEPOSIT_CHANNEL_LABELS, formatDateTime, groupToken, money, PER_PERIOD } from './contract-rules';
 import { ContractSchedule } from './contract-schedule';
@@ -50,7 +50,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
 
   if (contract.isLoading) return <DetailSkeleton />;
   if (contract.error || !contract.data) {
-    const status = errorStatus(contract.error);
+    const status = apiError(contract.error)?.status;
     if (status === 404 || status === 400) return <NotFound />;
     return (
       <div className="grid grid-cols-1 gap-4">

@@ -5,6 +5,7 @@ import { useLocation, useSearch } from 'wouter';
 import type { Contract, ContractPreview } from '@/contracts/contracts';
 import type { Customer, CustomerListItem } from '@/contracts/customers';
 import type { Device, DeviceModel } from '@/contracts/devices';
+import { ERROR_CODES } from '@/contracts/errors';
 import type { Plan } from '@/contracts/plans';
 import { minimumDeposit, planIneligibility } from '@/domain';
 import { FormAlert } from '@/web/components/form-alert';
@@ -17,7 +18,7 @@ import { Input } from '@/web/components/ui/input';
 import { amountPlaceholder, formatPercent, termDuration } from '@/web/features/calculator/inputs';
 import { toast } from '@/web/hooks/use-toast';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { apiError, apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { money } from './contract-rules';
 import { SchedulePreview } from './schedule-preview';
 import { ServerPicker } from './server-picker';
@@ -151,12 +152,12 @@ export function ContractWizard() {
   /** Puts a refusal where it belongs: field messages at their step, the rest in the alert. */
   const showServerError = (error: unknown) => {
     const fields = knownFieldErrors(fieldErrors(error));
-    const code = errorCode(error);
+    const code = apiError(error)?.code;
     const target =
       firstStepWithError(fields) ??
-      (code === 'NOT_ELIGIBLE' ? 'plan' : code === 'DEVICE_TAKEN' ? 'device' : null);
-    if (code === 'NOT_ELIGIBLE') fields.planId = errorMessage(error);
-    if (code === 'DEVICE_TAKEN') fields.deviceId = errorMessage(error);
+      (code === ERROR_CODES.NOT_ELIGIBLE ? 'plan' : code === ERROR_CODES.DEVICE_TAKEN ? 'device' : null);
+    if (code === ERROR_CODES.NOT_ELIGIBLE) fields.planId = errorMessage(error);
+    if (code === ERROR_CODES.DEVICE_TAKEN) fields.deviceId = errorMessage(error);
     setErrors(fields);
     if (target) {
       setStep(target);

@@ -12,8 +12,9 @@ import {
   type CustomerUpdateBody,
   customerCreateBody,
 } from '@/contracts/customers';
+import { ERROR_CODES } from '@/contracts/errors';
 import { parseMoney, toMajorString } from '@/domain';
-import { errorCode, errorMessage } from '@/web/lib/queryClient';
+import { apiError, errorMessage } from '@/web/lib/queryClient';
 
 /**
  * The customer form without React: its values (all text, as typed), the rules checked before
@@ -273,11 +274,11 @@ export interface Duplicate {
 
 /** A 409 refusal because another customer has the phone or national ID, with who has it. */
 export function duplicateOf(error: unknown): Duplicate | null {
-  const code = errorCode(error);
-  if (code !== 'DUPLICATE_PHONE' && code !== 'DUPLICATE_NATIONAL_ID') return null;
+  const code = apiError(error)?.code;
+  if (code !== ERROR_CODES.DUPLICATE_PHONE && code !== ERROR_CODES.DUPLICATE_NATIONAL_ID) return null;
   const message = errorMessage(error);
   return {
-    field: code === 'DUPLICATE_PHONE' ? 'phone' : 'nationalId',
+    field: code === ERROR_CODES.DUPLICATE_PHONE ? 'phone' : 'nationalId',
     message,
     accountNumber: /\(([A-Z]+-\d+)\)\s*$/.exec(message)?.[1] ?? null,
   };

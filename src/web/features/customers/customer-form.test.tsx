@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/web/lib/queryClient';
 import CustomerNewPage from '@/web/pages/customer-new';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { CustomerForm } from './customer-form';
@@ -125,15 +126,19 @@ describe('customer form rules', () => {
   });
 
   it('recognises a duplicate refusal and the account number it names', () => {
-    const error = new Error(
-      `409: ${JSON.stringify({ code: 'DUPLICATE_PHONE', message: 'This phone number already belongs to Amina Otieno (C-000123)' })}`,
+    const error = new ApiError(
+      409,
+      JSON.stringify({
+        code: 'DUPLICATE_PHONE',
+        message: 'This phone number already belongs to Amina Otieno (C-000123)',
+      }),
     );
     expect(duplicateOf(error)).toEqual({
       field: 'phone',
       message: 'This phone number already belongs to Amina Otieno (C-000123)',
       accountNumber: 'C-000123',
     });
-    expect(duplicateOf(new Error('409: {"code":"VERSION_CONFLICT","message":"x"}'))).toBeNull();
+    expect(duplicateOf(new ApiError(409, '{"code":"VERSION_CONFLICT","message":"x"}'))).toBeNull();
   });
 });
 

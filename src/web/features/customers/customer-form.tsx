@@ -5,6 +5,7 @@ import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { User } from '@/contracts/auth';
 import { CONSENTS, type Customer, EMPLOYMENTS, GENDERS } from '@/contracts/customers';
+import { ERROR_CODES } from '@/contracts/errors';
 import { ROLE_LABELS } from '@/contracts/roles';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -16,7 +17,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorCode } from '@/web/lib/queryClient';
+import { apiError, apiJson } from '@/web/lib/queryClient';
 import { NativeSelect } from './controls';
 import {
   CUSTOMER_FIELDS,
@@ -98,7 +99,7 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
       onSaved(saved);
     },
     onError: (error) => {
-      if (errorCode(error) === 'VERSION_CONFLICT') {
+      if (apiError(error)?.code === ERROR_CODES.VERSION_CONFLICT) {
         setStale(true);
         return;
       }

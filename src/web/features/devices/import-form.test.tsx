@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceImportResult } from '@/contracts/devices';
+import { ApiError } from '@/web/lib/queryClient';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { ImportForm, rowErrorsOf } from './import-form';
 import { stubApi } from './test-api';
@@ -134,14 +135,15 @@ describe('ImportForm', () => {
 
 describe('rowErrorsOf', () => {
   it('turns "row N: field" names back into rows', () => {
-    const error = new Error(
-      `422: ${JSON.stringify({
+    const error = new ApiError(
+      422,
+      JSON.stringify({
         message: 'x',
         errors: [
           { field: 'row 7: imei', message: 'IMEI check digit is wrong' },
           { field: 'csv', message: 'The file is empty' },
         ],
-      })}`,
+      }),
     );
     expect(rowErrorsOf(error)).toEqual([
       { row: 7, field: 'imei', message: 'IMEI check digit is wrong' },

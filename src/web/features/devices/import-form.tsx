@@ -7,12 +7,13 @@ import {
   IMPORT_MAX_FILE_BYTES,
   type ImportRowError,
 } from '@/contracts/devices';
+import { ERROR_CODES } from '@/contracts/errors';
 import { FormAlert } from '@/web/components/form-alert';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiUpload, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { apiError, apiUpload, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { CONTROL_LABELS, labelOf } from './format';
 import { TableRegion } from './table-region';
 
@@ -63,7 +64,7 @@ export function ImportForm({ onDone }: { onDone(): void }) {
       setCheck(null);
       setRefusal({
         message: errorMessage(error),
-        errors: errorCode(error) === 'IMPORT_INVALID' ? rowErrorsOf(error) : [],
+        errors: apiError(error)?.code === ERROR_CODES.IMPORT_INVALID ? rowErrorsOf(error) : [],
       });
     },
   });

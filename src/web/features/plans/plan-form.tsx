@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { type Path, type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { DeviceModel } from '@/contracts/devices';
+import { ERROR_CODES } from '@/contracts/errors';
 import { DEVICE_CATEGORIES, type Plan } from '@/contracts/plans';
 import { toMinorUnits } from '@/domain/money';
 import { FormAlert } from '@/web/components/form-alert';
@@ -15,7 +16,7 @@ import { Input } from '@/web/components/ui/input';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
 import { NativeSelect } from '@/web/features/devices/native-select';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, errorCode, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { apiError, apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { ALLOCATION_LABELS, FREQUENCY_LABELS, LATE_FEE_LABELS, METHOD_LABELS, PERIOD_NAMES } from './format';
 import {
   changedTerms,
@@ -82,16 +83,16 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
   });
 
   function applyPlanErrors(error: unknown): ReactNode {
-    const code = errorCode(error);
-    if (code === 'APR_CAP') {
+    const code = apiError(error)?.code;
+    if (code === ERROR_CODES.APR_CAP) {
       form.setError('apr', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
       return null;
     }
-    if (code === 'CODE_TAKEN') {
+    if (code === ERROR_CODES.CODE_TAKEN) {
       form.setError('code', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
       return null;
     }
-    if (code === 'DRAFT_EXISTS') {
+    if (code === ERROR_CODES.DRAFT_EXISTS) {
       const draft = plan?.versions.find((version) => version.status === 'draft');
       return (
         <>

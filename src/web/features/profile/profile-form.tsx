@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { User } from '@/contracts/auth';
+import { ERROR_CODES } from '@/contracts/errors';
 import { profileUpdateBody } from '@/contracts/profile';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -15,7 +16,7 @@ import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorCode, errorMessage } from '@/web/lib/queryClient';
+import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'currentPassword'] as const;
 
@@ -65,7 +66,7 @@ export function ProfileDetailsCard({ user }: { user: User }) {
       toast({ title: 'Profile saved', description: 'Your name and email address are up to date.' });
     },
     onError: (error) => {
-      if (errorCode(error) === 'EMAIL_TAKEN') {
+      if (apiError(error)?.code === ERROR_CODES.EMAIL_TAKEN) {
         form.setError('email', { type: 'server', message: errorMessage(error) }, { shouldFocus: true });
         setAlert(null);
         return;
