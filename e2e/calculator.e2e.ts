@@ -9,6 +9,7 @@ import {
   PHONE,
   screenshot,
 } from './support/browser';
+import { register, signIn } from './support/session';
 
 /**
  * The public calculator and the Finance AI Assistant in Chromium against the built app:
@@ -185,25 +186,6 @@ describe('device calculator in Chromium', () => {
   });
 });
 
-async function registerOwner(page: Page) {
-  await page.goto('/register');
-  await page.getByTestId('input-first-name').fill(owner.firstName);
-  await page.getByTestId('input-last-name').fill(owner.lastName);
-  await page.getByTestId('input-email').fill(owner.email);
-  await page.getByTestId('input-password').fill(owner.password);
-  await page.getByTestId('input-confirm-password').fill(owner.password);
-  await page.getByTestId('button-submit').click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('input-email').fill(owner.email);
-  await page.getByTestId('input-password').fill(owner.password);
-  await page.getByTestId('button-submit').click();
-  await page.waitForURL((url) => url.pathname === '/');
-}
-
 /**
  * Clicks a quick query and waits for the outcome: an assistant reply (its shape is checked) or,
  * while POST /api/ai/analyze is not there yet, the 'Analysis Error' toast.
@@ -232,7 +214,7 @@ async function askQuickQuery(page: Page, index: number): Promise<'reply' | 'erro
 describe('Finance AI Assistant in Chromium', () => {
   it('opens from the robot button on signed-in pages and answers a quick query (or says it failed)', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await registerOwner(page);
+    await register(page, owner);
     await page.goto('/contracts');
     const toggle = page.getByTestId('button-assistant-toggle');
     await toggle.click();
@@ -267,7 +249,7 @@ describe('Finance AI Assistant in Chromium', () => {
 
   it('becomes a bottom sheet on a phone, above the navigation bar', async () => {
     const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page);
+    await signIn(page, owner);
     await page.getByTestId('button-assistant-toggle').click();
     const panel = page.getByTestId('panel-assistant');
     await panel.waitFor();

@@ -11,6 +11,7 @@ import {
   screenshot,
 } from './support/browser';
 import { documentIdOf, documentRow } from './support/documents';
+import { expectPath, owner, signIn } from './support/session';
 
 /**
  * Origination in a real browser against the built app, one journey: the owner creates a customer
@@ -20,12 +21,6 @@ import { documentIdOf, documentRow } from './support/documents';
  * recorded, the deposit is recorded, the contract activates with its first unlock token, the
  * key-facts PDF downloads, and /finance shows the journal and a balanced trial balance.
  */
-const owner = {
-  firstName: 'Grace',
-  lastName: 'Owino',
-  email: 'grace@example.com',
-  password: 'owner passphrase 1',
-};
 const manager = {
   firstName: 'Peter',
   lastName: 'Mwangi',
@@ -70,24 +65,6 @@ async function api(request: APIRequestContext) {
     post: (url: string, data?: unknown, status?: number) => call('post', url, data, status),
     get: (url: string) => call('get', url),
   };
-}
-
-async function expectPath(page: Page, path: string | RegExp) {
-  await page.waitForURL((url) =>
-    typeof path === 'string' ? url.pathname === path : path.test(url.pathname),
-  );
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByTestId('input-email').fill(who.email);
-  await page.getByTestId('input-password').fill(who.password);
-  await page.getByTestId('button-submit').click();
-  await expectPath(page, '/');
-  await page
-    .locator('[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible')
-    .first()
-    .waitFor();
 }
 
 async function pick(page: Page, testId: string, search: string, option: string | RegExp) {

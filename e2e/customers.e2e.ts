@@ -12,6 +12,7 @@ import {
   screenshot,
 } from './support/browser';
 import { documentIdOf, documentRow } from './support/documents';
+import { agent, expectPath, owner, register, signIn } from './support/session';
 
 /**
  * Customers and KYC in a real browser against the built app: a customer created through the form
@@ -20,18 +21,6 @@ import { documentIdOf, documentRow } from './support/documents';
  * rejecting the other with a reason, the list searched and exported, an edit, a missing customer,
  * and axe scans of the list and the profile on desktop and phone.
  */
-const owner = {
-  firstName: 'Grace',
-  lastName: 'Owino',
-  email: 'grace@example.com',
-  password: 'owner passphrase 1',
-};
-const agent = {
-  firstName: 'Joseph',
-  lastName: 'Kamau',
-  email: 'joseph@example.com',
-  password: 'agent passphrase 1',
-};
 
 let server: RunningServer;
 let browser: Browser;
@@ -48,20 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function expectPath(page: Page, path: string | RegExp) {
-  await page.waitForURL((url) =>
-    typeof path === 'string' ? url.pathname === path : path.test(url.pathname),
-  );
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByTestId('input-email').fill(who.email);
-  await page.getByTestId('input-password').fill(who.password);
-  await page.getByTestId('button-submit').click();
-  await expectPath(page, '/');
-}
 
 const toastText = (page: Page, text: string) => page.getByTestId('toast').getByText(text, { exact: true });
 
@@ -126,14 +101,7 @@ async function samplePdf(): Promise<Buffer> {
 describe('customers and KYC in Chromium', () => {
   it('registers the owner, sets the organisation in Kenya and invites an agent', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await page.goto('/register');
-    await page.getByTestId('input-first-name').fill(owner.firstName);
-    await page.getByTestId('input-last-name').fill(owner.lastName);
-    await page.getByTestId('input-email').fill(owner.email);
-    await page.getByTestId('input-password').fill(owner.password);
-    await page.getByTestId('input-confirm-password').fill(owner.password);
-    await page.getByTestId('button-submit').click();
-    await expectPath(page, '/');
+    await register(page, owner);
 
     const status = await page.evaluate(async () => {
       const { csrfToken } = await (await fetch('/api/csrf-token')).json();

@@ -9,6 +9,7 @@ import {
   PHONE,
   screenshot,
 } from './support/browser';
+import { expectPath, register, signIn } from './support/session';
 
 /**
  * The inventory and the service plans in a real browser against the built app: the device
@@ -40,24 +41,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function expectPath(page: Page, path: string | RegExp) {
-  await page.waitForURL((url) =>
-    typeof path === 'string' ? url.pathname === path : path.test(url.pathname),
-  );
-}
-
-async function signIn(page: Page) {
-  await page.goto('/login');
-  await page.getByTestId('input-email').fill(owner.email);
-  await page.getByTestId('input-password').fill(owner.password);
-  await page.getByTestId('button-submit').click();
-  await expectPath(page, '/');
-  await page
-    .locator('[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible')
-    .first()
-    .waitFor();
-}
-
 const toastText = (page: Page, text: string) => page.getByTestId('toast').getByText(text, { exact: true });
 
 /** The id at the end of the current address (/devices/:id, /service-plans/:id). */
@@ -70,14 +53,7 @@ async function expectNoViolations(page: Page) {
 describe('devices and service plans in Chromium', () => {
   it('registers the owner and sets an APR cap of 60%', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await page.goto('/register');
-    await page.getByTestId('input-first-name').fill(owner.firstName);
-    await page.getByTestId('input-last-name').fill(owner.lastName);
-    await page.getByTestId('input-email').fill(owner.email);
-    await page.getByTestId('input-password').fill(owner.password);
-    await page.getByTestId('input-confirm-password').fill(owner.password);
-    await page.getByTestId('button-submit').click();
-    await expectPath(page, '/');
+    await register(page, owner);
     const status = await page.evaluate(async () => {
       const { csrfToken } = await (await fetch('/api/csrf-token')).json();
       const current = await (await fetch('/api/settings/organisation')).json();
@@ -96,7 +72,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('builds the catalogue: create, edit with per-field errors, deactivate with confirmation', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto('/devices?tab=models');
     await page.getByTestId('empty-models').waitFor();
 
@@ -205,7 +181,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('adds units (IMEI check, OpenPAYGO key) and imports a CSV file with a bad row', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto('/devices');
     await page.getByTestId('empty-units').waitFor();
 
@@ -307,7 +283,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('changes a unit’s status with a reason and shows it in the history', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto('/devices?q=SN-0001');
     await page.locator('[data-testid^="row-units-"] a', { hasText: 'SN-0001' }).click();
     await expectPath(page, /^\/devices\/[0-9a-f-]{36}$/);
@@ -341,7 +317,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('issues OpenPAYGO tokens and lists them', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto('/devices?q=SK-0001');
     await page.locator('[data-testid^="row-units-"] a', { hasText: 'SK-0001' }).click();
     await page.getByTestId('card-openpaygo').waitFor();
@@ -370,7 +346,7 @@ describe('devices and service plans in Chromium', () => {
     await screenshot(page, 'device-detail-openpaygo');
 
     const phone = await newContext(browser, server.url, PHONE);
-    await signIn(phone.page);
+    await signIn(phone.page, owner);
     await phone.page.goto(new URL(page.url()).pathname);
     await phone.page.getByTestId('card-openpaygo').waitFor();
     await phone.page.locator('[data-testid^="row-token-"]').first().waitFor();
@@ -387,7 +363,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('creates a plan (the APR cap refused, with its message) and activates it', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto('/service-plans');
     await page.getByTestId('empty-plans').waitFor();
     await page.getByTestId('button-new-plan').click();
@@ -434,7 +410,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('edits the active plan into version 2, activates it, then retires it', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto(planPath);
     const v1 = idInPath(page);
     // Editing the active version makes version 2, a draft.
@@ -492,7 +468,7 @@ describe('devices and service plans in Chromium', () => {
 
   it('fits the plan pages on a phone', async () => {
     const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page);
+    await signIn(page, owner);
     await page.goto(planPath);
     await page.getByTestId('card-plan-terms').waitFor();
     await expectNoViolations(page);

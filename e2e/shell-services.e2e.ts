@@ -12,6 +12,7 @@ import {
   PHONE,
   screenshot,
 } from './support/browser';
+import { agent, expectPath, owner, register, signedInShell, signIn } from './support/session';
 
 /**
  * The shell services in a real browser against the built app: notifications from real events
@@ -20,18 +21,6 @@ import {
  * enrolment and sign-in with a code and a recovery code; the audit trail; preferences (theme,
  * landing page) and organisation settings; axe scans of the new screens in both themes.
  */
-const owner = {
-  firstName: 'Grace',
-  lastName: 'Owino',
-  email: 'grace@example.com',
-  password: 'owner passphrase 1',
-};
-const agent = {
-  firstName: 'Joseph',
-  lastName: 'Kamau',
-  email: 'joseph@example.com',
-  password: 'agent passphrase 1',
-};
 
 let server: RunningServer;
 let browser: Browser;
@@ -46,27 +35,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function expectPath(page: Page, path: string) {
-  await page.waitForURL((url) => url.pathname === path);
-  expect(new URL(page.url()).pathname).toBe(path);
-}
-
-async function signedInShell(page: Page) {
-  await page
-    .locator('[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible')
-    .first()
-    .waitFor();
-}
-
-async function signIn(page: Page, who: { email: string; password: string }, landing = '/') {
-  await page.goto('/login');
-  await page.getByTestId('input-email').fill(who.email);
-  await page.getByTestId('input-password').fill(who.password);
-  await page.getByTestId('button-submit').click();
-  await expectPath(page, landing);
-  await signedInShell(page);
-}
 
 async function signOut(page: Page) {
   await page.getByTestId('button-profile-menu').click();
@@ -91,14 +59,7 @@ const badge = (page: Page) =>
 describe('shell services in Chromium', () => {
   it('registers the owner, who is notified when an invite is used; the agent when their role changes', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await page.goto('/register');
-    await page.getByTestId('input-first-name').fill(owner.firstName);
-    await page.getByTestId('input-last-name').fill(owner.lastName);
-    await page.getByTestId('input-email').fill(owner.email);
-    await page.getByTestId('input-password').fill(owner.password);
-    await page.getByTestId('input-confirm-password').fill(owner.password);
-    await page.getByTestId('button-submit').click();
-    await expectPath(page, '/');
+    await register(page, owner);
     expect(await badge(page).count()).toBe(0);
 
     // ?tab=invites opens the invites tab (the palette's "New invite" and a tutorial use it).

@@ -10,6 +10,7 @@ import {
   PHONE,
   screenshot,
 } from './support/browser';
+import { agent, expectPath, owner, register, signIn } from './support/session';
 
 /**
  * The seed's app shell in a real browser against the built app: register the owner, sign out and
@@ -37,19 +38,6 @@ const ADMINISTRATION = [
 const TOP_BAR = ['dashboard', 'contracts', 'collections', 'crm', 'communications', 'analytics'];
 const slugToPath = (slug: string) => (slug === 'dashboard' ? '/' : `/${slug.replace(/^admin-/, 'admin/')}`);
 
-const owner = {
-  firstName: 'Grace',
-  lastName: 'Owino',
-  email: 'grace@example.com',
-  password: 'owner passphrase 1',
-};
-const agent = {
-  firstName: 'Joseph',
-  lastName: 'Kamau',
-  email: 'joseph@example.com',
-  password: 'agent passphrase 1',
-};
-
 let server: RunningServer;
 let browser: Browser;
 
@@ -64,30 +52,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByTestId('input-email').fill(who.email);
-  await page.getByTestId('input-password').fill(who.password);
-  await page.getByTestId('button-submit').click();
-  await page.waitForURL((url) => url.pathname === '/');
-  // The profile menu on desktop, the More menu on a phone: whichever is visible.
-  await page
-    .locator('[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible')
-    .first()
-    .waitFor();
-}
-
 /** /help-tutorial opens the help centre over the page: close it before using the menus again. */
 async function closeHelpCentreOn(page: Page, slug: string) {
   if (slug !== 'help-tutorial') return;
   await page.getByTestId('dialog-help-centre').waitFor();
   await page.keyboard.press('Escape');
   await expect.poll(() => page.getByTestId('dialog-help-centre').count()).toBe(0);
-}
-
-async function expectPath(page: Page, path: string) {
-  await page.waitForURL((url) => url.pathname === path);
-  expect(new URL(page.url()).pathname).toBe(path);
 }
 
 describe('app shell in Chromium', () => {
@@ -122,14 +92,7 @@ describe('app shell in Chromium', () => {
 
   it('registers the first user as the owner and lands on the dashboard', async () => {
     const { context, page, errors } = await newContext(browser, server.url);
-    await page.goto('/register');
-    await page.getByTestId('input-first-name').fill(owner.firstName);
-    await page.getByTestId('input-last-name').fill(owner.lastName);
-    await page.getByTestId('input-email').fill(owner.email);
-    await page.getByTestId('input-password').fill(owner.password);
-    await page.getByTestId('input-confirm-password').fill(owner.password);
-    await page.getByTestId('button-submit').click();
-    await expectPath(page, '/');
+    await register(page, owner);
     expect(await page.getByTestId('avatar-letter').textContent()).toBe('G');
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'dashboard-owner');
@@ -245,12 +208,22 @@ describe('app shell in Chromium', () => {
   });
 
   it('shows the not-found page for an unknown path, signed in or not', async () => {
-    const { context, page } = await newContext(browser, server.url);
-    await page.goto('/no/such/page');
-    await page.getByTestId('link-home').waitFor();
+    const { context, page, errors } = await newContext(browser, server.url);
+    const expectNotFound = async (path: string) => {
+      await page.goto(path);
+      await page.getByTestId('link-home').waitFor();
+      // The address stays what was asked for, the page says so, and Home leads to the dashboard.
+      expect(new URL(page.url()).pathname).toBe(path);
+      expect(await page.getByTestId('text-page-title').textContent()).toBe('Page not found');
+      expect(await page.title()).toContain('Page not found');
+      expect(await page.getByTestId('link-home').getAttribute('href')).toBe('/');
+    };
+    await expectNotFound('/no/such/page');
     await signIn(page, owner);
-    await page.goto('/definitely-not-here');
-    await page.getByTestId('link-home').waitFor();
+    await expectNotFound('/definitely-not-here');
+    await page.getByTestId('link-home').click();
+    await expectPath(page, '/');
+    expect(errors).toEqual([]);
     await context.close();
   });
 
