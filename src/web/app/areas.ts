@@ -37,6 +37,7 @@ import {
   Wallet,
   Workflow,
 } from 'lucide-react';
+import type { Permission } from '@/contracts/roles';
 
 export type AreaAccess = 'public' | 'signedIn';
 export type AreaGroup = 'lending' | 'servicing' | 'oversight' | 'engagement' | 'account' | 'admin' | 'public';
@@ -50,6 +51,11 @@ export interface Area {
   icon: LucideIcon;
   access: AreaAccess;
   group: AreaGroup;
+  /**
+   * The permission its page needs beyond being signed in (src/contracts/roles.ts); the page wraps
+   * its content in <RequirePermission permission={AREA.permission}>. Absent: every signed-in role.
+   */
+  permission?: Permission;
 }
 
 /**
@@ -191,6 +197,7 @@ export const AREAS = {
     icon: Landmark,
     access: 'signedIn',
     group: 'oversight',
+    permission: 'finance.read',
   },
   '/reports': {
     title: 'Reports',
@@ -317,6 +324,7 @@ export const AREAS = {
     icon: Users,
     access: 'signedIn',
     group: 'admin',
+    permission: 'admin.users',
   },
   '/admin/backup': {
     title: 'Backup',
@@ -334,6 +342,7 @@ export const AREAS = {
     icon: Activity,
     access: 'signedIn',
     group: 'admin',
+    permission: 'admin.audit',
   },
   '/admin/jobs': {
     title: 'Background jobs',

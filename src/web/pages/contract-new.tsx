@@ -1,10 +1,9 @@
-import { ArrowLeft, ShieldX } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
 import { Link } from 'wouter';
-import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { PageHeader } from '@/web/components/page-header';
+import { RequirePermission } from '@/web/components/require-permission';
 import { Button } from '@/web/components/ui/button';
-import { Card, CardContent } from '@/web/components/ui/card';
 import { ContractWizard } from '@/web/features/contracts/contract-wizard';
 import { useAuth } from '@/web/hooks/use-auth';
 
@@ -29,21 +28,13 @@ export default function ContractNewPage() {
           </Button>
         }
       />
-      {can(user, 'contracts.draft') ? (
+      <RequirePermission
+        permission="contracts.draft"
+        heading="You cannot draft contracts"
+        reason="Drafting contracts needs the agent role or higher. Ask an administrator to change your role."
+      >
         <ContractWizard />
-      ) : (
-        <Card data-testid="card-not-allowed">
-          <CardContent className="flex items-start gap-3 p-6">
-            <ShieldX className="mt-0.5 size-5 shrink-0 text-destructive" aria-hidden="true" />
-            <div>
-              <h2 className="font-semibold">You cannot draft contracts</h2>
-              <p className="mt-1 text-muted-foreground text-sm">
-                Drafting contracts needs the agent role or higher. Ask an administrator to change your role.
-              </p>
-            </div>
-          </CardContent>
-        </Card>
-      )}
+      </RequirePermission>
     </div>
   );
 }

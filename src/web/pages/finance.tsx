@@ -1,9 +1,7 @@
-import { ShieldX } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
-import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { PageHeader } from '@/web/components/page-header';
-import { Card, CardContent } from '@/web/components/ui/card';
+import { RequirePermission } from '@/web/components/require-permission';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { ChartOfAccounts } from '@/web/features/finance/chart-of-accounts';
 import { JournalView } from '@/web/features/finance/journal';
@@ -22,58 +20,43 @@ export default function FinancePage() {
   const tab: Tab = TABS.find((candidate) => candidate === requested) ?? 'journal';
   if (!user) return null;
 
-  if (!can(user, 'finance.read')) {
-    return (
-      <div className="w-full max-w-2xl">
-        <PageHeader title={AREA.title} icon={AREA.icon} />
-        <Card data-testid="card-not-allowed">
-          <CardContent className="flex items-start gap-3 p-6">
-            <ShieldX className="mt-0.5 size-5 shrink-0 text-destructive" aria-hidden="true" />
-            <div>
-              <h2 className="font-semibold" data-testid="text-not-allowed">
-                Finance access required
-              </h2>
-              <p className="mt-1 text-muted-foreground text-sm">
-                The ledger and the trial balance are for finance staff, managers and administrators. Ask an
-                administrator if your work needs them.
-              </p>
-            </div>
-          </CardContent>
-        </Card>
-      </div>
-    );
-  }
-
   return (
-    <div className="flex min-w-0 flex-col gap-2">
-      <PageHeader title={AREA.title} icon={AREA.icon} description={AREA.summary} />
-      <Tabs
-        value={tab}
-        onValueChange={(next) =>
-          navigate(next === 'journal' ? location : `${location}?tab=${next}`, { replace: true })
-        }
-      >
-        <TabsList aria-label="Ledger views" className="max-w-full overflow-x-auto">
-          <TabsTrigger value="journal" data-testid="tab-journal">
-            Journal
-          </TabsTrigger>
-          <TabsTrigger value="trial-balance" data-testid="tab-trial-balance">
-            Trial balance
-          </TabsTrigger>
-          <TabsTrigger value="accounts" data-testid="tab-accounts">
-            Chart of accounts
-          </TabsTrigger>
-        </TabsList>
-        <TabsContent value="journal">
-          <JournalView />
-        </TabsContent>
-        <TabsContent value="trial-balance">
-          <TrialBalanceView />
-        </TabsContent>
-        <TabsContent value="accounts">
-          <ChartOfAccounts />
-        </TabsContent>
-      </Tabs>
-    </div>
+    <RequirePermission
+      permission={AREA.permission}
+      page={AREA}
+      heading="Finance access required"
+      reason="The ledger and the trial balance are for finance staff, managers and administrators. Ask an administrator if your work needs them."
+    >
+      <div className="flex min-w-0 flex-col gap-2">
+        <PageHeader title={AREA.title} icon={AREA.icon} description={AREA.summary} />
+        <Tabs
+          value={tab}
+          onValueChange={(next) =>
+            navigate(next === 'journal' ? location : `${location}?tab=${next}`, { replace: true })
+          }
+        >
+          <TabsList aria-label="Ledger views" className="max-w-full overflow-x-auto">
+            <TabsTrigger value="journal" data-testid="tab-journal">
+              Journal
+            </TabsTrigger>
+            <TabsTrigger value="trial-balance" data-testid="tab-trial-balance">
+              Trial balance
+            </TabsTrigger>
+            <TabsTrigger value="accounts" data-testid="tab-accounts">
+              Chart of accounts
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="journal">
+            <JournalView />
+          </TabsContent>
+          <TabsContent value="trial-balance">
+            <TrialBalanceView />
+          </TabsContent>
+          <TabsContent value="accounts">
+            <ChartOfAccounts />
+          </TabsContent>
+        </Tabs>
+      </div>
+    </RequirePermission>
   );
 }

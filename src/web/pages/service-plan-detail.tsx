@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, ArrowLeft, CircleCheck, Info, Pencil, SearchX, ShieldX } from 'lucide-react';
+import { Archive, ArrowLeft, CircleCheck, Info, Pencil, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { DeviceModel } from '@/contracts/devices';
@@ -10,6 +10,7 @@ import { AREAS } from '@/web/app/areas';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { DelayedSpinner } from '@/web/components/loaders';
 import { PageHeader } from '@/web/components/page-header';
+import { RequirePermission } from '@/web/components/require-permission';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent } from '@/web/components/ui/card';
 import { useAllDeviceModels, useOrganisation } from '@/web/features/devices/queries';
@@ -28,7 +29,18 @@ type PlanDetail = Plan & { versions: Plan[] };
 /** /service-plans/new and /service-plans/:id: a plan version, its family, and the form. */
 export default function ServicePlanDetailPage() {
   const { id = '' } = useParams<{ id: string }>();
-  return id === 'new' ? <NewPlan /> : <PlanPage id={id} />;
+  if (id !== 'new') return <PlanPage id={id} />;
+  return (
+    <RequirePermission
+      permission="plans.write"
+      page={{ title: 'New service plan', icon: AREA.icon, above: <BackLink /> }}
+      heading="You cannot create service plans"
+      reason="Managers and administrators create service plans."
+      testId="card-permission"
+    >
+      <NewPlan />
+    </RequirePermission>
+  );
 }
 
 function NewPlan() {
@@ -37,20 +49,6 @@ function NewPlan() {
   const organisation = useOrganisation();
   const models = useAllDeviceModels();
   if (!user) return null;
-  if (!can(user, 'plans.write')) {
-    return (
-      <div className="w-full max-w-2xl">
-        <BackLink />
-        <PageHeader title="New service plan" icon={AREA.icon} />
-        <Card data-testid="card-permission">
-          <CardContent className="flex items-start gap-3 p-6 text-sm">
-            <ShieldX className="mt-0.5 size-5 shrink-0 text-destructive" aria-hidden="true" />
-            Managers and administrators create service plans.
-          </CardContent>
-        </Card>
-      </div>
-    );
-  }
   if (organisation.isLoading) return <DelayedSpinner />;
   return (
     <div className="flex min-w-0 flex-col">
