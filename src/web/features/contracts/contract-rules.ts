@@ -1,4 +1,4 @@
-import type { Contract, ContractStatus } from '@/contracts/contracts';
+import type { Contract, ContractStatus, DEPOSIT_CHANNELS } from '@/contracts/contracts';
 import { can, type RoleHolder } from '@/contracts/roles';
 import { formatMoney } from '@/domain';
 
@@ -42,12 +42,12 @@ export function statusLabel(status: ContractStatus, approved = false): string {
 
 export const PER_PERIOD: Record<string, string> = { daily: '/ day', weekly: '/ week', monthly: '/ month' };
 
-export const DEPOSIT_CHANNEL_LABELS: Record<string, string> = {
+export const DEPOSIT_CHANNEL_LABELS: Readonly<Record<string, string>> = {
   cash: 'Cash',
   mobile_money: 'Mobile money',
   bank_transfer: 'Bank transfer',
   card: 'Card',
-};
+} satisfies Record<(typeof DEPOSIT_CHANNELS)[number], string>;
 
 export const INSTALMENT_STATUS: Record<
   Contract['schedule'][number]['status'],

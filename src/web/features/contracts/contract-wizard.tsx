@@ -3,7 +3,7 @@ import { ArrowLeft, ArrowRight, CircleAlert, FilePlus2, TriangleAlert } from 'lu
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { Contract, ContractPreview } from '@/contracts/contracts';
-import type { Customer, CustomerListItem } from '@/contracts/customers';
+import type { Customer, CustomerListItem, KycStatus } from '@/contracts/customers';
 import type { Device, DeviceModel } from '@/contracts/devices';
 import { ERROR_CODES } from '@/contracts/errors';
 import type { Plan } from '@/contracts/plans';
@@ -40,12 +40,12 @@ import {
 } from './wizard-model';
 import { WizardStepper } from './wizard-stepper';
 
-const KYC_LABELS: Record<string, string> = {
+const KYC_LABELS: Readonly<Record<string, string>> = {
   not_started: 'KYC not started',
   pending: 'KYC pending',
   verified: 'KYC verified',
   rejected: 'KYC rejected',
-};
+} satisfies Record<KycStatus, string>;
 
 const toCustomer = (c: Pick<CustomerListItem, 'id' | 'fullName' | 'accountNumber' | 'phone'>, kyc: string) =>
   ({

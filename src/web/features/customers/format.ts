@@ -1,5 +1,5 @@
 import { format } from 'date-fns';
-import type { Consent, KycStatus, Risk } from '@/contracts/customers';
+import type { Consent, DOCUMENT_STATUSES, KycStatus, Risk } from '@/contracts/customers';
 import { formatMoney } from '@/domain';
 
 /** What the customer pages show, free of React: labels, colours and formatting. */
@@ -20,11 +20,11 @@ export const KYC_STATUS_VARIANTS: Record<KycStatus, BadgeVariant> = {
   rejected: 'destructive',
 };
 
-export const DOCUMENT_STATUS_LABELS: Record<string, string> = {
+export const DOCUMENT_STATUS_LABELS: Readonly<Record<string, string>> = {
   pending: 'Awaiting review',
   verified: 'Verified',
   rejected: 'Rejected',
-};
+} satisfies Record<(typeof DOCUMENT_STATUSES)[number], string>;
 
 export const DOCUMENT_STATUS_VARIANTS: Record<string, BadgeVariant> = {
   pending: 'warning',
