@@ -16,7 +16,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/web/components/ui/dialog';
-import { formatDate, formatDateTime } from '@/web/features/admin-users/format';
 import { CATEGORY_LABELS, CONTROL_LABELS, LOCK_LABELS, labelOf } from '@/web/features/devices/format';
 import { DEVICES_ENDPOINT } from '@/web/features/devices/queries';
 import { DeviceStatusBadge } from '@/web/features/devices/status-badge';
@@ -25,6 +24,7 @@ import { StatusHistory } from '@/web/features/devices/status-history';
 import { OpenPaygoCard } from '@/web/features/devices/token-panel';
 import { UnitEditForm } from '@/web/features/devices/unit-edit-form';
 import { useAuth } from '@/web/hooks/use-auth';
+import { formatDateTime, formatDay } from '@/web/lib/format';
 import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/devices'];
@@ -138,7 +138,7 @@ export default function DeviceDetailPage() {
               <Item label="Lock state">
                 <span data-testid="text-lock-state">{labelOf(LOCK_LABELS, device.lockState)}</span>
               </Item>
-              <Item label="Paid through">{formatDate(device.activeUntil)}</Item>
+              <Item label="Paid through">{formatDay(device.activeUntil)}</Item>
               <Item label="Received">{formatDateTime(device.createdAt)}</Item>
               <Item label="Notes" wide>
                 <span className="whitespace-pre-wrap">{device.notes || '—'}</span>

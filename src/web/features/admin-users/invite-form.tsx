@@ -13,10 +13,10 @@ import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { toast } from '@/web/hooks/use-toast';
+import { formatDateTime } from '@/web/lib/format';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
-import { formatDateTime } from './format';
 
 type InviteOutput = z.output<typeof inviteCreateBody>;
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);

@@ -8,10 +8,10 @@ import { Badge, type BadgeProps } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
+import { formatDay } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
-import { formatDate } from './format';
 import { TableSkeleton } from './table-skeleton';
 
 const STATUS: Record<Invite['status'], { label: string; variant: BadgeProps['variant'] }> = {
@@ -92,8 +92,8 @@ export function InvitesTable() {
                     {status.label}
                   </Badge>
                 </TableCell>
-                <TableCell className="text-muted-foreground">{formatDate(invite.createdAt)}</TableCell>
-                <TableCell className="text-muted-foreground">{formatDate(invite.expiresAt)}</TableCell>
+                <TableCell className="text-muted-foreground">{formatDay(invite.createdAt)}</TableCell>
+                <TableCell className="text-muted-foreground">{formatDay(invite.expiresAt)}</TableCell>
                 <TableCell className="text-right">
                   {invite.status === 'open' && (
                     <Button

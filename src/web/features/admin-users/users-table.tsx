@@ -10,9 +10,9 @@ import { Button } from '@/web/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
+import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
-import { formatDateTime } from './format';
 import { TableSkeleton } from './table-skeleton';
 
 export function UsersTable({ me }: { me: User }) {
@@ -142,7 +142,9 @@ export function UsersTable({ me }: { me: User }) {
                     {user.twoFactorEnabled ? 'On' : 'Off'}
                   </span>
                 </TableCell>
-                <TableCell className="text-muted-foreground">{formatDateTime(user.lastLoginAt)}</TableCell>
+                <TableCell className="text-muted-foreground">
+                  {formatDateTime(user.lastLoginAt, 'Never')}
+                </TableCell>
                 <TableCell className="text-right">
                   {!locked && (
                     <Button

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type PointerEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { minorUnitDigits, type ScheduleRow } from '@/domain';
-import { formatBusinessDate } from './inputs';
-import { money } from './model';
+import { formatBusinessDate } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 
 /**
  * Balance over time: what is still owed after each instalment (area) and what has been paid so far

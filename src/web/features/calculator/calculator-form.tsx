@@ -1,13 +1,12 @@
 import type { ChangeEvent, ComponentProps, ReactNode } from 'react';
 import { type FieldControlProps, FormField } from '@/web/components/form-field';
 import { Input } from '@/web/components/ui/input';
+import { amountPlaceholder, formatBusinessDate } from '@/web/lib/format';
 import {
-  amountPlaceholder,
   type CalculatorField,
   type CalculatorInputs,
   depositShare,
   FREQUENCY_OPTIONS,
-  formatBusinessDate,
   METHOD_OPTIONS,
   PERIOD_NOUN,
   termDuration,

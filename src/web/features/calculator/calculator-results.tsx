@@ -1,7 +1,9 @@
 import type { Frequency, InterestMethod } from '@/domain';
+import { formatPercent } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 import { cn } from '@/web/lib/utils';
-import { formatPercent, PERIOD_NOUN, periodicRatePercent } from './inputs';
-import { money, type QuoteFigures } from './model';
+import { PERIOD_NOUN, periodicRatePercent } from './inputs';
+import type { QuoteFigures } from './model';
 
 const CAPITAL: Record<Frequency, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
 

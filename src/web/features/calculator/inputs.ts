@@ -1,4 +1,5 @@
 import type { Frequency, InterestMethod } from '@/domain';
+import { formatPercent } from '@/web/lib/format';
 
 /**
  * The calculator's inputs as typed, their query string, and display helpers. Nothing here loads
@@ -99,11 +100,6 @@ export function searchFromInputs(inputs: CalculatorInputs): string {
   return params.toString();
 }
 
-/** A percentage for people: at most `places` decimals, no trailing zeros ("15", "19.99"). */
-export function formatPercent(value: number, places = 2): string {
-  return `${Number(value.toFixed(places)).toLocaleString('en-US', { maximumFractionDigits: places })}%`;
-}
-
 /** The engine's periodic rate (decimal text of a fraction of one) as a percentage. */
 export function periodicRatePercent(rateText: string): string {
   return formatPercent(Number(rateText) * 100, 4);
@@ -112,20 +108,6 @@ export function periodicRatePercent(rateText: string): string {
 /** Deposit as a share of the price, one decimal ("16.7% of the cash price"). */
 export function depositShare(deposit: number, price: number): string {
   return formatPercent((deposit / price) * 100, 1);
-}
-
-const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-
-/** '2026-02-05' -> '5 Feb 2026' (business dates carry no time zone). */
-export function formatBusinessDate(date: string): string {
-  const [y, m, d] = date.split('-').map(Number);
-  if (!y || !m || !d) return date;
-  return DATE_FORMAT.format(new Date(Date.UTC(y, m - 1, d)));
 }
 
 /** How long a term lasts, for the hint under the term: "About 12 months", "1 year 6 months". */
@@ -148,22 +130,6 @@ export function termDuration(frequency: Frequency, term: number): string {
   if (months < 24) return `about ${months} months`;
   const years = Math.round((days / 365.25) * 10) / 10;
   return `about ${years} years`;
-}
-
-/**
- * An amount in the currency's input format for placeholders: 1 -> "1.00" (USD), "1" (UGX).
- * Intl knows the ISO 4217 digits, so this needs no engine.
- */
-export function amountPlaceholder(currency: string, whole: number): string {
-  let digits = 2;
-  try {
-    digits =
-      new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions()
-        .maximumFractionDigits ?? 2;
-  } catch {
-    // Unknown code: the usual two decimals.
-  }
-  return digits === 0 ? String(whole) : `${whole}.${'0'.repeat(digits)}`;
 }
 
 /** The currency's name for people ("US Dollar (USD)"), from Intl. */

@@ -5,8 +5,9 @@
  * form, so the first load of /calculator carries only the form.
  */
 export { isKnownCurrency } from '@/domain';
+export { money } from '@/web/lib/money';
 export { CalculatorResults } from './calculator-results';
 export { LazyBalanceChart } from './lazy-balance-chart';
-export { evaluate, money, quoteFigures } from './model';
+export { evaluate, quoteFigures } from './model';
 export { QuoteSheet } from './quote-sheet';
 export { ScheduleTable } from './schedule-table';

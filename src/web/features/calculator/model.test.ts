@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSchedule } from '@/domain';
+import { parseMoneyInput } from '@/web/lib/money';
 import {
   type CalculatorInputs,
   defaultInputs,
@@ -7,7 +8,7 @@ import {
   searchFromInputs,
   termDuration,
 } from './inputs';
-import { evaluate, impliedApr, parseAmount, quoteFigures } from './model';
+import { evaluate, impliedApr, quoteFigures } from './model';
 
 const CASE_A: CalculatorInputs = {
   price: '1500.00',
@@ -90,9 +91,11 @@ describe('calculator model', () => {
   });
 
   it('accepts thousands separators and trailing dots as people type them', () => {
-    expect(parseAmount('1,500.00', 'USD', 'Price')).toEqual({ value: 150000 });
-    expect(parseAmount('1500.', 'USD', 'Price')).toEqual({ value: 150000 });
-    expect(parseAmount('1,50', 'USD', 'Price')).toEqual({ error: 'Price must be an amount such as 1500.00' });
+    expect(parseMoneyInput('1,500.00', 'USD', 'Price')).toEqual({ value: 150000 });
+    expect(parseMoneyInput('1500.', 'USD', 'Price')).toEqual({ value: 150000 });
+    expect(parseMoneyInput('1,50', 'USD', 'Price')).toEqual({
+      error: 'Price must be an amount such as 1500.00',
+    });
     expect(evaluate({ ...CASE_A, apr: '15.' }, 'USD').schedule?.rows[0]?.interest).toBe(1562);
   });
 

@@ -5,15 +5,14 @@ import {
   type Frequency,
   formatMoney,
   isBusinessDate,
-  minorUnitDigits,
-  parseMoney,
   SCHEDULE_LIMITS,
   type Schedule,
   type ScheduleInput,
   scheduleInputIssues,
 } from '@/domain';
+import { parseMoneyInput } from '@/web/lib/money';
 
-import { amountPlaceholder, type CalculatorField, type CalculatorInputs } from './inputs';
+import type { CalculatorField, CalculatorInputs } from './inputs';
 
 /**
  * The calculator's maths, free of React: validation of the typed inputs (major units of the
@@ -24,39 +23,7 @@ import { amountPlaceholder, type CalculatorField, type CalculatorInputs } from '
 /** Periods per year, to annualise a periodic rate the way the engine de-annualises the APR. */
 const PERIODS_PER_YEAR: Record<Frequency, number> = { daily: 365, weekly: 365 / 7, monthly: 12 };
 
-const GROUPED = /^\d{1,3}(,\d{3})+(\.\d*)?$/;
-
-/** An example amount for messages, with the currency's decimals ("1500.00", "1500" in UGX). */
-function example(currency: string): string {
-  return amountPlaceholder(currency, 1500);
-}
-
 type Parsed = { value: number } | { error: string } | { empty: true };
-
-/** Money typed in major units; thousands separators ("1,500.00") are accepted. */
-export function parseAmount(text: string, currency: string, label: string): Parsed {
-  let trimmed = text.trim();
-  if (!trimmed) return { empty: true };
-  if (GROUPED.test(trimmed)) trimmed = trimmed.replaceAll(',', '');
-  let value: number;
-  try {
-    value = parseMoney(trimmed, currency, label);
-  } catch (error) {
-    if (error instanceof DomainError && /decimal/.test(error.message) && /in [A-Z]{3}$/.test(error.message)) {
-      const digits = minorUnitDigits(currency);
-      return {
-        error:
-          digits === 0
-            ? `${label} cannot have decimals in ${currency}`
-            : `${label} can have at most ${digits} decimal${digits === 1 ? '' : 's'} in ${currency}`,
-      };
-    }
-    if (error instanceof RangeError) return { error: `${label} is too large` };
-    return { error: `${label} must be an amount such as ${example(currency)}` };
-  }
-  if (value < 0) return { error: `${label} cannot be negative` };
-  return { value };
-}
 
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
@@ -98,14 +65,14 @@ export function evaluate(inputs: CalculatorInputs, currency: string): Evaluation
     errors[field] = message;
   };
 
-  const price = parseAmount(inputs.price, currency, 'Cash price');
+  const price = parseMoneyInput(inputs.price, currency, 'Cash price');
   let priceValue: number | undefined;
   if ('empty' in price) require('price', 'Enter the cash price');
   else if ('error' in price) errors.price = price.error;
   else if (price.value === 0) errors.price = 'Cash price must be more than 0';
   else priceValue = price.value;
 
-  const deposit = parseAmount(inputs.deposit, currency, 'Deposit');
+  const deposit = parseMoneyInput(inputs.deposit, currency, 'Deposit');
   let depositValue: number | undefined;
   if ('empty' in deposit) depositValue = 0;
   else if ('error' in deposit) errors.deposit = deposit.error;
@@ -141,11 +108,11 @@ export function evaluate(inputs: CalculatorInputs, currency: string): Evaluation
     }
   }
 
-  const multiple = parseAmount(inputs.multiple, currency, 'Instalment multiple');
+  const multiple = parseMoneyInput(inputs.multiple, currency, 'Instalment multiple');
   const multipleValue = 'value' in multiple ? multiple.value : 'empty' in multiple ? 0 : undefined;
   if ('error' in multiple) errors.multiple = multiple.error;
 
-  const fee = parseAmount(inputs.fee, currency, 'Service fee');
+  const fee = parseMoneyInput(inputs.fee, currency, 'Service fee');
   const feeValue = 'value' in fee ? fee.value : 'empty' in fee ? 0 : undefined;
   if ('error' in fee) errors.fee = fee.error;
 
@@ -304,9 +271,4 @@ export function impliedApr(
     else high = mid;
   }
   return ((low + high) / 2) * PERIODS_PER_YEAR[frequency] * 100;
-}
-
-/** Money for people in the organisation's currency ("$1,250.00", "UGX 1,250"). */
-export function money(minor: number, currency: string): string {
-  return formatMoney(minor, currency);
 }

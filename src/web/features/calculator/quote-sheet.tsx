@@ -1,14 +1,9 @@
 import type { Schedule } from '@/domain';
+import { formatBusinessDate, formatPercent } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 import { aprDisclosure, paymentPattern } from './calculator-results';
-import {
-  type CalculatorInputs,
-  FREQUENCY_OPTIONS,
-  formatBusinessDate,
-  formatPercent,
-  METHOD_OPTIONS,
-  todayBusinessDate,
-} from './inputs';
-import { money, type QuoteFigures } from './model';
+import { type CalculatorInputs, FREQUENCY_OPTIONS, METHOD_OPTIONS, todayBusinessDate } from './inputs';
+import type { QuoteFigures } from './model';
 
 interface QuoteSheetProps {
   organisation: string;

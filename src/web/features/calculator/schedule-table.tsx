@@ -2,8 +2,8 @@ import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-r
 import { type ReactNode, useId, useState } from 'react';
 import type { ScheduleRow, ScheduleTotals } from '@/domain';
 import { Button } from '@/web/components/ui/button';
-import { formatBusinessDate } from './inputs';
-import { money } from './model';
+import { formatBusinessDate } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 
 export const PAGE_SIZES = [12, 30, 60, 120] as const;
 

@@ -18,9 +18,9 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog';
 import { Input } from '@/web/components/ui/input';
-import { amountPlaceholder } from '@/web/features/calculator/inputs';
-import { parseAmount } from '@/web/features/calculator/model';
 import { toast } from '@/web/hooks/use-toast';
+import { amountPlaceholder } from '@/web/lib/format';
+import { money, parseMoneyInput } from '@/web/lib/money';
 import {
   apiJson,
   clearCsrfToken,
@@ -29,13 +29,7 @@ import {
   getCsrfToken,
   throwIfResNotOk,
 } from '@/web/lib/queryClient';
-import {
-  type ContractAction,
-  contractActions,
-  DEPOSIT_CHANNEL_LABELS,
-  isMaker,
-  money,
-} from './contract-rules';
+import { type ContractAction, contractActions, DEPOSIT_CHANNEL_LABELS, isMaker } from './contract-rules';
 
 export interface Activation {
   contract: Contract;
@@ -367,7 +361,7 @@ function DepositDialog({
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = parseAmount(amount, currency, 'Amount');
+    const parsed = parseMoneyInput(amount, currency, 'Amount');
     if ('empty' in parsed) return setErrors({ amount: 'Enter the amount received' });
     if ('error' in parsed) return setErrors({ amount: parsed.error });
     if (parsed.value <= 0) return setErrors({ amount: 'The amount must be more than 0' });

@@ -20,13 +20,14 @@ import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
-import { formatBusinessDate, formatPercent } from '@/web/features/calculator/inputs';
 import { toast } from '@/web/hooks/use-toast';
+import { formatBusinessDate, formatDateTime, formatPercent } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
 import { type Activation, ContractActions } from './contract-actions';
-import { DEPOSIT_CHANNEL_LABELS, formatDateTime, groupToken, money, PER_PERIOD } from './contract-rules';
+import { DEPOSIT_CHANNEL_LABELS, groupToken, PER_PERIOD } from './contract-rules';
 import { ContractSchedule } from './contract-schedule';
 import { ContractStatusBadge } from './status-badge';
 

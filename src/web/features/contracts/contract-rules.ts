@@ -1,6 +1,5 @@
 import type { Contract, ContractStatus, DEPOSIT_CHANNELS } from '@/contracts/contracts';
 import { can, type RoleHolder } from '@/contracts/roles';
-import { formatMoney } from '@/domain';
 
 /**
  * What the contract pages show, free of React: status labels and colours, and which actions a
@@ -94,29 +93,6 @@ export function isMaker(
   userId: string | undefined,
 ): boolean {
   return !!userId && (contract.createdBy?.id === userId || contract.submittedBy?.id === userId);
-}
-
-export function money(minor: number, currency: string): string {
-  return formatMoney(minor, currency);
-}
-
-/** An amount without its currency, for tables that name the currency once. */
-export function figure(minor: number, currency: string): string {
-  return formatMoney(minor, currency, { display: 'none' });
-}
-
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-/** An instant for people, in the browser's time zone: "5 Feb 2026, 14:03". */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : DATE_TIME.format(date);
 }
 
 /** A 9-digit OpenPAYGO token in groups of three, as keypads show it: "123 456 789". */

@@ -3,9 +3,10 @@ import { useState } from 'react';
 import type { Contract } from '@/contracts/contracts';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
-import { formatBusinessDate } from '@/web/features/calculator/inputs';
+import { formatBusinessDate } from '@/web/lib/format';
+import { figure, money } from '@/web/lib/money';
 import { cn } from '@/web/lib/utils';
-import { figure, INSTALMENT_STATUS, money } from './contract-rules';
+import { INSTALMENT_STATUS } from './contract-rules';
 
 type Row = Contract['schedule'][number];
 

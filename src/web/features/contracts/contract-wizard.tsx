@@ -15,11 +15,12 @@ import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
-import { amountPlaceholder, formatPercent, termDuration } from '@/web/features/calculator/inputs';
+import { termDuration } from '@/web/features/calculator/inputs';
 import { toast } from '@/web/hooks/use-toast';
+import { amountPlaceholder, formatPercent } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiError, apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
-import { money } from './contract-rules';
 import { SchedulePreview } from './schedule-preview';
 import { ServerPicker } from './server-picker';
 import {

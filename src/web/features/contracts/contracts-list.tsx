@@ -5,10 +5,11 @@ import type { Customer } from '@/contracts/customers';
 import type { Plan } from '@/contracts/plans';
 import { type Column, type FilterControl, ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
-import { formatBusinessDate } from '@/web/features/calculator/inputs';
-import { apiJson } from '@/web/lib/queryClient';
 import { optionPairs, useOrganisationOptions } from '@/web/features/settings/organisation-options-query';
-import { money, PER_PERIOD, STATUS_LABELS } from './contract-rules';
+import { formatBusinessDate } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
+import { apiJson } from '@/web/lib/queryClient';
+import { PER_PERIOD, STATUS_LABELS } from './contract-rules';
 import { ContractStatusBadge } from './status-badge';
 
 const ENDPOINT = '/api/contracts';

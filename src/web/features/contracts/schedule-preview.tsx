@@ -1,9 +1,9 @@
 import type { ContractPreview } from '@/contracts/contracts';
 import type { ScheduleTotals } from '@/domain';
-import { formatBusinessDate, formatPercent } from '@/web/features/calculator/inputs';
 import { LazyBalanceChart } from '@/web/features/calculator/lazy-balance-chart';
 import { ScheduleTable } from '@/web/features/calculator/schedule-table';
-import { money } from './contract-rules';
+import { formatBusinessDate, formatPercent } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
 
 const CAPITAL: Record<string, string> = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
 

@@ -1,7 +1,7 @@
 import type { ContractCreateBody } from '@/contracts/contracts';
 import type { Plan } from '@/contracts/plans';
 import { formatMoney, minimumDeposit, planIneligibility } from '@/domain';
-import { parseAmount } from '@/web/features/calculator/model';
+import { parseMoneyInput } from '@/web/lib/money';
 
 /**
  * The new-contract wizard's state and rules, free of React: the steps, what each step needs
@@ -101,7 +101,7 @@ export function parseDeposit(
   values: WizardValues,
   context: StepContext,
 ): { value: number } | { error: string } {
-  const parsed = parseAmount(values.deposit, context.currency, 'Deposit');
+  const parsed = parseMoneyInput(values.deposit, context.currency, 'Deposit');
   if ('empty' in parsed) return { error: 'Enter the deposit' };
   if ('error' in parsed) return parsed;
   const { plan } = values;

@@ -14,6 +14,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
+import { formatDateTime } from '@/web/lib/format';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -36,14 +37,7 @@ import {
   validateCustomerForm,
   valuesFromCustomer,
 } from './customer-form-model';
-import {
-  ageFrom,
-  CONSENT_HINTS,
-  CONSENT_LABELS,
-  EMPLOYMENT_LABELS,
-  formatDateTime,
-  GENDER_LABELS,
-} from './format';
+import { ageFrom, CONSENT_HINTS, CONSENT_LABELS, EMPLOYMENT_LABELS, GENDER_LABELS } from './format';
 import { CUSTOMERS_ENDPOINT, useCustomerByAccount, useRegions, useStaff } from './queries';
 
 interface CustomerFormProps {

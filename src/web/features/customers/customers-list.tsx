@@ -4,8 +4,9 @@ import { can } from '@/contracts/roles';
 import { type Column, type FilterControl, ListPage } from '@/web/components/data-list';
 import { Input } from '@/web/components/ui/input';
 import { useAuth } from '@/web/hooks/use-auth';
+import { formatDay } from '@/web/lib/format';
 import { KycBadge, RiskGrade } from './badges';
-import { formatDay, KYC_STATUS_LABELS } from './format';
+import { KYC_STATUS_LABELS } from './format';
 import { CUSTOMERS_ENDPOINT, useRegions, useStaff } from './queries';
 
 const KYC_OPTIONS = KYC_STATUSES.map((status) => [status, KYC_STATUS_LABELS[status]] as const);

@@ -13,6 +13,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/web/components/ui/dialog';
+import { formatDateTime } from '@/web/lib/format';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { DocumentStatusBadge } from './badges';
 import { Textarea } from './controls';
@@ -23,7 +24,7 @@ import {
   REJECT_REASON_MAX,
   rejectReasonProblem,
 } from './document-rules';
-import { formatDateTime, formatFileSize } from './format';
+import { formatFileSize } from './format';
 
 /** The file itself: an image inline, a PDF in a frame, with a link to open it in its own tab. */
 export function PreviewDialog({

@@ -1,4 +1,3 @@
-import { format } from 'date-fns';
 import type { Consent, DOCUMENT_STATUSES, KycStatus, Risk } from '@/contracts/customers';
 import { formatMoney } from '@/domain';
 
@@ -107,20 +106,6 @@ export function factorValue(factor: { factor: string; value: string }, currency:
   }
   if (factor.factor === 'employment') return labelOf(EMPLOYMENT_LABELS, factor.value);
   return factor.value;
-}
-
-export function formatDateTime(value: string | null | undefined, fallback = '—'): string {
-  if (!value) return fallback;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? fallback : format(date, 'd MMM yyyy, HH:mm');
-}
-
-/** A calendar date (YYYY-MM-DD, or the date of a timestamp) as "17 May 1990". */
-export function formatDay(value: string | null | undefined, fallback = '—'): string {
-  if (!value) return fallback;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  const date = match ? new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : new Date(value);
-  return Number.isNaN(date.getTime()) ? fallback : format(date, 'd MMM yyyy');
 }
 
 /** Whole years from a date of birth to today. */

@@ -3,16 +3,9 @@ import type { ReactNode } from 'react';
 import { CONSENTS, type Customer } from '@/contracts/customers';
 import { formatMoney } from '@/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { formatDateTime, formatDay } from '@/web/lib/format';
 import { formatPhone } from './customer-form-model';
-import {
-  ageFrom,
-  CONSENT_LABELS,
-  EMPLOYMENT_LABELS,
-  formatDateTime,
-  formatDay,
-  GENDER_LABELS,
-  labelOf,
-} from './format';
+import { ageFrom, CONSENT_LABELS, EMPLOYMENT_LABELS, GENDER_LABELS, labelOf } from './format';
 
 function Item({ label, children, testId }: { label: string; children: ReactNode; testId: string }) {
   return (

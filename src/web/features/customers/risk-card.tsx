@@ -3,15 +3,9 @@ import type { Customer } from '@/contracts/customers';
 import { DEFAULT_SCORECARD } from '@/domain';
 import { Badge } from '@/web/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { formatDateTime } from '@/web/lib/format';
 import { cn } from '@/web/lib/utils';
-import {
-  DECISION_LABELS,
-  DECISION_VARIANTS,
-  FACTOR_LABELS,
-  factorValue,
-  formatDateTime,
-  GRADE_VARIANTS,
-} from './format';
+import { DECISION_LABELS, DECISION_VARIANTS, FACTOR_LABELS, factorValue, GRADE_VARIANTS } from './format';
 
 const CUT_OFFS = DEFAULT_SCORECARD.grades
   .filter((grade) => Number.isFinite(grade.minPoints))

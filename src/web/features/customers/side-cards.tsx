@@ -10,10 +10,10 @@ import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
+import { formatDateTime } from '@/web/lib/format';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { KycBadge } from './badges';
 import type { BadgeVariant } from './format';
-import { formatDateTime } from './format';
 import { useDocuments } from './queries';
 
 /** Where KYC stands: the status, each required document, and the reason of a rejection. */

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
+import { formatDateTime } from '@/web/lib/format';
 import { errorMessage } from '@/web/lib/queryClient';
-import { formatDateTime } from './format';
 import { useTimeline } from './queries';
 
 const SHOWN = 10;

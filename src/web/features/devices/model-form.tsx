@@ -14,10 +14,11 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { moneyInputText } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS } from './format';
-import { majorText, parseMajor } from './money';
+import { parseMajor } from './money';
 import { NativeSelect } from './native-select';
 import { MODELS_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
@@ -54,8 +55,8 @@ function valuesOf(model: DeviceModel | null): ModelFormValues {
     model: model?.model ?? '',
     category: model?.category ?? '',
     sku: model?.sku ?? '',
-    retailPrice: model ? majorText(model.retailPrice, model.currency) : '',
-    costPrice: model ? majorText(model.costPrice, model.currency) : '',
+    retailPrice: model ? moneyInputText(model.retailPrice, model.currency) : '',
+    costPrice: model ? moneyInputText(model.costPrice, model.currency) : '',
     controlKind: model?.controlKind ?? '',
   };
 }

@@ -2,7 +2,7 @@ import { ArrowRight } from 'lucide-react';
 import { Link } from 'wouter';
 import type { DeviceEvent } from '@/contracts/devices';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
-import { formatDateTime } from '@/web/features/admin-users/format';
+import { formatDateTime } from '@/web/lib/format';
 import { DeviceStatusBadge } from './status-badge';
 
 /** A unit's status changes, newest first: when, from and to, why, who, and the contract if any. */

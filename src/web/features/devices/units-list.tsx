@@ -18,9 +18,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/web/components/ui/dialog';
-import { formatDate } from '@/web/features/admin-users/format';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { formatDay } from '@/web/lib/format';
 import { CATEGORY_LABELS, LOCK_LABELS, labelOf, STATUS_LABELS } from './format';
 import { ImportForm } from './import-form';
 import { DEVICES_ENDPOINT, useAllDeviceModels } from './queries';
@@ -69,9 +69,9 @@ const COLUMNS: ReadonlyArray<Column<Device>> = [
     key: 'activeUntil',
     header: 'Paid through',
     wide: true,
-    cell: (device) => formatDate(device.activeUntil),
+    cell: (device) => formatDay(device.activeUntil),
   },
-  { key: 'created', header: 'Received', sort: 'createdAt', wide: true, cell: (d) => formatDate(d.createdAt) },
+  { key: 'created', header: 'Received', sort: 'createdAt', wide: true, cell: (d) => formatDay(d.createdAt) },
 ];
 
 /** The Units tab of /devices: every unit, searched, filtered, sorted and paged by the server. */

@@ -8,7 +8,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { formatBusinessDate } from '@/web/features/calculator/inputs';
+import { formatBusinessDate } from '@/web/lib/format';
 import { apiJson } from '@/web/lib/queryClient';
 import { amountOrBlank, SOURCE_LABELS, sourceLabel } from './ledger-format';
 

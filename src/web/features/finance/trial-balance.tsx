@@ -8,7 +8,7 @@ import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
-import { formatBusinessDate } from '@/web/features/calculator/inputs';
+import { formatBusinessDate } from '@/web/lib/format';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
 import { ACCOUNT_TYPE_LABELS, amountOrBlank, balanceWithSide } from './ledger-format';

@@ -1,5 +1,6 @@
 import type { Plan, PlanCreateBody } from '@/contracts/plans';
-import { majorText, parseMajor } from '@/web/features/devices/money';
+import { parseMajor } from '@/web/features/devices/money';
+import { moneyInputText } from '@/web/lib/money';
 
 /** The plan form as typed: text for numbers and money (major units), lists as arrays. */
 export interface PlanFormValues {
@@ -74,7 +75,7 @@ export const EMPTY_PLAN: PlanFormValues = {
   eligibleModelIds: [],
 };
 
-const moneyText = (minor: number, currency: string) => (minor ? majorText(minor, currency) : '');
+const moneyText = (minor: number, currency: string) => (minor ? moneyInputText(minor, currency) : '');
 
 export function planValues(plan: Plan): PlanFormValues {
   return {
@@ -92,7 +93,7 @@ export function planValues(plan: Plan): PlanFormValues {
     lateFeeKind: plan.lateFeeKind,
     lateFeeValue:
       plan.lateFeeKind === 'flat'
-        ? majorText(plan.lateFeeValue, plan.currency)
+        ? moneyInputText(plan.lateFeeValue, plan.currency)
         : plan.lateFeeKind === 'percent'
           ? String(plan.lateFeeValue)
           : '',

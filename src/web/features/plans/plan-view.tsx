@@ -5,8 +5,8 @@ import type { Plan } from '@/contracts/plans';
 import { formatMoney } from '@/domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
-import { formatDate, formatDateTime } from '@/web/features/admin-users/format';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
+import { formatDateTime, formatDay } from '@/web/lib/format';
 import {
   ALLOCATION_LABELS,
   FREQUENCY_LABELS,
@@ -135,9 +135,9 @@ export function PlanVersions({ plan }: { plan: Plan & { versions: Plan[] } }) {
                     <PlanStatusBadge status={version.status} />
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{percentText(version.apr)}</TableCell>
-                  <TableCell className="hidden sm:table-cell">{formatDate(version.createdAt)}</TableCell>
-                  <TableCell className="hidden sm:table-cell">{formatDate(version.activatedAt)}</TableCell>
-                  <TableCell className="hidden md:table-cell">{formatDate(version.retiredAt)}</TableCell>
+                  <TableCell className="hidden sm:table-cell">{formatDay(version.createdAt)}</TableCell>
+                  <TableCell className="hidden sm:table-cell">{formatDay(version.activatedAt)}</TableCell>
+                  <TableCell className="hidden md:table-cell">{formatDay(version.retiredAt)}</TableCell>
                   <TableCell className="text-right tabular-nums">{version.contracts}</TableCell>
                 </TableRow>
               );

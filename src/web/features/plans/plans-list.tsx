@@ -4,8 +4,8 @@ import { PLAN_STATUSES, type Plan, planListQuery } from '@/contracts/plans';
 import { can } from '@/contracts/roles';
 import { type Column, type FilterControl, ListPage, type ListState } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
-import { formatDate } from '@/web/features/admin-users/format';
 import { useAuth } from '@/web/hooks/use-auth';
+import { formatDay } from '@/web/lib/format';
 import { FREQUENCY_LABELS, METHOD_LABELS, PLAN_STATUS_LABELS, percentText, termsText } from './format';
 import { PLANS_ENDPOINT } from './plan-form';
 import { PlanStatusBadge } from './status-badge';
@@ -53,7 +53,7 @@ const COLUMNS: ReadonlyArray<Column<Plan>> = [
     cell: (p) => percentText(p.minDepositPercent),
   },
   { key: 'contracts', header: 'Contracts', wide: true, align: 'right', cell: (plan) => plan.contracts },
-  { key: 'created', header: 'Created', sort: 'createdAt', wide: true, cell: (p) => formatDate(p.createdAt) },
+  { key: 'created', header: 'Created', sort: 'createdAt', wide: true, cell: (p) => formatDay(p.createdAt) },
 ];
 
 /** With a status filter, "Active plans" means every active version, even where a newer draft exists. */

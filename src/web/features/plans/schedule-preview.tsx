@@ -6,9 +6,10 @@ import { FormField } from '@/web/components/form-field';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
-import { majorText, parseMajor } from '@/web/features/devices/money';
+import { parseMajor } from '@/web/features/devices/money';
 import { NativeSelect } from '@/web/features/devices/native-select';
 import { TableRegion } from '@/web/features/devices/table-region';
+import { moneyInputText } from '@/web/lib/money';
 import { PERIOD_NAMES } from './format';
 import type { PlanTermsBody } from './plan-rules';
 
@@ -73,7 +74,7 @@ export function SchedulePreview({
   examplePrice: number;
 }) {
   const ids = useId();
-  const [priceText, setPriceText] = useState(() => majorText(examplePrice, currency));
+  const [priceText, setPriceText] = useState(() => moneyInputText(examplePrice, currency));
   const [termChoice, setTermChoice] = useState<number | null>(null);
   const price = parseMajor(priceText, currency, 'Price');
   const term =

@@ -28,8 +28,8 @@ import {
 } from '@/web/components/ui/dialog';
 import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
-import { formatDateTime } from '@/web/features/admin-users/format';
 import { toast } from '@/web/hooks/use-toast';
+import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
