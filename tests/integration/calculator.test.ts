@@ -167,7 +167,10 @@ describe('calculator quote rate limit', () => {
       expect((await client.get(`/api/calculator/quote?${params}`)).statusCode).toBe(200);
     const refused = await client.get(`/api/calculator/quote?${params}`);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ message: 'Rate limit exceeded, retry in 1 minute', code: 'RATE_LIMITED' });
+    expect(refused.json()).toMatchObject({
+      message: 'Rate limit exceeded, retry in 1 minute',
+      code: 'RATE_LIMITED',
+    });
     expect((await t.client().get(`/api/calculator/quote?${params}`)).statusCode).toBe(200);
   });
 });

@@ -23,8 +23,6 @@ import type { CalculatorField, CalculatorInputs } from './inputs';
 /** Periods per year, to annualise a periodic rate the way the engine de-annualises the APR. */
 const PERIODS_PER_YEAR: Record<Frequency, number> = { daily: 365, weekly: 365 / 7, monthly: 12 };
 
-type Parsed = { value: number } | { error: string } | { empty: true };
-
 const DECIMAL = /^(\d+(\.\d*)?|\.\d+)$/;
 
 export type FieldErrors = Partial<Record<CalculatorField, string>>;
