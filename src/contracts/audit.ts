@@ -1,5 +1,75 @@
 import { z } from 'zod';
 
+/**
+ * Every action the audit log records, `<entity>.<what happened>`. The server writes only these
+ * (`writeAudit` takes an `AuditAction`), and the audit page offers them as filter suggestions.
+ * Add a module's actions here when it starts writing them.
+ */
+export const AUDIT_ACTIONS = [
+  'auth.login',
+  'auth.admin_login',
+  'auth.login_failed',
+  'auth.admin_login_refused',
+  'auth.logout',
+  'user.register',
+  'user.demo_seed',
+  'user.update',
+  'user.profile',
+  'user.password_change',
+  'user.two_factor_enable',
+  'user.two_factor_disable',
+  'user.recovery_codes',
+  'user.sessions_revoke_others',
+  'invite.create',
+  'invite.revoke',
+  'organisation.update',
+  'plan.create',
+  'plan.update',
+  'plan.new_version',
+  'plan.activate',
+  'plan.retire',
+  'customer.create',
+  'customer.update',
+  'customer.consent_given',
+  'customer.consent_withdrawn',
+  'customer.document_upload',
+  'customer.document_review',
+  'customer.kyc_status',
+  'customer.rescore',
+  'device_model.create',
+  'device_model.update',
+  'device_model.activate',
+  'device_model.deactivate',
+  'device.create',
+  'device.import',
+  'device.update',
+  'device.status',
+  'device.token',
+  'contract.create',
+  'contract.submit',
+  'contract.approve',
+  'contract.return',
+  'contract.deposit',
+  'contract.activate',
+  'contract.cancel',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an audit row is about: the `entity_type` column, with `entity_id` naming the row. */
+export const AUDIT_ENTITY_TYPES = [
+  'user',
+  'invite',
+  'organisation',
+  'service_plan',
+  'customer',
+  'device_model',
+  'device',
+  'contract',
+  'payment',
+] as const;
+export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
+
+/** The audit page's filters: free text (the page suggests AUDIT_ACTIONS), matched exactly. */
 export const auditQuery = z.strictObject({
   action: z.string().max(100).optional(),
   entityType: z.string().max(100).optional(),

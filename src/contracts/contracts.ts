@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery, pageOf } from './lists';
+import type { TransitionTable } from './transitions';
 
 export const CONTRACT_STATUSES = [
   'draft',
@@ -13,6 +14,20 @@ export const CONTRACT_STATUSES = [
   'cancelled',
 ] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+
+/**
+ * A contract's lifecycle up to activation (PRODUCT.md; payments, close of business and
+ * collections add theirs). Approval keeps the status: it records the second person on a
+ * contract pending approval, which activation then requires.
+ */
+export const CONTRACT_TRANSITIONS = {
+  submit: { from: ['draft'], to: 'pending_approval' },
+  approve: { from: ['pending_approval'], to: 'pending_approval' },
+  return: { from: ['pending_approval'], to: 'draft' },
+  activate: { from: ['pending_approval'], to: 'active' },
+  cancel: { from: ['draft', 'pending_approval'], to: 'cancelled' },
+} as const satisfies TransitionTable<ContractStatus>;
+export type ContractMove = keyof typeof CONTRACT_TRANSITIONS;
 
 const date = (field: string) => z.iso.date(`${field} must be a date (YYYY-MM-DD)`);
 const minor = (field: string) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery, pageOf } from './lists';
+import type { TransitionTable } from './transitions';
 
 /** Customers and KYC (PRODUCT.md section 2, Customer), shared by server and web. */
 
@@ -17,6 +18,13 @@ export const KYC_DOCUMENT_LABELS: Record<KycDocumentType, string> = {
 /** KYC is verified when the latest upload of each of these is verified. */
 export const REQUIRED_KYC_DOCUMENTS: readonly KycDocumentType[] = ['id_front', 'selfie'];
 export const DOCUMENT_STATUSES = ['pending', 'verified', 'rejected'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+/** A KYC document is reviewed once; a new upload replaces a rejected one. */
+export const DOCUMENT_TRANSITIONS = {
+  verify: { from: ['pending'], to: 'verified' },
+  reject: { from: ['pending'], to: 'rejected' },
+} as const satisfies TransitionTable<DocumentStatus>;
+export type DocumentMove = keyof typeof DOCUMENT_TRANSITIONS;
 /** Uploads: these types only, recognised by content; at most this size. */
 export const KYC_MIME_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 export const KYC_MAX_FILE_BYTES = 10 * 1024 * 1024;

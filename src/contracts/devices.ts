@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery, pageOf } from './lists';
+import { movesFrom, type TransitionTable } from './transitions';
 
 /** Device catalogue, units, status history and OpenPAYGO tokens (PRODUCT.md section 2; API.md). */
 
@@ -28,19 +29,48 @@ export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYN
 export const MAX_TOKEN_DAYS = 995;
 
 /**
- * Status changes staff may make by hand. `assigned` is entered and left only through contracts
- * (activation assigns; return, repossession or pay-off release), and `returned` / `repossessed`
- * are the outcomes of those contract events, so none of them is a manual target.
- * `written_off` is final.
+ * A unit's lifecycle. Contracts reserve a unit for a draft, assign it on activation and let it go
+ * (cancellation, return, repossession); staff make the other moves by hand. `assigned` is entered
+ * and left only through contracts, and `returned` / `repossessed` are the outcomes of those
+ * contract events, so none of them is a move by hand. `written_off` is final.
  */
+export const UNIT_TRANSITIONS = {
+  // By contracts.
+  reserve: { from: ['in_stock'], to: 'reserved' },
+  assign: { from: ['in_stock', 'reserved'], to: 'assigned' },
+  release: { from: ['reserved', 'assigned'], to: 'in_stock' },
+  return: { from: ['assigned'], to: 'returned' },
+  repossess: { from: ['assigned'], to: 'repossessed' },
+  // By hand.
+  restock: { from: ['reserved', 'returned', 'repossessed', 'lost'], to: 'in_stock' },
+  hold: { from: ['in_stock'], to: 'reserved' },
+  lose: { from: ['in_stock', 'reserved', 'returned', 'repossessed'], to: 'lost' },
+  write_off: { from: ['in_stock', 'reserved', 'returned', 'repossessed', 'lost'], to: 'written_off' },
+} as const satisfies TransitionTable<DeviceStatus>;
+export type UnitMove = keyof typeof UNIT_TRANSITIONS;
+export const UNIT_MOVES_BY_CONTRACT = ['reserve', 'assign', 'release', 'return', 'repossess'] as const;
+export const UNIT_MOVES_BY_HAND = ['restock', 'hold', 'lose', 'write_off'] as const;
+export type UnitMoveByHand = (typeof UNIT_MOVES_BY_HAND)[number];
+
+/** The move by hand into a status (each status has at most one), if staff may move units there. */
+export function moveByHandTo(to: DeviceStatus): UnitMoveByHand | undefined {
+  return UNIT_MOVES_BY_HAND.find((move) => UNIT_TRANSITIONS[move].to === to);
+}
+
+const byHandFrom = (status: DeviceStatus): readonly DeviceStatus[] =>
+  UNIT_MOVES_BY_HAND.filter((move) => movesFrom(UNIT_TRANSITIONS, status).includes(move)).map(
+    (move) => UNIT_TRANSITIONS[move].to,
+  );
+
+/** Status changes staff may make by hand, per status (what the unit page offers). */
 export const MANUAL_TRANSITIONS: Record<DeviceStatus, readonly DeviceStatus[]> = {
-  in_stock: ['reserved', 'lost', 'written_off'],
-  reserved: ['in_stock', 'lost', 'written_off'],
-  assigned: [],
-  returned: ['in_stock', 'lost', 'written_off'],
-  repossessed: ['in_stock', 'lost', 'written_off'],
-  lost: ['in_stock', 'written_off'],
-  written_off: [],
+  in_stock: byHandFrom('in_stock'),
+  reserved: byHandFrom('reserved'),
+  assigned: byHandFrom('assigned'),
+  returned: byHandFrom('returned'),
+  repossessed: byHandFrom('repossessed'),
+  written_off: byHandFrom('written_off'),
+  lost: byHandFrom('lost'),
 };
 
 /** Luhn (mod 10) over all digits, the last being the check digit. */

@@ -127,6 +127,8 @@ export const ERROR_CODES = {
   PLAN_NOT_ACTIVE: 'PLAN_NOT_ACTIVE',
 
   // --- Contracts and ledger -------------------------------------------------------------------
+  /** 409: the contract's status does not allow the move (CONTRACT_TRANSITIONS), or it is already approved. */
+  CONTRACT_STATE: 'CONTRACT_STATE',
   /** 422: the plan does not finance the device's category or model. */
   NOT_ELIGIBLE: 'NOT_ELIGIBLE',
   /** 409: the device is already in another contract. */

@@ -1,14 +1,9 @@
 import { z } from 'zod';
+import { DEVICE_CATEGORIES } from './devices';
 import { listQuery, pageOf } from './lists';
 
-export const DEVICE_CATEGORIES = [
-  'smartphone',
-  'solar_home_system',
-  'tv',
-  'laptop',
-  'tablet',
-  'other',
-] as const;
+/** Plans are offered per device category (the catalogue's list). */
+export { DEVICE_CATEGORIES };
 export const PLAN_STATUSES = ['draft', 'active', 'retired'] as const;
 
 const wholeNumber = (label: string, min = 0, max = Number.MAX_SAFE_INTEGER) =>

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { AuditAction, AuditEntityType } from '../contracts/audit';
 import { queryRows } from '../db/client';
 import type { Executor } from './context';
 
@@ -14,8 +15,8 @@ export interface Actor {
 }
 
 export interface AuditEntry {
-  action: string;
-  entityType: string;
+  action: AuditAction;
+  entityType: AuditEntityType;
   entityId?: string | null;
   before?: unknown;
   after?: unknown;

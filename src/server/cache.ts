@@ -1,5 +1,6 @@
 import { getTableName, type SQL, sql, type Table } from 'drizzle-orm';
-import type { AppContext, Executor } from './context';
+import type { AppServices, Executor } from './context';
+import type { InvalidationBus } from './invalidation';
 
 /**
  * A per-instance cache of values loaded from the database, with a time-to-live as a safety net
@@ -30,7 +31,9 @@ export class InstanceCache<V> {
   }
 }
 
-const registry = new WeakMap<AppContext, Map<string, InstanceCache<unknown>>>();
+// Keyed by the instance's bus, not its context: a transaction's context is a copy of the app's
+// (TxContext), and each copy must find the same caches, not subscribe new ones.
+const registry = new WeakMap<InvalidationBus, Map<string, InstanceCache<unknown>>>();
 
 export interface CacheOptions {
   /** Beyond this many entries the cache starts over rather than grow (large values: keep it low). */
@@ -50,7 +53,7 @@ export interface CacheOptions {
 const tableNamespace = (table: Table) => `table.${getTableName(table)}`;
 
 /** Call in the transaction of a write: evicts here now and on every instance at commit. */
-export async function tablesChanged(ctx: AppContext, executor: Executor, ...tables: Table[]): Promise<void> {
+export async function tablesChanged(ctx: AppServices, executor: Executor, ...tables: Table[]): Promise<void> {
   const notifications = tables.map((table) => tableChangedNotification(ctx, table));
   await executor.execute(sql`SELECT ${sql.join(notifications, sql`, `)}`);
 }
@@ -59,21 +62,21 @@ export async function tablesChanged(ctx: AppContext, executor: Executor, ...tabl
  * `tablesChanged` as a column of the statement that makes the change (decision 008: no round trip
  * of its own on hot writes). It must run, in that transaction, or other instances are not told.
  */
-export function tableChangedNotification(ctx: AppContext, table: Table): SQL {
+export function tableChangedNotification(ctx: AppServices, table: Table): SQL {
   return ctx.bus.notification(tableNamespace(table), '*');
 }
 
 /** The app instance's cache for a namespace, created (and subscribed to the bus) on first use. */
 export function instanceCache<V>(
-  ctx: AppContext,
+  ctx: AppServices,
   namespace: string,
   ttlMs: number,
   options: CacheOptions = {},
 ): InstanceCache<V> {
-  let caches = registry.get(ctx);
+  let caches = registry.get(ctx.bus);
   if (!caches) {
     caches = new Map();
-    registry.set(ctx, caches);
+    registry.set(ctx.bus, caches);
   }
   let cache = caches.get(namespace);
   if (!cache) {

@@ -213,7 +213,7 @@ async function countOf(ctx: AppContext, definition: ListSource, where: SQL | und
 }
 
 async function envOf(ctx: AppContext): Promise<ListEnv> {
-  return { timeZone: (await organisation(ctx)).timeZone };
+  return { timeZone: (await organisation(ctx, ctx.db)).timeZone };
 }
 
 /** One page of the list: its rows and the number of matches (cached per filter set). */

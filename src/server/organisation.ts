@@ -3,7 +3,7 @@ import type { Organisation, OrganisationBody } from '../contracts/profile';
 import { organisationSettings } from '../db/schema';
 import { type Actor, writeAudit } from './audit';
 import { instanceCache } from './cache';
-import type { AppContext, Executor } from './context';
+import type { AppServices, Executor, TxContext } from './context';
 
 /**
  * The organisation's settings (currency, time zone, buckets, caps), a platform service: every area
@@ -30,8 +30,8 @@ function toOrganisation(row: OrganisationRow): Organisation {
  * The organisation's settings, read by nearly every request that shows money or dates: cached
  * per instance and evicted everywhere when an administrator changes them.
  */
-export function organisation(ctx: AppContext, executor: Executor = ctx.db): Promise<Organisation> {
-  // Inside a transaction pass it: on the embedded database (one connection) a read through
+export function organisation(ctx: AppServices, executor: Executor): Promise<Organisation> {
+  // Inside a transaction, its handle: on the embedded database (one connection) a read through
   // ctx.db would wait for the transaction that waits for it.
   return instanceCache<Organisation>(ctx, 'organisation', 300_000).get('1', () => loadOrganisation(executor));
 }
@@ -47,32 +47,31 @@ async function loadOrganisation(executor: Executor): Promise<Organisation> {
 }
 
 export async function updateOrganisation(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   input: OrganisationBody,
 ): Promise<Organisation> {
-  return ctx.db.transaction(async (tx) => {
-    const before = await loadOrganisation(tx);
-    const [row] = await tx
-      .update(organisationSettings)
-      .set({
-        ...input,
-        aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
-        updatedAt: ctx.clock.now(),
-        updatedBy: actor.id,
-      })
-      .where(eq(organisationSettings.id, 1))
-      .returning();
-    if (!row) throw new Error('Organisation settings row missing');
-    const after = toOrganisation(row);
-    await ctx.bus.publish(tx, 'organisation', '*');
-    await writeAudit(tx, actor, {
-      action: 'organisation.update',
-      entityType: 'organisation',
-      entityId: '1',
-      before: { ...before, updatedAt: undefined },
-      after: { ...after, updatedAt: undefined },
-    });
-    return after;
+  const { tx } = ctx;
+  const before = await loadOrganisation(tx);
+  const [row] = await tx
+    .update(organisationSettings)
+    .set({
+      ...input,
+      aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
+      updatedAt: ctx.clock.now(),
+      updatedBy: actor.id,
+    })
+    .where(eq(organisationSettings.id, 1))
+    .returning();
+  if (!row) throw new Error('Organisation settings row missing');
+  const after = toOrganisation(row);
+  await ctx.bus.publish(tx, 'organisation', '*');
+  await writeAudit(tx, actor, {
+    action: 'organisation.update',
+    entityType: 'organisation',
+    entityId: '1',
+    before: { ...before, updatedAt: undefined },
+    after: { ...after, updatedAt: undefined },
   });
+  return after;
 }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppContext } from './context';
+import type { Config } from './config';
+import type { AppServices } from './context';
 
 /**
  * Where uploaded files live. The database keeps their metadata and key; the bytes live here, so
@@ -62,14 +63,15 @@ export class LocalFileStorage implements FileStorage {
   }
 }
 
-const stores = new WeakMap<AppContext, FileStorage>();
+// Keyed by the instance's config: a transaction's context is a copy of the app's (TxContext).
+const stores = new WeakMap<Config, FileStorage>();
 
 /** The app instance's file store: DATA_DIR/uploads. */
-export function fileStorage(ctx: AppContext): FileStorage {
-  let store = stores.get(ctx);
+export function fileStorage(ctx: AppServices): FileStorage {
+  let store = stores.get(ctx.config);
   if (!store) {
     store = new LocalFileStorage(path.join(ctx.config.DATA_DIR, 'uploads'));
-    stores.set(ctx, store);
+    stores.set(ctx.config, store);
   }
   return store;
 }

@@ -5,6 +5,7 @@ import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { JobQueue } from '../../src/server/jobs/queue';
 import { refreshArrearsJob } from '../../src/server/modules/contracts/delinquency';
 import { organisation, updateOrganisation } from '../../src/server/organisation';
+import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp } from '../support/app';
 import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 import { eventually, everyMinuteJob, hangsInWorkerJob, runsOf, waitForRuns } from '../support/jobs';
@@ -38,11 +39,13 @@ describe.each(DATABASE_KINDS)('background jobs on %s', (kind) => {
     expect(await count()).toBe(before);
 
     // The change reaches this instance's organisation cache through the bus: tick until it has.
-    const { updatedAt: _, ...current } = await organisation(t.app.ctx);
-    await updateOrganisation(t.app.ctx, SYSTEM_ACTOR, {
-      ...current,
-      delinquencyBuckets: [1, 10, 30, 60, 90],
-    });
+    const { updatedAt: _, ...current } = await organisation(t.app.ctx, t.app.ctx.db);
+    await withTransaction(t.app.ctx, (tx) =>
+      updateOrganisation(tx, SYSTEM_ACTOR, {
+        ...current,
+        delinquencyBuckets: [1, 10, 30, 60, 90],
+      }),
+    );
     const changed = await eventually(async () => {
       await t.app.jobs.tick();
       const runs = await runsOf(db, refreshArrearsJob.name);

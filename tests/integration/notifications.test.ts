@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notify } from '../../src/server/modules/notifications/service';
+import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 
@@ -11,13 +12,15 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     t = await startTestApp(kind);
   });
   afterAll(() => t.close());
+  /** notify() as an event's transaction calls it. */
+  const send = (...args: Parameters<typeof notify> extends [unknown, ...infer Rest] ? Rest : never) =>
+    withTransaction(t.app.ctx, (tx) => notify(tx, ...args));
 
   it('lists a user’s own notifications, newest first, in the seed’s shape', async () => {
     const agent = await t.signedIn('agent');
-    await notify(t.app.ctx, { userId: agent.user.id }, { title: 'Older', message: 'First', type: 'info' });
+    await send({ userId: agent.user.id }, { title: 'Older', message: 'First', type: 'info' });
     t.clock.advance(1000);
-    await notify(
-      t.app.ctx,
+    await send(
       { userId: agent.user.id },
       { title: 'Newer', message: 'Second', type: 'success', link: '/contracts' },
     );
@@ -39,9 +42,9 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
   it('marks read, deletes and clears only the caller’s own; another user’s id is a 404', async () => {
     const alice = await t.signedIn('agent');
     const bob = await t.signedIn('agent');
-    await notify(t.app.ctx, { userId: alice.user.id }, { title: 'For Alice', message: 'x', type: 'warning' });
-    await notify(t.app.ctx, { userId: alice.user.id }, { title: 'Also Alice', message: 'y', type: 'error' });
-    await notify(t.app.ctx, { userId: bob.user.id }, { title: 'For Bob', message: 'z', type: 'info' });
+    await send({ userId: alice.user.id }, { title: 'For Alice', message: 'x', type: 'warning' });
+    await send({ userId: alice.user.id }, { title: 'Also Alice', message: 'y', type: 'error' });
+    await send({ userId: bob.user.id }, { title: 'For Bob', message: 'z', type: 'info' });
     const [first, second] = (await alice.get('/api/notifications')).json();
 
     for (const attempt of [
@@ -65,7 +68,7 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     expect((await alice.delete(`/api/notifications/${second.id}`)).statusCode).toBe(200);
     expect((await alice.delete(`/api/notifications/${second.id}`)).statusCode).toBe(404);
 
-    await notify(t.app.ctx, { userId: alice.user.id }, { title: 'Third', message: 'z', type: 'info' });
+    await send({ userId: alice.user.id }, { title: 'Third', message: 'z', type: 'info' });
     const cleared = await alice.delete('/api/notifications/clear-all');
     expect(cleared.json()).toEqual({ deleted: 2 });
     expect((await alice.get('/api/notifications')).json()).toEqual([]);
@@ -104,8 +107,7 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     const inactive = await t.signedIn('manager');
     await admin.patch(`/api/users/${inactive.user.id}`, { active: false });
 
-    await notify(
-      t.app.ctx,
+    await send(
       { permission: 'contracts.approve' },
       {
         title: 'Contract waiting for approval',
@@ -127,7 +129,7 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
   it('refreshes the cached unread count as soon as a notification arrives', async () => {
     const agent = await t.signedIn('agent');
     expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 0 });
-    await notify(t.app.ctx, { userId: agent.user.id }, { title: 'New', message: 'x', type: 'info' });
+    await send({ userId: agent.user.id }, { title: 'New', message: 'x', type: 'info' });
     expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 1 });
   });
 });

@@ -14,23 +14,13 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { CONTRACT_STATUSES } from '../../contracts/contracts';
 import { users } from './auth';
 import { customers } from './customers';
 import { devices } from './devices';
 import { inList } from './helpers';
 import { servicePlans } from './plans';
 
-export const CONTRACT_STATUSES = [
-  'draft',
-  'pending_approval',
-  'active',
-  'paid_off',
-  'defaulted',
-  'written_off',
-  'returned',
-  'repossessed',
-  'cancelled',
-] as const;
 /** Statuses in which a contract holds its device: a unit is in at most one such contract. */
 export const OPEN_CONTRACT_STATUSES = ['draft', 'pending_approval', 'active', 'defaulted'] as const;
 

@@ -12,12 +12,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { DOCUMENT_STATUSES, KYC_DOCUMENT_TYPES, KYC_STATUSES } from '../../contracts/customers';
 import { users } from './auth';
 import { inList } from './helpers';
-
-export const KYC_STATUSES = ['not_started', 'pending', 'verified', 'rejected'] as const;
-export const KYC_DOCUMENT_TYPES = ['id_front', 'id_back', 'selfie', 'proof_of_address', 'other'] as const;
-export const DOCUMENT_STATUSES = ['pending', 'verified', 'rejected'] as const;
 
 /** Account numbers C-000001, C-000002, ... (never reused, even after a failed insert). */
 export const customerNumbers = pgSequence('customer_number_seq');
@@ -110,6 +107,8 @@ export const kycDocuments = pgTable(
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
     reviewedBy: text('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /** Raised by its review (transition()). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     index('kyc_documents_customer_idx').on(t.customerId, t.uploadedAt),

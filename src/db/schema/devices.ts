@@ -11,29 +11,15 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  CONTROL_KINDS,
+  DEVICE_CATEGORIES,
+  DEVICE_STATUSES,
+  LOCK_STATES,
+  TOKEN_TYPES,
+} from '../../contracts/devices';
 import { users } from './auth';
 import { inList } from './helpers';
-
-export const DEVICE_CATEGORIES = [
-  'smartphone',
-  'solar_home_system',
-  'tv',
-  'laptop',
-  'tablet',
-  'other',
-] as const;
-export const CONTROL_KINDS = ['openpaygo', 'lock_api', 'none'] as const;
-export const DEVICE_STATUSES = [
-  'in_stock',
-  'reserved',
-  'assigned',
-  'returned',
-  'repossessed',
-  'written_off',
-  'lost',
-] as const;
-export const LOCK_STATES = ['unlocked', 'locked', 'unknown'] as const;
-export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYNC'] as const;
 
 /** PRODUCT.md section 2, Device model (the catalogue). */
 export const deviceModels = pgTable(
@@ -89,6 +75,8 @@ export const devices = pgTable(
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Raised by every status change (transition()). */
+    version: integer('version').notNull().default(1),
     searchText: text('search_text')
       .notNull()
       .generatedAlwaysAs(sql`lower(serial_number || ' ' || coalesce(imei, ''))`),

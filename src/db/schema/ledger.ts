@@ -12,10 +12,9 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { ACCOUNT_TYPES } from '../../contracts/ledger';
 import { users } from './auth';
 import { inList } from './helpers';
-
-export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
 
 export const journalNumbers = pgSequence('journal_number_seq');
 

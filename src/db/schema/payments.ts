@@ -12,22 +12,11 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { ALLOCATION_COMPONENTS, PAYMENT_METHODS, PAYMENT_STATUSES } from '../../contracts/payments';
 import { users } from './auth';
 import { contracts } from './contracts';
 import { customers } from './customers';
 import { inList } from './helpers';
-
-export const PAYMENT_METHODS = [
-  'deposit',
-  'cash',
-  'mobile_money',
-  'bank_transfer',
-  'card',
-  'auto_debit',
-  'adjustment',
-] as const;
-export const PAYMENT_STATUSES = ['posted', 'reversed', 'suspense', 'pending', 'failed'] as const;
-export const ALLOCATION_COMPONENTS = ['penalty', 'fee', 'interest', 'principal', 'credit'] as const;
 
 export const receiptNumbers = pgSequence('receipt_number_seq');
 

@@ -11,10 +11,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { PLAN_STATUSES } from '../../contracts/plans';
 import { users } from './auth';
 import { inList } from './helpers';
 
-export const PLAN_STATUSES = ['draft', 'active', 'retired'] as const;
 export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 export const INTEREST_METHODS = ['declining', 'flat'] as const;
 export const LATE_FEE_KINDS = ['none', 'flat', 'percent'] as const;

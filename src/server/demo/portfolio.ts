@@ -18,6 +18,7 @@ import { createDevice } from '../modules/devices/service';
 import { issueTokenInTransaction } from '../modules/devices/tokens';
 import { activatePlan, createPlan } from '../modules/plans/service';
 import { organisation, updateOrganisation } from '../organisation';
+import { withTransaction } from '../transaction';
 import { type DemoModel, type DemoPlan, demoCatalogue, FIRST_NAMES, LAST_NAMES, REGIONS } from './catalogue';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
 import { createRandom, type Random } from './random';
@@ -115,29 +116,35 @@ export async function seedDemoPortfolio(
   const now = ctx.clock.now();
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
 
-  const current = await organisation(ctx);
+  const current = await organisation(ctx, ctx.db);
   const { updatedAt: _updatedAt, ...settings } = current;
-  await updateOrganisation(ctx, staff.admin, {
-    ...settings,
-    name: 'Sunrise Device Finance',
-    currency: 'KES',
-    country: 'KE',
-    timeZone: 'Africa/Nairobi',
-    aprCap: settings.aprCap ?? 60,
-    // Risk scorecard income bands for Kenya: KES 5,000, 15,000 and 40,000 a month.
-    incomeBands: [500_000, 1_500_000, 4_000_000],
-  });
+  await withTransaction(ctx, (tx) =>
+    updateOrganisation(tx, staff.admin, {
+      ...settings,
+      name: 'Sunrise Device Finance',
+      currency: 'KES',
+      country: 'KE',
+      timeZone: 'Africa/Nairobi',
+      aprCap: settings.aprCap ?? 60,
+      // Risk scorecard income bands for Kenya: KES 5,000, 15,000 and 40,000 a month.
+      incomeBands: [500_000, 1_500_000, 4_000_000],
+    }),
+  );
 
   const catalogue = demoCatalogue();
   const models = new Map<string, { id: string; spec: DemoModel }>();
   for (const spec of catalogue.models) {
-    const model = await createDeviceModel(at(ctx, daysAgo(400)), staff.manager, spec.body);
+    const model = await withTransaction(at(ctx, daysAgo(400)), (tx) =>
+      createDeviceModel(tx, staff.manager, spec.body),
+    );
     models.set(spec.key, { id: model.id, spec });
   }
   const plans: Array<{ id: string; spec: DemoPlan }> = [];
   for (const spec of catalogue.plans) {
-    const plan = await createPlan(at(ctx, daysAgo(390)), staff.manager, spec.terms);
-    await activatePlan(at(ctx, daysAgo(389)), staff.admin, plan.id);
+    const plan = await withTransaction(at(ctx, daysAgo(390)), (tx) =>
+      createPlan(tx, staff.manager, spec.terms),
+    );
+    await withTransaction(at(ctx, daysAgo(389)), (tx) => activatePlan(tx, staff.admin, plan.id));
     plans.push({ id: plan.id, spec });
   }
 
@@ -161,37 +168,36 @@ export async function seedDemoPortfolio(
     const deposit = Math.round((unit.price * depositPercent) / 100 / 100) * 100;
     const draftCtx = at(ctx, started);
     const { id } = (
-      await createDraft(draftCtx, staff.agent, {
-        customerId: customer.id,
-        deviceId: unit.id,
-        planId: plan.id,
-        deposit,
-        term,
-      })
+      await withTransaction(draftCtx, (tx) =>
+        createDraft(tx, staff.agent, {
+          customerId: customer.id,
+          deviceId: unit.id,
+          planId: plan.id,
+          deposit,
+          term,
+        }),
+      )
     ).contract;
     made += 1;
     const fate = random.next();
     if (i >= size.contracts - 8 && fate < 0.5) continue; // a few recent drafts still being prepared
-    await submitForApproval(draftCtx, staff.agent, id);
+    await withTransaction(draftCtx, (tx) => submitForApproval(tx, staff.agent, id));
     if (i >= size.contracts - 8) continue; // and a few waiting for a checker
     const approvedAt = new Date(started.getTime() + random.int(1, 5) * 3_600_000);
-    await approve(at(ctx, approvedAt), staff.manager, id);
-    await recordDeposit(at(ctx, approvedAt), staff.agent, id, {
-      amount: deposit,
-      channel: random.pick(['mobile_money', 'mobile_money', 'cash']),
-      reference: `DEMO-DEP-${String(i + 1).padStart(5, '0')}`,
-      receivedAt: approvedAt.toISOString(),
-    });
-    await activate(at(ctx, approvedAt), staff.manager, id, async (tx, deviceId, days, contractId) => {
-      await issueTokenInTransaction(
-        ctx,
-        tx,
-        deviceId,
-        { type: 'ADD_TIME', days },
-        staff.manager.id,
-        contractId,
-      );
-    });
+    await withTransaction(at(ctx, approvedAt), (tx) => approve(tx, staff.manager, id));
+    await withTransaction(at(ctx, approvedAt), (tx) =>
+      recordDeposit(tx, staff.agent, id, {
+        amount: deposit,
+        channel: random.pick(['mobile_money', 'mobile_money', 'cash']),
+        reference: `DEMO-DEP-${String(i + 1).padStart(5, '0')}`,
+        receivedAt: approvedAt.toISOString(),
+      }),
+    );
+    await withTransaction(at(ctx, approvedAt), (tx) =>
+      activate(tx, staff.manager, id, async (tx, deviceId, days, contractId) => {
+        await issueTokenInTransaction(tx, deviceId, { type: 'ADD_TIME', days }, staff.manager.id, contractId);
+      }),
+    );
     active += 1;
   }
   options.log?.(`demo portfolio: ${customers.length} customers, ${stock.total} units, ${made} contracts`);
@@ -213,34 +219,36 @@ async function seedCustomers(
     const lastName = random.pick(LAST_NAMES);
     const birthYear = random.int(1962, 2004);
     const income = random.pick([15_000, 22_000, 28_000, 35_000, 45_000, 60_000, 85_000, 120_000]);
-    const customer = await createCustomer(at(ctx, joined), staff.agent, null, {
-      firstName,
-      lastName,
-      phone: `+2547${String(10_000_000 + ((i * 7_919_113) % 89_999_999)).padStart(8, '0')}`,
-      email: random.next() < 0.4 ? `${firstName}.${lastName}${i}@example.com`.toLowerCase() : null,
-      nationalId: String(20_000_000 + i * 9_973),
-      dateOfBirth: `${birthYear}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
-      gender: random.pick(['female', 'male'] as const),
-      region: random.pick(REGIONS),
-      address: `${random.int(1, 240)} ${random.pick(['Moi', 'Kenyatta', 'Biashara', 'Market', 'Station'])} Road`,
-      occupation: random.pick([
-        'Trader',
-        'Teacher',
-        'Farmer',
-        'Boda boda rider',
-        'Tailor',
-        'Nurse',
-        'Mechanic',
-      ]),
-      employment: random.pick(['salaried', 'business_owner', 'self_employed', 'casual'] as const),
-      monthlyIncome: income * 100,
-      consents: {
-        sms: true,
-        dataProcessing: true,
-        whatsapp: random.next() < 0.6,
-        marketing: random.next() < 0.3,
-      },
-    });
+    const customer = await withTransaction(at(ctx, joined), (tx) =>
+      createCustomer(tx, staff.agent, null, {
+        firstName,
+        lastName,
+        phone: `+2547${String(10_000_000 + ((i * 7_919_113) % 89_999_999)).padStart(8, '0')}`,
+        email: random.next() < 0.4 ? `${firstName}.${lastName}${i}@example.com`.toLowerCase() : null,
+        nationalId: String(20_000_000 + i * 9_973),
+        dateOfBirth: `${birthYear}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
+        gender: random.pick(['female', 'male'] as const),
+        region: random.pick(REGIONS),
+        address: `${random.int(1, 240)} ${random.pick(['Moi', 'Kenyatta', 'Biashara', 'Market', 'Station'])} Road`,
+        occupation: random.pick([
+          'Trader',
+          'Teacher',
+          'Farmer',
+          'Boda boda rider',
+          'Tailor',
+          'Nurse',
+          'Mechanic',
+        ]),
+        employment: random.pick(['salaried', 'business_owner', 'self_employed', 'casual'] as const),
+        monthlyIncome: income * 100,
+        consents: {
+          sms: true,
+          dataProcessing: true,
+          whatsapp: random.next() < 0.6,
+          marketing: random.next() < 0.3,
+        },
+      }),
+    );
     // Most customers are verified; some wait for review; a few were refused a document.
     const outcome = random.next();
     const documents: Array<[KycDocumentType, Buffer]> = [
@@ -251,17 +259,21 @@ async function seedCustomers(
     let verified = outcome < 0.85;
     for (const [type, data] of documents) {
       if (outcome > 0.97) break; // not started
-      const uploaded = await uploadDocument(at(ctx, joined), staff.agent, customer.id, {
-        type,
-        fileName: `${type}.${data === DEMO_PDF ? 'pdf' : data === DEMO_PNG ? 'png' : 'jpg'}`,
-        data,
-      });
+      const uploaded = await withTransaction(at(ctx, joined), (tx) =>
+        uploadDocument(tx, staff.agent, customer.id, {
+          type,
+          fileName: `${type}.${data === DEMO_PDF ? 'pdf' : data === DEMO_PNG ? 'png' : 'jpg'}`,
+          data,
+        }),
+      );
       if (outcome >= 0.92) continue; // pending review
       const rejected = outcome >= 0.85 && type === 'selfie';
-      await reviewDocument(at(ctx, joined), staff.manager, customer.id, uploaded.document.id, {
-        decision: rejected ? 'reject' : 'verify',
-        ...(rejected ? { reason: 'The face is not clearly visible; please retake the photo' } : {}),
-      });
+      await withTransaction(at(ctx, joined), (tx) =>
+        reviewDocument(tx, staff.manager, customer.id, uploaded.document.id, {
+          decision: rejected ? 'reject' : 'verify',
+          ...(rejected ? { reason: 'The face is not clearly visible; please retake the photo' } : {}),
+        }),
+      );
     }
     if (outcome >= 0.85) verified = false;
     made.push({ id: customer.id, verified });
@@ -292,17 +304,19 @@ async function seedDevices(
     if (!model) break;
     const { spec } = model;
     const serial = `${spec.serialPrefix}-${String(100_000 + i * 37).padStart(7, '0')}`;
-    const unit = await createDevice(at(ctx, daysAgo(370 - Math.floor(i / 2))), staff.manager, {
-      serialNumber: serial,
-      modelId: model.id,
-      imei:
-        spec.body.category === 'smartphone'
-          ? withLuhn(`35${String(400_000_000_000 + i * 7_919).slice(0, 12)}`)
-          : null,
-      ...(spec.body.controlKind === 'openpaygo'
-        ? { control: { kind: 'openpaygo' as const, secretKey: random.hex(32) } }
-        : {}),
-    });
+    const unit = await withTransaction(at(ctx, daysAgo(370 - Math.floor(i / 2))), (tx) =>
+      createDevice(tx, staff.manager, {
+        serialNumber: serial,
+        modelId: model.id,
+        imei:
+          spec.body.category === 'smartphone'
+            ? withLuhn(`35${String(400_000_000_000 + i * 7_919).slice(0, 12)}`)
+            : null,
+        ...(spec.body.controlKind === 'openpaygo'
+          ? { control: { kind: 'openpaygo' as const, secretKey: random.hex(32) } }
+          : {}),
+      }),
+    );
     const list = stock.byModel.get(spec.key) ?? [];
     list.push({ id: unit.id, price: spec.body.retailPrice });
     stock.byModel.set(spec.key, list);

@@ -4,6 +4,7 @@ import { SYSTEM_ACTOR, writeAudit } from '../audit';
 import type { AppContext } from '../context';
 import { hashPassword } from '../modules/auth/password';
 import { countUsers, insertUser } from '../modules/users/service';
+import { withTransaction } from '../transaction';
 
 export interface DemoCredential {
   email: string;
@@ -40,7 +41,8 @@ export async function seedDemoUsers(ctx: AppContext): Promise<DemoCredential[]> 
     }),
   );
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
+  // The demo seed is a job: it owns its transaction (decision 011).
+  await withTransaction(ctx, async ({ tx }) => {
     for (const { entry, password, passwordHash } of rows) {
       const [firstName, lastName] = DEMO_PEOPLE[entry.key];
       const email = `${entry.key}@demo.example.com`;

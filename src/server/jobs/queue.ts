@@ -147,7 +147,7 @@ export class JobQueue {
     if (!this.boss) return;
     try {
       const now = this.ctx.clock.now();
-      const { timeZone } = await organisation(this.ctx);
+      const { timeZone } = await organisation(this.ctx, this.ctx.db);
       for (const definition of this.definitions) {
         const { schedule } = definition;
         if (!schedule) continue;

@@ -33,7 +33,7 @@ export async function trackActivity(ctx: AppContext, userId: string, event: Acti
  * for dates in the organisation's time zone, `from` and `to` included.
  */
 export async function usage(ctx: AppContext, from: string, to: string): Promise<Usage> {
-  const { timeZone } = await organisation(ctx);
+  const { timeZone } = await organisation(ctx, ctx.db);
   const day = sql`(${activityEvents.receivedAt} AT TIME ZONE ${timeZone})::date`;
   const inRange = sql`${day} BETWEEN ${from}::date AND ${to}::date`;
   const visits = sql`count(*) FILTER (WHERE ${activityEvents.type} = 'PAGE_VISIT')::int`;

@@ -141,7 +141,7 @@ function describeChange(intent: Intent, money: (minor: number) => string): strin
  * was asked; every figure comes from the finance engine over the database.
  */
 export async function analyze(ctx: AppContext, query: string): Promise<Analysis> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.db);
   const money = (minor: number) => formatMoney(minor, org.currency);
   const asOf = businessDate(ctx.clock.now(), org.timeZone);
   let parsed = parseQuery(query, org.currency);

@@ -18,7 +18,7 @@ export async function auditRoutes(app: AppInstance): Promise<void> {
     },
     async (request) => {
       const query = request.query;
-      const { timeZone } = await organisation(ctx);
+      const { timeZone } = await organisation(ctx, ctx.db);
       const day = sql`(${auditLog.at} AT TIME ZONE ${timeZone})::date`;
       const conditions: SQL[] = [];
       if (query.action) conditions.push(eq(auditLog.action, query.action));

@@ -12,6 +12,7 @@ import { actorOf } from '../../audit';
 import { unauthorized } from '../../errors';
 import { issueCsrfToken } from '../../plugins/csrf';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/session';
+import { withTransaction } from '../../transaction';
 import { toUser } from '../users/service';
 import { login, logout, register, type SignInMeta } from './service';
 
@@ -72,7 +73,9 @@ export async function authRoutes(app: AppInstance): Promise<void> {
       schema: { tags: ['auth'], body: registerBody, response: { 201: userSchema } },
     },
     async (request, reply) => {
-      const { user, token } = await register(ctx, request.body, signInMeta(request));
+      const { user, token } = await withTransaction(ctx, (tx) =>
+        register(tx, request.body, signInMeta(request)),
+      );
       setSessionCookie(request, reply, token, ctx.config.SESSION_ABSOLUTE_HOURS);
       return reply.status(201).send(user);
     },
@@ -86,7 +89,8 @@ export async function authRoutes(app: AppInstance): Promise<void> {
       schema: { tags: ['auth'], response: { 200: z.object({ ok: z.literal(true) }) } },
     },
     async (request, reply) => {
-      if (request.session) await logout(ctx, request.session.id, actorOf(request));
+      const { session } = request;
+      if (session) await withTransaction(ctx, (tx) => logout(tx, session.id, actorOf(request)));
       clearSessionCookie(request, reply);
       return { ok: true as const };
     },

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { AuditAction } from '../../../contracts/audit';
 import {
   type LoginInput,
   RECOVERY_CODE_PATTERN,
@@ -8,8 +9,9 @@ import {
 import { ROLE_LABELS } from '../../../contracts/roles';
 import { users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext } from '../../context';
+import type { AppContext, TxContext } from '../../context';
 import { AppError, conflict, forbidden, unauthorized } from '../../errors';
+import { withTransaction } from '../../transaction';
 import { notify } from '../notifications/service';
 import {
   consumeInvite,
@@ -48,70 +50,67 @@ function anonymous(meta: SignInMeta, label: string | null): Actor {
  * The first user of an empty organisation becomes the owner (admin); later users need an invite,
  * whose role they take. Signs the new user in.
  */
-export async function register(ctx: AppContext, input: RegisterInput, meta: SignInMeta): Promise<SignedIn> {
+export async function register(ctx: TxContext, input: RegisterInput, meta: SignInMeta): Promise<SignedIn> {
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
-  const result = await ctx.db.transaction(async (tx) => {
-    // Serialise registrations so "first user" is decided once, even under concurrent calls.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${ONE_REGISTRATION_AT_A_TIME})`);
-    const first = (await countUsers(tx)) === 0;
-    let role: User['role'] = 'admin';
-    let inviteId: string | undefined;
-    let invitedBy: string | null = null;
-    if (!first) {
-      if (!input.inviteToken) {
-        throw forbidden(
-          'Registration needs an invitation. Ask an administrator for an invite link.',
-          'INVITE_REQUIRED',
-        );
-      }
-      if (await findUserByEmail(tx, input.email))
-        throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
-      const invite = await consumeInvite(tx, input.inviteToken, input.email, now);
-      role = invite.role;
-      inviteId = invite.id;
-      invitedBy = invite.createdBy;
-    }
-    const row = await insertUser(
-      tx,
-      {
-        email: input.email,
-        passwordHash,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        role,
-        isOwner: first,
-      },
-      now,
-    );
-    if (inviteId) await markInviteUsedBy(tx, inviteId, row.id);
-    if (invitedBy) {
-      await notify(
-        ctx,
-        { userId: invitedBy },
-        {
-          title: `${row.firstName} ${row.lastName} joined as ${ROLE_LABELS[row.role]}`,
-          message: `${row.email} accepted your invite and can sign in now.`,
-          type: 'success',
-          link: '/admin/users',
-          category: 'system',
-        },
-        tx,
+  const { tx } = ctx;
+  // Serialise registrations so "first user" is decided once, even under concurrent calls.
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${ONE_REGISTRATION_AT_A_TIME})`);
+  const first = (await countUsers(tx)) === 0;
+  let role: User['role'] = 'admin';
+  let inviteId: string | undefined;
+  let invitedBy: string | null = null;
+  if (!first) {
+    if (!input.inviteToken) {
+      throw forbidden(
+        'Registration needs an invitation. Ask an administrator for an invite link.',
+        'INVITE_REQUIRED',
       );
     }
-    const actor = { ...anonymous(meta, row.email), id: row.id };
-    await writeAudit(tx, actor, {
-      action: 'user.register',
-      entityType: 'user',
-      entityId: row.id,
-      after: { email: row.email, role: row.role, isOwner: row.isOwner, inviteId: inviteId ?? null },
-    });
-    if (meta.previousSessionId) await ctx.sessions.revoke(meta.previousSessionId, tx);
-    const token = await ctx.sessions.create(tx, row.id, meta);
-    await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, row.id));
-    return { user: toUser(row), token };
+    if (await findUserByEmail(tx, input.email))
+      throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
+    const invite = await consumeInvite(tx, input.inviteToken, input.email, now);
+    role = invite.role;
+    inviteId = invite.id;
+    invitedBy = invite.createdBy;
+  }
+  const row = await insertUser(
+    tx,
+    {
+      email: input.email,
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      role,
+      isOwner: first,
+    },
+    now,
+  );
+  if (inviteId) await markInviteUsedBy(tx, inviteId, row.id);
+  if (invitedBy) {
+    await notify(
+      ctx,
+      { userId: invitedBy },
+      {
+        title: `${row.firstName} ${row.lastName} joined as ${ROLE_LABELS[row.role]}`,
+        message: `${row.email} accepted your invite and can sign in now.`,
+        type: 'success',
+        link: '/admin/users',
+        category: 'system',
+      },
+    );
+  }
+  const actor = { ...anonymous(meta, row.email), id: row.id };
+  await writeAudit(tx, actor, {
+    action: 'user.register',
+    entityType: 'user',
+    entityId: row.id,
+    after: { email: row.email, role: row.role, isOwner: row.isOwner, inviteId: inviteId ?? null },
   });
-  return result;
+  if (meta.previousSessionId) await ctx.sessions.revoke(meta.previousSessionId, tx);
+  const token = await ctx.sessions.create(tx, row.id, meta);
+  await tx.update(users).set({ lastLoginAt: now }).where(eq(users.id, row.id));
+  return { user: toUser(row), token };
 }
 
 /**
@@ -164,7 +163,9 @@ export async function login(
   }
   await clearAccountFailures(ctx, row.email);
   const now = ctx.clock.now();
-  const token = await ctx.db.transaction(async (tx) => {
+  // Sign-in is a flow of its own commits (failures are recorded even though the request fails),
+  // so it opens the transaction that creates the session itself (decision 011).
+  const token = await withTransaction(ctx, async ({ tx }) => {
     if (meta.previousSessionId) await ctx.sessions.revoke(meta.previousSessionId, tx);
     const created = await ctx.sessions.create(tx, row.id, meta);
     await tx
@@ -185,11 +186,10 @@ export async function login(
   return { user: toUser(row), token };
 }
 
-export async function logout(ctx: AppContext, sessionId: string, actor: Actor): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    await ctx.sessions.revoke(sessionId, tx);
-    await writeAudit(tx, actor, { action: 'auth.logout', entityType: 'user', entityId: actor.id });
-  });
+export async function logout(ctx: TxContext, sessionId: string, actor: Actor): Promise<void> {
+  const { tx } = ctx;
+  await ctx.sessions.revoke(sessionId, tx);
+  await writeAudit(tx, actor, { action: 'auth.logout', entityType: 'user', entityId: actor.id });
 }
 
 function invalidCode(): AppError {
@@ -206,7 +206,7 @@ async function failed(ctx: AppContext, email: string, meta: SignInMeta, reason: 
 async function audit(
   ctx: AppContext,
   actor: Actor,
-  action: string,
+  action: AuditAction,
   entityId: string | null,
   after?: unknown,
 ): Promise<void> {

@@ -19,7 +19,7 @@ export async function calculatorRoutes(app: AppInstance): Promise<void> {
     },
     async (request) => {
       const query = request.query;
-      const org = await organisation(ctx);
+      const org = await organisation(ctx, ctx.db);
       const schedule = buildSchedule({
         principal: query.price - query.deposit,
         apr: query.apr,

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { defineJob } from '../../jobs/definition';
 import { organisation } from '../../organisation';
+import { withTransaction } from '../../transaction';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
 
@@ -18,14 +19,15 @@ import { LIVE_STATUSES } from './portfolio';
  * whose figures change are written. Returns how many changed.
  */
 export async function refreshDelinquency(ctx: AppContext, date?: string): Promise<number> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.db);
   const day = date ?? businessDate(ctx.clock.now(), org.timeZone);
   const labels = bucketsFromBounds(org.delinquencyBuckets)
     .filter((bucket) => bucket.min > 0)
     .reverse()
     .map((bucket) => sql`WHEN dpd >= ${bucket.min} THEN ${bucket.label}`);
   const bucketOf: SQL = sql`CASE ${sql.join(labels, sql` `)} ELSE 'current' END`;
-  return ctx.db.transaction(async (tx) => {
+  // A job: it owns its transaction (decision 011).
+  return withTransaction(ctx, async ({ tx }) => {
     const changed = await queryRows<{ id: string }>(
       tx,
       sql`
@@ -54,7 +56,7 @@ export async function refreshDelinquency(ctx: AppContext, date?: string): Promis
 
 /** What the stored figures depend on: the business date and the organisation's buckets. */
 async function arrearsKey(ctx: AppContext): Promise<string> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.db);
   return `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
 }
 

@@ -153,7 +153,7 @@ const iso = (text: string) => new Date(text).toISOString();
 
 /** API.md: GET /api/contracts/:id, with figures as of today in the organisation's time zone. */
 export async function contractDetail(ctx: AppContext, id: string): Promise<Contract> {
-  const [[found], org] = await Promise.all([readContract(ctx.db).execute({ id }), organisation(ctx)]);
+  const [[found], org] = await Promise.all([readContract(ctx.db).execute({ id }), organisation(ctx, ctx.db)]);
   if (!found) throw notFound('Contract not found');
   const { contract: c } = found;
   const installments: InstallmentRow[] = found.installments.map((i) => ({

@@ -1,14 +1,14 @@
 import { contracts } from '../../../db/schema';
 import { tableChangedNotification, tablesChanged } from '../../cache';
-import type { AppContext, Executor } from '../../context';
+import type { AppServices, Executor } from '../../context';
 
 /**
  * Call in the transaction of any change to a contract: every cache that shows contracts (their
  * list, decision 010) is evicted here now and on every instance at commit.
  */
-export function contractsChanged(ctx: AppContext, executor: Executor): Promise<void> {
+export function contractsChanged(ctx: AppServices, executor: Executor): Promise<void> {
   return tablesChanged(ctx, executor, contracts);
 }
 
 /** The same, as a column of the statement that makes the change (decision 008). */
-export const contractsChangedNotification = (ctx: AppContext) => tableChangedNotification(ctx, contracts);
+export const contractsChangedNotification = (ctx: AppServices) => tableChangedNotification(ctx, contracts);

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { prepared } from '../../../db/prepared';
 import { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import type { Actor } from '../../audit';
-import type { AppContext, Executor, Tx } from '../../context';
+import type { Executor, TxContext } from '../../context';
 import { fieldError } from '../../errors';
 import { moveDeviceForContract } from '../devices/service';
 
@@ -54,53 +54,47 @@ export async function deviceOf(executor: Executor, id: string) {
 
 /** A draft contract holds its device: in stock -> reserved. */
 export const reserveDevice = (
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   actor: Actor,
   deviceId: string,
   contractId: string,
   number: string,
 ) =>
-  moveDeviceForContract(ctx, tx, {
+  moveDeviceForContract(ctx, actor, {
     deviceId,
     contractId,
-    to: 'reserved',
+    move: 'reserve',
     reason: `Reserved for contract ${number}`,
-    actorId: actor.id,
   });
 
 /** A cancelled draft lets its device go: reserved -> in stock. */
 export const releaseDevice = (
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   actor: Actor,
   deviceId: string,
   contractId: string,
   number: string,
 ) =>
-  moveDeviceForContract(ctx, tx, {
+  moveDeviceForContract(ctx, actor, {
     deviceId,
     contractId,
-    to: 'in_stock',
+    move: 'release',
     reason: `Contract ${number} cancelled`,
-    actorId: actor.id,
   });
 
 /** Activation hands the device over: reserved -> assigned, unlocked, running until the first due date. */
 export const assignDevice = (
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   actor: Actor,
   deviceId: string,
   contractId: string,
   number: string,
   activeUntil: string,
 ) =>
-  moveDeviceForContract(ctx, tx, {
+  moveDeviceForContract(ctx, actor, {
     deviceId,
     contractId,
-    to: 'assigned',
+    move: 'assign',
     reason: `Assigned to contract ${number}`,
-    actorId: actor.id,
     activeUntil,
   });

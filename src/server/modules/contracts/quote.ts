@@ -1,6 +1,6 @@
 import type { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import { addDays, buildSchedule, minimumDeposit, planIneligibility, type Schedule } from '../../../domain';
-import type { AppContext } from '../../context';
+import type { AppServices, Executor } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, type FieldError, fieldError, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
@@ -33,10 +33,11 @@ export interface Quote {
  * Checks a contract's inputs against the customer, the device and the plan, and builds the
  * schedule with the finance engine. Bad input is a 400 naming the field; a plan rule a 422.
  */
-export async function quoteContract(ctx: AppContext, input: QuoteInput): Promise<Quote> {
+/** Read through `executor`: the draft's transaction, or the database for a preview. */
+export async function quoteContract(ctx: AppServices, input: QuoteInput, executor: Executor): Promise<Quote> {
   const [org, [parties]] = await Promise.all([
-    organisation(ctx),
-    partiesOfQuote(ctx.db).execute({
+    organisation(ctx, executor),
+    partiesOfQuote(executor).execute({
       customerId: input.customerId,
       deviceId: input.deviceId,
       planId: input.planId,

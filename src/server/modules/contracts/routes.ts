@@ -13,6 +13,7 @@ import { actorOf } from '../../audit';
 import { businessDate } from '../../dates';
 import { listRoute } from '../../list-route';
 import { organisation } from '../../organisation';
+import { withTransaction } from '../../transaction';
 import { issueTokenInTransaction } from '../devices/tokens';
 import { contractDetail, presentContract } from './detail';
 import { keyFactsPdf } from './key-facts';
@@ -45,7 +46,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, body: contractPreviewBody, response: { 200: contractPreviewSchema } },
     },
     async (request) => {
-      const quote = await quoteContract(ctx, request.body);
+      const quote = await quoteContract(ctx, request.body, ctx.db);
       const { schedule, plan } = quote;
       let balance = quote.principal;
       return {
@@ -83,8 +84,8 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, body: contractCreateBody, response: { 201: contractSchema } },
     },
     async (request, reply) => {
-      const parts = await createDraft(ctx, actorOf(request), request.body);
-      return reply.status(201).send(presentContract(ctx, await organisation(ctx), parts));
+      const parts = await withTransaction(ctx, (tx) => createDraft(tx, actorOf(request), request.body));
+      return reply.status(201).send(presentContract(ctx, await organisation(ctx, ctx.db), parts));
     },
   );
 
@@ -104,7 +105,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, params: idParams, response: { 200: contractSchema } },
     },
     async (request) => {
-      await submitForApproval(ctx, actorOf(request), request.params.id);
+      await withTransaction(ctx, (tx) => submitForApproval(tx, actorOf(request), request.params.id));
       return contractDetail(ctx, request.params.id);
     },
   );
@@ -116,7 +117,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, params: idParams, response: { 200: contractSchema } },
     },
     async (request) => {
-      await approve(ctx, actorOf(request), request.params.id);
+      await withTransaction(ctx, (tx) => approve(tx, actorOf(request), request.params.id));
       return contractDetail(ctx, request.params.id);
     },
   );
@@ -128,7 +129,9 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, params: idParams, body: reasonBody, response: { 200: contractSchema } },
     },
     async (request) => {
-      await returnToDraft(ctx, actorOf(request), request.params.id, request.body.reason);
+      await withTransaction(ctx, (tx) =>
+        returnToDraft(tx, actorOf(request), request.params.id, request.body.reason),
+      );
       return contractDetail(ctx, request.params.id);
     },
   );
@@ -146,10 +149,12 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { created } = await recordDeposit(ctx, actorOf(request), request.params.id, {
-        ...request.body,
-        idempotencyKey: request.headers['idempotency-key'],
-      });
+      const { created } = await withTransaction(ctx, (tx) =>
+        recordDeposit(tx, actorOf(request), request.params.id, {
+          ...request.body,
+          idempotencyKey: request.headers['idempotency-key'],
+        }),
+      );
       return reply.status(created ? 201 : 200).send(await contractDetail(ctx, request.params.id));
     },
   );
@@ -163,17 +168,18 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
     async (request) => {
       const actor = actorOf(request);
       let token: { token: string; days: number } | null = null;
-      await activate(ctx, actor, request.params.id, async (tx, deviceId, days, contractId) => {
-        const issued = await issueTokenInTransaction(
-          ctx,
-          tx,
-          deviceId,
-          { type: 'ADD_TIME', days },
-          actor.id,
-          contractId,
-        );
-        token = { token: issued.token, days };
-      });
+      await withTransaction(ctx, (tx) =>
+        activate(tx, actor, request.params.id, async (tx, deviceId, days, contractId) => {
+          const issued = await issueTokenInTransaction(
+            tx,
+            deviceId,
+            { type: 'ADD_TIME', days },
+            actor.id,
+            contractId,
+          );
+          token = { token: issued.token, days };
+        }),
+      );
       return { contract: await contractDetail(ctx, request.params.id), token };
     },
   );
@@ -185,7 +191,9 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       schema: { tags, params: idParams, body: reasonBody, response: { 200: contractSchema } },
     },
     async (request) => {
-      await cancel(ctx, actorOf(request), request.params.id, request.body.reason);
+      await withTransaction(ctx, (tx) =>
+        cancel(tx, actorOf(request), request.params.id, request.body.reason),
+      );
       return contractDetail(ctx, request.params.id);
     },
   );
@@ -195,7 +203,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
     { config: { access: 'business.read' }, schema: { tags, params: idParams } },
     async (request, reply) => {
       const contract = await contractDetail(ctx, request.params.id);
-      const org = await organisation(ctx);
+      const org = await organisation(ctx, ctx.db);
       const pdf = await keyFactsPdf(contract, org.name, businessDate(ctx.clock.now(), org.timeZone));
       return reply
         .type('application/pdf')

@@ -1,26 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client';
-import { contractEvents, contractInstallments, contracts } from '../../../db/schema';
+import { contractInstallments, contracts } from '../../../db/schema';
 import type { Frequency, InterestMethod, Schedule, ScheduleRow } from '../../../domain';
 import { buildSchedule, formatMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext, Executor, Tx } from '../../context';
+import type { Executor, TxContext } from '../../context';
 import { businessDate } from '../../dates';
-import { conflict, notFound, unprocessable } from '../../errors';
+import { conflict, unprocessable } from '../../errors';
 import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
+import { savepoint } from '../../transaction';
+import { transition } from '../../transitions';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, cashAccountFor, type PostingLine, post } from '../ledger/service';
 import { notify } from '../notifications/service';
 import { depositReceived, duplicatePayment, findPayment, recordPayment } from '../payments/service';
 import { planTerms } from '../plans/service';
 import type { ContractParts } from './detail';
-import { contractsChangedNotification } from './list-cache';
+import { addEvent } from './events';
+import { type ContractRow, contractLifecycle, lockContract } from './lifecycle';
 import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from './parties';
 import { type QuoteInput, quoteContract } from './quote';
-
-type ContractRow = typeof contracts.$inferSelect;
 
 /**
  * A schedule version's instalments in one statement, a typed array per column: a 3,660-row daily
@@ -58,141 +58,101 @@ function scheduleFrom(row: ContractRow, startDate: string): Schedule {
 }
 
 /**
- * A line on the contract's timeline; every change of a contract writes one, so lists are told
- * here, in the same statement. Answers with the line's id and time (ISO).
- */
-export async function addEvent(
-  ctx: AppContext,
-  executor: Executor,
-  contractId: string,
-  actor: Actor,
-  type: string,
-  message: string,
-  data?: unknown,
-): Promise<{ id: string; at: string }> {
-  const id = randomUUID();
-  // Dated by the app's clock, like the contract's own dates, and strictly after the contract's
-  // previous event, so the timeline never ties (several events can share one transaction).
-  const [event] = await queryRows<{ at: string }>(
-    executor,
-    sql`
-    WITH event AS (
-      INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
-      VALUES (${id}, ${contractId}, ${type}, ${message}, ${data === undefined ? null : JSON.stringify(data)}::jsonb,
-              ${actor.id},
-              GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
-                       (SELECT max(at) + interval '1 millisecond' FROM ${contractEvents} WHERE contract_id = ${contractId})))
-      RETURNING at)
-    SELECT to_json(at) #>> '{}' AS at, ${contractsChangedNotification(ctx)} FROM event`,
-  );
-  if (!event) throw new Error('The contract event was not written');
-  return { id, at: new Date(event.at).toISOString() };
-}
-
-/** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */
-export async function lockContract(tx: Tx, id: string): Promise<ContractRow> {
-  const [row] = await tx.select().from(contracts).where(eq(contracts.id, id)).for('update');
-  if (!row) throw notFound('Contract not found');
-  return row;
-}
-
-/**
  * A draft contract: the terms copied from the plan version, the schedule from the engine, the
  * device reserved so no one else can finance it. Answers with the parts it wrote (what
  * contractDetail would read back, without reading it back).
  */
-export async function createDraft(ctx: AppContext, actor: Actor, input: QuoteInput): Promise<ContractParts> {
+export async function createDraft(ctx: TxContext, actor: Actor, input: QuoteInput): Promise<ContractParts> {
   const id = randomUUID();
-  // Read and checked before the transaction; the device is locked and checked again (still in
-  // stock) when it is reserved, and an open contract per device is a unique index.
-  const quote = await quoteContract(ctx, input);
+  // The device is locked and checked again (still in stock) when it is reserved, and an open
+  // contract per device is a unique index.
+  const quote = await quoteContract(ctx, input, ctx.tx);
   const { schedule, plan } = quote;
   const first = schedule.rows[0];
   const last = schedule.rows.at(-1);
   if (!first || !last) throw new Error('An empty schedule');
   const created = { type: 'created', message: `Draft created on plan ${plan.code} v${plan.version}` };
+  const { tx } = ctx;
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const [contract] = await tx
-        .insert(contracts)
-        .values({
-          id,
-          number: numbered('contract_number_seq', 'CT-'),
-          customerId: quote.customer.id,
-          deviceId: quote.device.device.id,
-          planId: plan.id,
-          terms: { planId: plan.id, version: plan.version, ...planTerms(plan) },
-          currency: quote.currency,
-          cashPrice: quote.cashPrice,
-          deposit: quote.deposit,
-          principal: quote.principal,
-          apr: plan.apr,
-          frequency: plan.frequency,
-          term: input.term,
-          interestMethod: plan.interestMethod,
-          installmentMultiple: plan.installmentMultiple,
-          serviceFee: plan.serviceFee,
-          installment: schedule.totals.installment,
-          totalInterest: schedule.totals.totalInterest,
-          totalPayable: schedule.totals.totalPayable,
-          startDate: quote.startDate,
-          firstDueDate: first.dueDate,
-          lastDueDate: last.dueDate,
-          status: 'draft',
-          createdBy: actor.id,
-          createdAt: ctx.clock.now(),
-          outstandingPrincipal: quote.principal,
-          outstandingTotal: schedule.totals.totalPayable,
-          nextDueDate: first.dueDate,
-        })
-        .returning();
-      if (!contract) throw new Error('The contract was not written');
-      await insertInstallments(tx, id, contract.scheduleVersion, schedule.rows);
-      await reserveDevice(ctx, tx, actor, quote.device.device.id, id, contract.number);
-      const event = await addEvent(ctx, tx, id, actor, created.type, created.message, {
+    const [contract] = await tx
+      .insert(contracts)
+      .values({
+        id,
+        number: numbered('contract_number_seq', 'CT-'),
+        customerId: quote.customer.id,
+        deviceId: quote.device.device.id,
+        planId: plan.id,
+        terms: { planId: plan.id, version: plan.version, ...planTerms(plan) },
+        currency: quote.currency,
+        cashPrice: quote.cashPrice,
+        deposit: quote.deposit,
+        principal: quote.principal,
+        apr: plan.apr,
+        frequency: plan.frequency,
+        term: input.term,
+        interestMethod: plan.interestMethod,
+        installmentMultiple: plan.installmentMultiple,
+        serviceFee: plan.serviceFee,
+        installment: schedule.totals.installment,
+        totalInterest: schedule.totals.totalInterest,
+        totalPayable: schedule.totals.totalPayable,
+        startDate: quote.startDate,
+        firstDueDate: first.dueDate,
+        lastDueDate: last.dueDate,
+        status: 'draft',
+        createdBy: actor.id,
+        createdAt: ctx.clock.now(),
+        outstandingPrincipal: quote.principal,
+        outstandingTotal: schedule.totals.totalPayable,
+        nextDueDate: first.dueDate,
+      })
+      .returning();
+    if (!contract) throw new Error('The contract was not written');
+    await insertInstallments(tx, id, contract.scheduleVersion, schedule.rows);
+    await reserveDevice(ctx, actor, quote.device.device.id, id, contract.number);
+    const event = await addEvent(ctx, id, actor, created.type, created.message, {
+      deposit: quote.deposit,
+      term: input.term,
+    });
+    await writeAudit(tx, actor, {
+      action: 'contract.create',
+      entityType: 'contract',
+      entityId: id,
+      after: {
+        number: contract.number,
+        customerId: quote.customer.id,
+        deviceId: quote.device.device.id,
+        planId: plan.id,
         deposit: quote.deposit,
         term: input.term,
-      });
-      await writeAudit(tx, actor, {
-        action: 'contract.create',
-        entityType: 'contract',
-        entityId: id,
-        after: {
-          number: contract.number,
-          customerId: quote.customer.id,
-          deviceId: quote.device.device.id,
-          planId: plan.id,
-          deposit: quote.deposit,
-          term: input.term,
-        },
-      });
-      return {
-        contract,
-        customer: quote.customer,
-        device: { ...quote.device.device, status: 'reserved' },
-        model: quote.device.model,
-        plan,
-        installments: schedule.rows.map((row) => ({
-          contractId: id,
-          scheduleVersion: contract.scheduleVersion,
-          n: row.n,
-          dueDate: row.dueDate,
-          principalDue: row.principal,
-          interestDue: row.interest,
-          feeDue: row.serviceFee,
-          penaltyDue: 0,
-          principalPaid: 0,
-          interestPaid: 0,
-          feePaid: 0,
-          penaltyPaid: 0,
-          settledAt: null,
-        })),
-        payments: [],
-        events: [{ ...event, ...created, actorId: actor.id }],
-        tokens: [],
-        names: actor.id && actor.name ? { [actor.id]: actor.name } : {},
-      };
+      },
     });
+    return {
+      contract,
+      customer: quote.customer,
+      device: { ...quote.device.device, status: 'reserved' },
+      model: quote.device.model,
+      plan,
+      installments: schedule.rows.map((row) => ({
+        contractId: id,
+        scheduleVersion: contract.scheduleVersion,
+        n: row.n,
+        dueDate: row.dueDate,
+        principalDue: row.principal,
+        interestDue: row.interest,
+        feeDue: row.serviceFee,
+        penaltyDue: 0,
+        principalPaid: 0,
+        interestPaid: 0,
+        feePaid: 0,
+        penaltyPaid: 0,
+        settledAt: null,
+      })),
+      payments: [],
+      events: [{ ...event, ...created, actorId: actor.id }],
+      tokens: [],
+      names: actor.id && actor.name ? { [actor.id]: actor.name } : {},
+    };
   } catch (error) {
     if (uniqueViolation(error) === 'contracts_open_device_key') {
       throw conflict('This device is already in another open contract', 'DEVICE_TAKEN');
@@ -201,70 +161,54 @@ export async function createDraft(ctx: AppContext, actor: Actor, input: QuoteInp
   }
 }
 
-export async function submitForApproval(ctx: AppContext, actor: Actor, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockContract(tx, id);
-    if (row.status !== 'draft')
-      throw conflict(`Only a draft can be submitted; ${row.number} is ${row.status.replace('_', ' ')}`);
-    await tx
-      .update(contracts)
-      .set({
-        status: 'pending_approval',
-        submittedBy: actor.id,
-        submittedAt: ctx.clock.now(),
-        updatedAt: ctx.clock.now(),
-        version: row.version + 1,
-      })
-      .where(eq(contracts.id, id));
-    await addEvent(ctx, tx, id, actor, 'submitted', 'Submitted for approval');
-    await notify(
-      ctx,
-      { permission: 'contracts.approve' },
-      {
-        title: 'Contract waiting for approval',
-        message: `${row.number} needs a second person to approve it`,
-        type: 'warning',
-        link: `/contracts/${id}`,
-        category: 'approvals',
-      },
-      tx,
-    );
-    await writeAudit(tx, actor, {
+export async function submitForApproval(ctx: TxContext, actor: Actor, id: string): Promise<void> {
+  await transition(ctx, contractLifecycle, id, 'submit', {
+    actor,
+    change: () => ({
+      set: { submittedBy: actor.id, submittedAt: ctx.clock.now() },
+      event: { type: 'submitted', message: 'Submitted for approval' },
+    }),
+    notify: (row) =>
+      notify(
+        ctx,
+        { permission: 'contracts.approve' },
+        {
+          title: 'Contract waiting for approval',
+          message: `${row.number} needs a second person to approve it`,
+          type: 'warning',
+          link: `/contracts/${id}`,
+          category: 'approvals',
+        },
+      ),
+    audit: (row) => ({
       action: 'contract.submit',
       entityType: 'contract',
       entityId: id,
       before: { status: row.status },
       after: { status: 'pending_approval' },
-    });
+    }),
   });
 }
 
 /** Maker-checker: whoever created or submitted the contract cannot approve it. */
-export async function approve(ctx: AppContext, actor: Actor, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockContract(tx, id);
-    if (row.status !== 'pending_approval')
-      throw conflict(
-        `Only a contract pending approval can be approved; ${row.number} is ${row.status.replace('_', ' ')}`,
-      );
-    if (row.approvedAt) throw conflict(`${row.number} is already approved`);
-    if (actor.id === row.createdBy || actor.id === row.submittedBy) {
-      throw unprocessable(
-        'You created or submitted this contract; another person must approve it',
-        'MAKER_CHECKER',
-      );
-    }
-    await tx
-      .update(contracts)
-      .set({
-        approvedBy: actor.id,
-        approvedAt: ctx.clock.now(),
-        updatedAt: ctx.clock.now(),
-        version: row.version + 1,
-      })
-      .where(eq(contracts.id, id));
-    await addEvent(ctx, tx, id, actor, 'approved', 'Approved');
-    if (row.createdBy) {
+export async function approve(ctx: TxContext, actor: Actor, id: string): Promise<void> {
+  await transition(ctx, contractLifecycle, id, 'approve', {
+    actor,
+    check(row) {
+      if (row.approvedAt) throw conflict(`${row.number} is already approved`, 'CONTRACT_STATE');
+      if (actor.id === row.createdBy || actor.id === row.submittedBy) {
+        throw unprocessable(
+          'You created or submitted this contract; another person must approve it',
+          'MAKER_CHECKER',
+        );
+      }
+    },
+    change: () => ({
+      set: { approvedBy: actor.id, approvedAt: ctx.clock.now() },
+      event: { type: 'approved', message: 'Approved' },
+    }),
+    notify: async (row) => {
+      if (!row.createdBy) return;
       await notify(
         ctx,
         { userId: row.createdBy },
@@ -275,40 +219,22 @@ export async function approve(ctx: AppContext, actor: Actor, id: string): Promis
           link: `/contracts/${id}`,
           category: 'approvals',
         },
-        tx,
       );
-    }
-    await writeAudit(tx, actor, { action: 'contract.approve', entityType: 'contract', entityId: id });
+    },
+    audit: () => ({ action: 'contract.approve', entityType: 'contract', entityId: id }),
   });
 }
 
 /** The approver sends it back: pending approval -> draft, with the reason on the timeline. */
-export async function returnToDraft(
-  ctx: AppContext,
-  actor: Actor,
-  id: string,
-  reason: string,
-): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockContract(tx, id);
-    if (row.status !== 'pending_approval')
-      throw conflict(
-        `Only a contract pending approval can be sent back; ${row.number} is ${row.status.replace('_', ' ')}`,
-      );
-    await tx
-      .update(contracts)
-      .set({
-        status: 'draft',
-        submittedBy: null,
-        submittedAt: null,
-        approvedBy: null,
-        approvedAt: null,
-        updatedAt: ctx.clock.now(),
-        version: row.version + 1,
-      })
-      .where(eq(contracts.id, id));
-    await addEvent(ctx, tx, id, actor, 'returned', `Sent back for changes: ${reason}`);
-    if (row.createdBy) {
+export async function returnToDraft(ctx: TxContext, actor: Actor, id: string, reason: string): Promise<void> {
+  await transition(ctx, contractLifecycle, id, 'return', {
+    actor,
+    change: () => ({
+      set: { submittedBy: null, submittedAt: null, approvedBy: null, approvedAt: null },
+      event: { type: 'returned', message: `Sent back for changes: ${reason}` },
+    }),
+    notify: async (row) => {
+      if (!row.createdBy) return;
       await notify(
         ctx,
         { userId: row.createdBy },
@@ -319,15 +245,9 @@ export async function returnToDraft(
           link: `/contracts/${id}`,
           category: 'approvals',
         },
-        tx,
       );
-    }
-    await writeAudit(tx, actor, {
-      action: 'contract.return',
-      entityType: 'contract',
-      entityId: id,
-      after: { reason },
-    });
+    },
+    audit: () => ({ action: 'contract.return', entityType: 'contract', entityId: id, after: { reason } }),
   });
 }
 
@@ -345,17 +265,19 @@ export interface DepositInput {
  * Ledger: the cash in, held as customer credit until activation turns it into the sale.
  */
 export async function recordDeposit(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
   input: DepositInput,
 ): Promise<{ paymentId: string; created: boolean }> {
-  const existing = await findPayment(ctx.db, { method: 'deposit', ...input });
+  const existing = await findPayment(ctx.tx, { method: 'deposit', ...input });
   if (existing) return { paymentId: existing, created: false };
   const paymentId = randomUUID();
   try {
-    await ctx.db.transaction(async (tx) => {
-      const row = await lockContract(tx, id);
+    // Under a savepoint: a concurrent delivery's unique violation leaves the transaction usable.
+    await savepoint(ctx, async (ctx) => {
+      const { tx } = ctx;
+      const row = await lockContract(ctx, id);
       if (row.status !== 'draft' && row.status !== 'pending_approval') {
         throw conflict(
           `The deposit is taken before activation; ${row.number} is ${row.status.replace('_', ' ')}`,
@@ -412,7 +334,6 @@ export async function recordDeposit(
       });
       await addEvent(
         ctx,
-        tx,
         id,
         actor,
         'deposit',
@@ -429,7 +350,7 @@ export async function recordDeposit(
   } catch (error) {
     // A concurrent delivery of the same payment won the race: answer with it.
     if (duplicatePayment(error)) {
-      const winner = await findPayment(ctx.db, { method: 'deposit', ...input });
+      const winner = await findPayment(ctx.tx, { method: 'deposit', ...input });
       if (winner) return { paymentId: winner, created: false };
     }
     throw error;
@@ -487,129 +408,133 @@ export interface ActivationResult {
  * posts the sale to the ledger and tells the maker.
  */
 export async function activate(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
-  issueFirstToken: (tx: Tx, deviceId: string, days: number, contractId: string) => Promise<void>,
+  issueFirstToken: (ctx: TxContext, deviceId: string, days: number, contractId: string) => Promise<void>,
 ): Promise<ActivationResult> {
-  return ctx.db.transaction(async (tx) => {
-    const row = await lockContract(tx, id);
-    if (row.status === 'draft') throw conflict(`${row.number} is a draft: submit it for approval first`);
-    if (row.status !== 'pending_approval')
-      throw conflict(
-        `${row.number} is ${row.status.replace('_', ' ')}: only an approved contract awaiting activation can be activated`,
-      );
-    const [first] = await activationBlockers(tx, row);
-    if (first) throw unprocessable(first, 'ACTIVATION_REFUSED');
-
-    const org = await organisation(ctx, tx);
-    const today = businessDate(ctx.clock.now(), org.timeZone);
-    // The device goes home today: the schedule starts today, on the terms the contract was made
-    // and approved on (not the plan's or the model's as they are now).
-    const rescheduled = today !== row.startDate ? scheduleFrom(row, today) : null;
-    const firstRow = rescheduled?.rows[0];
-    const lastRow = rescheduled?.rows.at(-1);
-    if (rescheduled && firstRow && lastRow) {
-      await tx
-        .delete(contractInstallments)
-        .where(
-          and(
-            eq(contractInstallments.contractId, id),
-            eq(contractInstallments.scheduleVersion, row.scheduleVersion),
-          ),
+  const { tx } = ctx;
+  // What the change works out and the effects use.
+  let tokenDays: number | null = null;
+  let today = '';
+  let firstDue = '';
+  let parties: Awaited<ReturnType<typeof deviceOf>> | undefined;
+  await transition(ctx, contractLifecycle, id, 'activate', {
+    actor,
+    async check(row) {
+      const [first] = await activationBlockers(tx, row);
+      if (first) throw unprocessable(first, 'ACTIVATION_REFUSED');
+    },
+    async change(row) {
+      const org = await organisation(ctx, tx);
+      today = businessDate(ctx.clock.now(), org.timeZone);
+      // The device goes home today: the schedule starts today, on the terms the contract was made
+      // and approved on (not the plan's or the model's as they are now).
+      const rescheduled = today !== row.startDate ? scheduleFrom(row, today) : null;
+      const firstRow = rescheduled?.rows[0];
+      const lastRow = rescheduled?.rows.at(-1);
+      if (rescheduled && firstRow && lastRow) {
+        await tx
+          .delete(contractInstallments)
+          .where(
+            and(
+              eq(contractInstallments.contractId, id),
+              eq(contractInstallments.scheduleVersion, row.scheduleVersion),
+            ),
+          );
+        await insertInstallments(tx, id, row.scheduleVersion, rescheduled.rows);
+        await addEvent(
+          ctx,
+          id,
+          actor,
+          'rescheduled',
+          `Schedule dated from activation: ${today} (was ${row.startDate})`,
         );
-      await insertInstallments(tx, id, row.scheduleVersion, rescheduled.rows);
-      await addEvent(
-        ctx,
-        tx,
-        id,
-        actor,
-        'rescheduled',
-        `Schedule dated from activation: ${today} (was ${row.startDate})`,
-      );
-    }
-    const totals = rescheduled?.totals ?? {
-      installment: row.installment,
-      totalInterest: row.totalInterest,
-      totalPayable: row.totalPayable,
-    };
-    const firstDue = firstRow?.dueDate ?? row.firstDueDate;
-    const now = ctx.clock.now();
-    await tx
-      .update(contracts)
-      .set({
-        status: 'active',
-        activatedBy: actor.id,
-        activatedAt: now,
-        startDate: today,
-        firstDueDate: firstDue,
-        lastDueDate: lastRow?.dueDate ?? row.lastDueDate,
-        nextDueDate: firstDue,
-        paidThroughDate: today,
-        installment: totals.installment,
-        totalInterest: totals.totalInterest,
-        totalPayable: totals.totalPayable,
-        dpd: 0,
-        bucket: 'current',
-        outstandingPrincipal: row.principal,
-        outstandingTotal: totals.totalPayable,
-        updatedAt: now,
-        version: row.version + 1,
-      })
-      .where(eq(contracts.id, id));
-
-    const { device, model } = await deviceOf(tx, row.deviceId);
-    await assignDevice(ctx, tx, actor, device.id, id, row.number, firstDue);
-    let tokenDays: number | null = null;
-    if (device.controlKind === 'openpaygo') {
-      tokenDays = Math.max(1, Math.round((Date.parse(firstDue) - Date.parse(today)) / 86_400_000));
-      await issueFirstToken(tx, device.id, tokenDays, id);
-    }
-
-    // The sale: the customer owes the principal, the deposit held becomes part of the price.
-    const lines: PostingLine[] = [
-      { account: ACCOUNTS.loansReceivable, debit: row.principal, contractId: id, customerId: row.customerId },
-      {
-        account: ACCOUNTS.customerCredit,
-        debit: row.deposit,
-        contractId: id,
-        customerId: row.customerId,
-        memo: 'deposit applied to the sale',
-      },
-      { account: ACCOUNTS.deviceSales, credit: row.cashPrice, contractId: id, customerId: row.customerId },
-    ];
-    // The unit leaves inventory at what it cost when received.
-    const cost = device.costPrice ?? model.costPrice;
-    if (cost) {
-      lines.push(
+      }
+      const totals = rescheduled?.totals ?? {
+        installment: row.installment,
+        totalInterest: row.totalInterest,
+        totalPayable: row.totalPayable,
+      };
+      firstDue = firstRow?.dueDate ?? row.firstDueDate;
+      parties = await deviceOf(tx, row.deviceId);
+      const { device } = parties;
+      if (device.controlKind === 'openpaygo') {
+        tokenDays = Math.max(1, Math.round((Date.parse(firstDue) - Date.parse(today)) / 86_400_000));
+      }
+      const now = ctx.clock.now();
+      return {
+        set: {
+          activatedBy: actor.id,
+          activatedAt: now,
+          startDate: today,
+          firstDueDate: firstDue,
+          lastDueDate: lastRow?.dueDate ?? row.lastDueDate,
+          nextDueDate: firstDue,
+          paidThroughDate: today,
+          installment: totals.installment,
+          totalInterest: totals.totalInterest,
+          totalPayable: totals.totalPayable,
+          dpd: 0,
+          bucket: 'current',
+          outstandingPrincipal: row.principal,
+          outstandingTotal: totals.totalPayable,
+          updatedAt: now,
+        },
+        event: {
+          type: 'activated',
+          message: `Activated; device ${device.serialNumber} handed over`,
+          data: { tokenDays },
+        },
+      };
+    },
+    async effects(row) {
+      if (!parties) throw new Error('Activation read no device');
+      const { device, model } = parties;
+      await assignDevice(ctx, actor, device.id, id, row.number, firstDue);
+      if (tokenDays !== null) await issueFirstToken(ctx, device.id, tokenDays, id);
+      // The sale: the customer owes the principal, the deposit held becomes part of the price.
+      const lines: PostingLine[] = [
         {
-          account: ACCOUNTS.costOfDevices,
-          debit: cost,
+          account: ACCOUNTS.loansReceivable,
+          debit: row.principal,
           contractId: id,
           customerId: row.customerId,
         },
         {
-          account: ACCOUNTS.inventory,
-          credit: cost,
+          account: ACCOUNTS.customerCredit,
+          debit: row.deposit,
           contractId: id,
           customerId: row.customerId,
-          memo: `device ${device.serialNumber}`,
+          memo: 'deposit applied to the sale',
         },
-      );
-    }
-    await post(tx, actor, {
-      businessDate: today,
-      description: `Activation of ${row.number}`,
-      sourceType: 'contract_activation',
-      sourceId: id,
-      currency: row.currency,
-      lines,
-    });
-
-    await addEvent(ctx, tx, id, actor, 'activated', `Activated; device ${device.serialNumber} handed over`, {
-      tokenDays,
-    });
-    if (row.createdBy && row.createdBy !== actor.id) {
+        { account: ACCOUNTS.deviceSales, credit: row.cashPrice, contractId: id, customerId: row.customerId },
+      ];
+      // The unit leaves inventory at what it cost when received.
+      const cost = device.costPrice ?? model.costPrice;
+      if (cost) {
+        lines.push(
+          { account: ACCOUNTS.costOfDevices, debit: cost, contractId: id, customerId: row.customerId },
+          {
+            account: ACCOUNTS.inventory,
+            credit: cost,
+            contractId: id,
+            customerId: row.customerId,
+            memo: `device ${device.serialNumber}`,
+          },
+        );
+      }
+      await post(tx, actor, {
+        businessDate: today,
+        description: `Activation of ${row.number}`,
+        sourceType: 'contract_activation',
+        sourceId: id,
+        currency: row.currency,
+        lines,
+      });
+    },
+    notify: async (row) => {
+      if (!row.createdBy || row.createdBy === actor.id) return;
       await notify(
         ctx,
         { userId: row.createdBy },
@@ -619,60 +544,44 @@ export async function activate(
           type: 'success',
           link: `/contracts/${id}`,
         },
-        tx,
       );
-    }
-    await writeAudit(tx, actor, {
+    },
+    audit: (row) => ({
       action: 'contract.activate',
       entityType: 'contract',
       entityId: id,
       before: { status: row.status },
       after: { status: 'active', startDate: today },
-    });
-    return { tokenDays };
+    }),
   });
+  return { tokenDays };
 }
 
 /** Before activation only. The device returns to stock; a deposit received stays as customer credit. */
-export async function cancel(ctx: AppContext, actor: Actor, id: string, reason: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockContract(tx, id);
-    if (row.status !== 'draft' && row.status !== 'pending_approval') {
-      throw conflict(
-        `Only a contract not yet active can be cancelled; ${row.number} is ${row.status.replace('_', ' ')}`,
-      );
-    }
-    const now = ctx.clock.now();
-    await tx
-      .update(contracts)
-      .set({
-        status: 'cancelled',
-        cancelledBy: actor.id,
-        cancelledAt: now,
-        cancelReason: reason,
-        closedAt: now,
-        updatedAt: now,
-        version: row.version + 1,
-      })
-      .where(eq(contracts.id, id));
-    await releaseDevice(ctx, tx, actor, row.deviceId, id, row.number);
-    const received = await depositReceived(tx, id);
-    await addEvent(
-      ctx,
-      tx,
-      id,
-      actor,
-      'cancelled',
-      received
-        ? `Cancelled: ${reason}. The deposit received (${formatMoney(received, row.currency)}) is held as customer credit to refund or reuse.`
-        : `Cancelled: ${reason}`,
-    );
-    await writeAudit(tx, actor, {
+export async function cancel(ctx: TxContext, actor: Actor, id: string, reason: string): Promise<void> {
+  await transition(ctx, contractLifecycle, id, 'cancel', {
+    actor,
+    async change(row) {
+      // The device goes back to stock first: the timeline line says what became of the deposit.
+      await releaseDevice(ctx, actor, row.deviceId, id, row.number);
+      const received = await depositReceived(ctx.tx, id);
+      const now = ctx.clock.now();
+      return {
+        set: { cancelledBy: actor.id, cancelledAt: now, cancelReason: reason, closedAt: now, updatedAt: now },
+        event: {
+          type: 'cancelled',
+          message: received
+            ? `Cancelled: ${reason}. The deposit received (${formatMoney(received, row.currency)}) is held as customer credit to refund or reuse.`
+            : `Cancelled: ${reason}`,
+        },
+      };
+    },
+    audit: (row) => ({
       action: 'contract.cancel',
       entityType: 'contract',
       entityId: id,
       before: { status: row.status },
       after: { status: 'cancelled', reason },
-    });
+    }),
   });
 }

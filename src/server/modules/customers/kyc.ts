@@ -11,16 +11,16 @@ import {
 import type { Organisation } from '../../../contracts/profile';
 import { customers, kycDocuments, users } from '../../../db/schema';
 import { type Actor, type AuditEntry, writeAudit } from '../../audit';
-import type { AppContext, Executor, Tx } from '../../context';
+import type { AppContext, Executor, TxContext } from '../../context';
 import { businessDate } from '../../dates';
-import { AppError, badRequest, conflict, notFound, unprocessable } from '../../errors';
+import { AppError, badRequest, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { fileStorage } from '../../storage';
+import { transition } from '../../transitions';
+import { type DocumentRow, documentLifecycle } from './document-lifecycle';
 import { customerListsChanged } from './list-cache';
 import { type CustomerRow, personRef } from './present';
 import { assessRisk, type KycEvidence, scorecardOf } from './risk';
-
-type DocumentRow = typeof kycDocuments.$inferSelect;
 
 export interface KycState {
   status: KycStatus;
@@ -103,11 +103,11 @@ export async function loadKycState(executor: Executor, customerId: string): Prom
  * the caller writes last in its transaction.
  */
 export async function refreshAssessment(
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   before: CustomerRow,
   org: Organisation,
 ): Promise<{ row: CustomerRow; audits: AuditEntry[] }> {
+  const { tx } = ctx;
   const now = ctx.clock.now();
   const state = await loadKycState(tx, before.id);
   const risk = assessRisk(before, state.evidence, scorecardOf(org), businessDate(now, org.timeZone), now);
@@ -139,8 +139,8 @@ export async function refreshAssessment(
   return { row, audits };
 }
 
-async function lockCustomer(tx: Tx, customerId: string): Promise<CustomerRow> {
-  const [row] = await tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
+async function lockCustomer(ctx: TxContext, customerId: string): Promise<CustomerRow> {
+  const [row] = await ctx.tx.select().from(customers).where(eq(customers.id, customerId)).for('update');
   if (!row) throw notFound('Customer not found');
   return row;
 }
@@ -232,7 +232,7 @@ export interface Upload {
  * again if the database refuses the row, so a refused upload leaves nothing behind.
  */
 export async function uploadDocument(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   customerId: string,
   upload: Upload,
@@ -248,96 +248,95 @@ export async function uploadDocument(
       [{ field: 'file', message: 'Only JPEG, PNG or PDF files are accepted' }],
     );
   }
-  await assertCustomer(ctx.db, customerId);
-  const org = await organisation(ctx);
+  const { tx } = ctx;
+  const before = await lockCustomer(ctx, customerId);
+  const org = await organisation(ctx, tx);
   const id = randomUUID();
   const storageKey = `kyc/${customerId}/${id}`;
   const storage = fileStorage(ctx);
+  // The file is written first and removed again if the transaction does not commit.
   await storage.put(storageKey, upload.data, mimeType);
-  try {
-    return await ctx.db.transaction(async (tx) => {
-      const before = await lockCustomer(tx, customerId);
-      // Strictly after the previous upload, so "the latest upload of a type" is never a tie.
-      const [previous] = await tx
-        .select({ at: max(kycDocuments.uploadedAt) })
-        .from(kycDocuments)
-        .where(eq(kycDocuments.customerId, customerId));
-      const now = ctx.clock.now();
-      const uploadedAt =
-        previous?.at && previous.at.getTime() >= now.getTime() ? new Date(previous.at.getTime() + 1) : now;
-      const fileName = cleanFileName(upload.fileName, mimeType);
-      const sha256 = createHash('sha256').update(upload.data).digest('hex');
-      await tx.insert(kycDocuments).values({
-        id,
-        customerId,
-        type: upload.type,
-        storageKey,
-        fileName,
-        mimeType,
-        size: upload.data.length,
-        sha256,
-        status: 'pending',
-        uploadedBy: actor.id,
-        uploadedAt,
-      });
-      const { row, audits } = await refreshAssessment(ctx, tx, before, org);
-      const [document] = await presentDocuments(tx, customerId, id);
-      if (!document) throw new Error('Uploaded document not found');
-      await writeAudit(tx, actor, {
-        action: 'customer.document_upload',
-        entityType: 'customer',
-        entityId: customerId,
-        after: { documentId: id, type: upload.type, fileName, mimeType, size: upload.data.length, sha256 },
-      });
-      for (const entry of audits) await writeAudit(tx, actor, entry);
-      return { document, kycStatus: row.kycStatus };
-    });
-  } catch (error) {
-    await storage.delete(storageKey);
-    throw error;
-  }
+  ctx.onRollback(() => storage.delete(storageKey));
+  // Strictly after the previous upload, so "the latest upload of a type" is never a tie.
+  const [previous] = await tx
+    .select({ at: max(kycDocuments.uploadedAt) })
+    .from(kycDocuments)
+    .where(eq(kycDocuments.customerId, customerId));
+  const now = ctx.clock.now();
+  const uploadedAt =
+    previous?.at && previous.at.getTime() >= now.getTime() ? new Date(previous.at.getTime() + 1) : now;
+  const fileName = cleanFileName(upload.fileName, mimeType);
+  const sha256 = createHash('sha256').update(upload.data).digest('hex');
+  await tx.insert(kycDocuments).values({
+    id,
+    customerId,
+    type: upload.type,
+    storageKey,
+    fileName,
+    mimeType,
+    size: upload.data.length,
+    sha256,
+    status: 'pending',
+    uploadedBy: actor.id,
+    uploadedAt,
+  });
+  const { row, audits } = await refreshAssessment(ctx, before, org);
+  const [document] = await presentDocuments(tx, customerId, id);
+  if (!document) throw new Error('Uploaded document not found');
+  await writeAudit(tx, actor, {
+    action: 'customer.document_upload',
+    entityType: 'customer',
+    entityId: customerId,
+    after: { documentId: id, type: upload.type, fileName, mimeType, size: upload.data.length, sha256 },
+  });
+  for (const entry of audits) await writeAudit(tx, actor, entry);
+  return { document, kycStatus: row.kycStatus };
 }
 
 /** Four eyes: the uploader never reviews their own upload. Only a pending document is reviewed. */
 export async function reviewDocument(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   customerId: string,
   documentId: string,
   review: { decision: 'verify' | 'reject'; reason?: string | undefined },
 ): Promise<{ document: KycDocument; kycStatus: KycStatus }> {
-  const org = await organisation(ctx);
-  return ctx.db.transaction(async (tx) => {
-    const before = await lockCustomer(tx, customerId);
-    const [doc] = await tx
-      .select()
-      .from(kycDocuments)
-      .where(and(eq(kycDocuments.id, documentId), eq(kycDocuments.customerId, customerId)));
-    if (!doc) throw notFound('Document not found');
-    if (doc.uploadedBy !== null && doc.uploadedBy === actor.id) {
-      throw unprocessable('You uploaded this document; another person must review it', 'SAME_PERSON');
-    }
-    if (doc.status !== 'pending')
-      throw conflict(`This document was already ${doc.status}`, 'ALREADY_REVIEWED');
-    const status = review.decision === 'verify' ? 'verified' : 'rejected';
-    const reason = status === 'rejected' ? (review.reason ?? null) : null;
-    await tx
-      .update(kycDocuments)
-      .set({ status, rejectionReason: reason, reviewedBy: actor.id, reviewedAt: ctx.clock.now() })
-      .where(eq(kycDocuments.id, documentId));
-    const { row, audits } = await refreshAssessment(ctx, tx, before, org);
-    const [document] = await presentDocuments(tx, customerId, documentId);
-    if (!document) throw new Error('Reviewed document not found');
-    await writeAudit(tx, actor, {
+  const before = await lockCustomer(ctx, customerId);
+  const org = await organisation(ctx, ctx.tx);
+  const reason = review.decision === 'reject' ? (review.reason ?? null) : null;
+  let kycStatus: KycStatus = before.kycStatus;
+  let customerAudits: AuditEntry[] = [];
+  const doc = await transition(ctx, documentLifecycle(customerId), documentId, review.decision, {
+    actor,
+    check(doc) {
+      if (doc.uploadedBy !== null && doc.uploadedBy === actor.id) {
+        throw unprocessable('You uploaded this document; another person must review it', 'SAME_PERSON');
+      }
+    },
+    change: () => ({ rejectionReason: reason }),
+    async effects() {
+      // The customer's KYC status and risk score follow from their documents.
+      const refreshed = await refreshAssessment(ctx, before, org);
+      kycStatus = refreshed.row.kycStatus;
+      customerAudits = refreshed.audits;
+    },
+    alsoAudited: () => customerAudits,
+    audit: (doc) => ({
       action: 'customer.document_review',
       entityType: 'customer',
       entityId: customerId,
       before: { documentId, type: doc.type, status: doc.status },
-      after: { documentId, type: doc.type, status, reason },
-    });
-    for (const entry of audits) await writeAudit(tx, actor, entry);
-    return { document, kycStatus: row.kycStatus };
+      after: {
+        documentId,
+        type: doc.type,
+        status: review.decision === 'verify' ? 'verified' : 'rejected',
+        reason,
+      },
+    }),
   });
+  const [document] = await presentDocuments(ctx.tx, customerId, documentId);
+  if (!document || document.id !== doc.id) throw new Error('Reviewed document not found');
+  return { document, kycStatus };
 }
 
 export async function documentFile(

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { defineJob } from '../../jobs/definition';
 import { organisation } from '../../organisation';
+import { withTransaction } from '../../transaction';
 import { kycStateOf } from './kyc';
 import { customerListsChanged } from './list-cache';
 import { assessRisk, scorecardOf } from './risk';
@@ -21,7 +22,7 @@ const BATCH = 500;
  * version (the lost-update guard for staff edits) does not move. Returns how many were rescored.
  */
 export async function rescoreCustomers(ctx: AppContext): Promise<number> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.db);
   const scorecard = scorecardOf(org);
   const { key } = scorecard;
   const now = ctx.clock.now();
@@ -71,7 +72,8 @@ export async function rescoreCustomers(ctx: AppContext): Promise<number> {
         details: risk.riskDetails,
       };
     });
-    const updated = await ctx.db.transaction(async (tx) => {
+    // A job: each batch is its own transaction (decision 011).
+    const updated = await withTransaction(ctx, async ({ tx }) => {
       const rows = await queryRows<{ id: string }>(
         tx,
         sql`
@@ -103,7 +105,7 @@ export const rescoreJob = defineJob({
   name: 'customers.rescore',
   description: 'Risk scores given by an earlier scorecard, redone with the current one',
   payload: z.object({}),
-  schedule: { whenChanged: async (ctx) => scorecardOf(await organisation(ctx)).key },
+  schedule: { whenChanged: async (ctx) => scorecardOf(await organisation(ctx, ctx.db)).key },
   retry: { limit: 3, delaySeconds: 30, backoff: true },
   expireInSeconds: 60 * 60,
   singletonKey: 'all',

@@ -18,6 +18,7 @@ import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { AppError, badRequest, fieldError } from '../../errors';
 import { listRoute } from '../../list-route';
+import { withTransaction } from '../../transaction';
 import { documentFile, listDocuments, reviewDocument, type Upload, uploadDocument } from './kyc';
 import { customerList } from './list';
 import { createCustomer, customerTimeline, getCustomer, listRegions, updateCustomer } from './service';
@@ -102,7 +103,11 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
     async (request, reply) =>
       reply
         .status(201)
-        .send(await createCustomer(ctx, actorOf(request), request.session?.user, request.body)),
+        .send(
+          await withTransaction(ctx, (tx) =>
+            createCustomer(tx, actorOf(request), request.session?.user, request.body),
+          ),
+        ),
   );
 
   app.get(
@@ -121,7 +126,9 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
       schema: { tags, params: idParams, body: customerUpdateBody, response: { 200: customerSchema } },
     },
     (request) =>
-      updateCustomer(ctx, actorOf(request), request.session?.user, request.params.id, request.body),
+      withTransaction(ctx, (tx) =>
+        updateCustomer(tx, actorOf(request), request.session?.user, request.params.id, request.body),
+      ),
   );
 
   app.get(
@@ -169,7 +176,13 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
       },
       async (request, reply) => {
         const upload = await readUpload(request);
-        return reply.status(201).send(await uploadDocument(ctx, actorOf(request), request.params.id, upload));
+        return reply
+          .status(201)
+          .send(
+            await withTransaction(ctx, (tx) =>
+              uploadDocument(tx, actorOf(request), request.params.id, upload),
+            ),
+          );
       },
     );
   });
@@ -202,6 +215,8 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
       },
     },
     (request) =>
-      reviewDocument(ctx, actorOf(request), request.params.id, request.params.documentId, request.body),
+      withTransaction(ctx, (tx) =>
+        reviewDocument(tx, actorOf(request), request.params.id, request.params.documentId, request.body),
+      ),
   );
 }

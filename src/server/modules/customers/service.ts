@@ -14,10 +14,11 @@ import type { RoleHolder } from '../../../contracts/roles';
 import { queryRows } from '../../../db/client';
 import { auditLog, customers, users } from '../../../db/schema';
 import { type Actor, type AuditEntry, writeAudit } from '../../audit';
-import type { AppContext, Executor, Tx } from '../../context';
+import type { AppContext, Executor, TxContext } from '../../context';
 import { businessDate } from '../../dates';
 import { AppError, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
+import { savepoint } from '../../transaction';
 import { uniqueViolation } from '../../unique';
 import { findUserById } from '../users/service';
 import { loadKycState } from './kyc';
@@ -88,18 +89,18 @@ async function duplicateOf(
  * friendly check together): name the customer who has it, never a 500.
  */
 async function translateDuplicate(
-  ctx: AppContext,
+  ctx: TxContext,
   error: unknown,
   values: { phone?: string | undefined; nationalId?: string | null | undefined },
   exceptId?: string,
 ): Promise<never> {
   const constraint = uniqueViolation(error);
   if (constraint === 'customers_phone_key' && values.phone) {
-    const duplicate = await duplicateOf(ctx.db, 'phone', values.phone, exceptId);
+    const duplicate = await duplicateOf(ctx.tx, 'phone', values.phone, exceptId);
     if (duplicate) throw duplicate;
   }
   if (constraint === 'customers_national_id_key' && values.nationalId) {
-    const duplicate = await duplicateOf(ctx.db, 'nationalId', values.nationalId, exceptId);
+    const duplicate = await duplicateOf(ctx.tx, 'nationalId', values.nationalId, exceptId);
     if (duplicate) throw duplicate;
   }
   if (constraint !== null) {
@@ -197,7 +198,7 @@ export async function getCustomer(
   id: string,
   viewer: RoleHolder | null | undefined,
 ): Promise<Customer> {
-  return present(ctx.db, id, viewer, (await organisation(ctx)).currency);
+  return present(ctx.db, id, viewer, (await organisation(ctx, ctx.db)).currency);
 }
 
 function plainValues(input: Partial<Record<PlainField, unknown>>): Partial<CustomerRow> {
@@ -207,19 +208,19 @@ function plainValues(input: Partial<Record<PlainField, unknown>>): Partial<Custo
 }
 
 export async function createCustomer(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   viewer: RoleHolder | null | undefined,
   input: CustomerCreateInput,
 ): Promise<Customer> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.tx);
   const phone = normalisePhone(input.phone, org.country);
-  await assertActiveStaff(ctx.db, input.assignedAgentId);
-  await checkDuplicates(ctx.db, { phone, nationalId: input.nationalId });
+  await assertActiveStaff(ctx.tx, input.assignedAgentId);
+  await checkDuplicates(ctx.tx, { phone, nationalId: input.nationalId });
   const now = ctx.clock.now();
   const id = randomUUID();
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await savepoint(ctx, async ({ tx }) => {
       const [next] = await queryRows<{ n: string }>(
         tx,
         sql`SELECT nextval('customer_number_seq')::text AS n`,
@@ -279,17 +280,17 @@ const sameValue = (a: unknown, b: unknown) =>
  * keeps the version.
  */
 export async function updateCustomer(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   viewer: RoleHolder | null | undefined,
   id: string,
   input: CustomerUpdateInput,
 ): Promise<Customer> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.tx);
   const phone = input.phone === undefined ? undefined : normalisePhone(input.phone, org.country);
-  if (input.assignedAgentId) await assertActiveStaff(ctx.db, input.assignedAgentId);
+  if (input.assignedAgentId) await assertActiveStaff(ctx.tx, input.assignedAgentId);
   try {
-    return await ctx.db.transaction(async (tx: Tx) => {
+    return await savepoint(ctx, async ({ tx }) => {
       const [before] = await tx.select().from(customers).where(eq(customers.id, id)).for('update');
       if (!before) throw notFound('Customer not found');
       if (before.version !== input.version) {

@@ -11,7 +11,7 @@ import {
 } from '../../../contracts/devices';
 import { deviceEvents, deviceModels, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext } from '../../context';
+import type { TxContext } from '../../context';
 import { parseCsv } from '../../csv';
 import { AppError, fieldError } from '../../errors';
 import { uniqueViolation } from '../../unique';
@@ -72,7 +72,7 @@ function modelIndex(models: ModelRow[]) {
  * problems and a preview, a real import writes every row or none (one transaction, batched inserts).
  */
 export async function importDevices(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   input: { csv: string; dryRun: boolean },
 ): Promise<DeviceImportResult> {
@@ -116,7 +116,7 @@ export async function importDevices(
   if (errors.length)
     return { dryRun: input.dryRun, rows: data.length, valid: 0, errors, imported: 0, preview: [] };
 
-  const models = modelIndex(await ctx.db.select().from(deviceModels));
+  const models = modelIndex(await ctx.tx.select().from(deviceModels));
   const cell = (cells: string[], column: Column) => {
     const position = index.get(column);
     return position === undefined ? '' : (cells[position] ?? '').trim();
@@ -189,12 +189,12 @@ export async function importDevices(
   // Against the inventory: one query per 5,000 values, not one per row.
   const [takenSerials, takenImeis] = await Promise.all([
     takenValues(
-      ctx.db,
+      ctx.tx,
       'serialNumber',
       parsed.map((row) => row.serialNumber),
     ),
     takenValues(
-      ctx.db,
+      ctx.tx,
       'imei',
       parsed.flatMap((row) => (row.imei ? [row.imei] : [])),
     ),
@@ -260,10 +260,10 @@ export async function importDevices(
   }));
   const column = <K extends keyof (typeof units)[number]>(key: K) =>
     sql.param(units.map((unit) => unit[key]));
+  const { tx } = ctx;
   try {
-    await ctx.db.transaction(async (tx) => {
-      // One statement per table with arrays: thousands of rows without thousands of parameters.
-      await tx.execute(sql`
+    // One statement per table with arrays: thousands of rows without thousands of parameters.
+    await tx.execute(sql`
         INSERT INTO ${devices} (id, serial_number, imei, model_id, status, lock_state, control_kind,
                                 openpaygo_secret, openpaygo_starting_code, openpaygo_count, openpaygo_time_divider,
                                 cost_price, created_by, created_at, updated_at)
@@ -274,27 +274,26 @@ export async function importDevices(
                     ${column('openpaygoStartingCode')}::text[], ${column('openpaygoCount')}::int[],
                     ${column('openpaygoTimeDivider')}::int[], ${column('costPrice')}::bigint[])
              AS u(id, serial_number, imei, model_id, control_kind, secret, starting_code, count, time_divider, cost_price)`);
-      await tx.execute(sql`
+    await tx.execute(sql`
         INSERT INTO ${deviceEvents} (id, device_id, from_status, to_status, reason, actor_id, at)
         SELECT gen_random_uuid()::text, u.id, NULL, 'in_stock', 'Received into stock (import)', ${actor.id}::text, ${now}
         FROM unnest(${column('id')}::text[]) AS u(id)`);
-      await deviceListsChanged(ctx, tx);
-      await postStockReceipt(ctx, tx, actor, {
-        sourceId: importId,
-        description: `Stock received: ${units.length} units imported (${units[0]?.serialNumber} to ${units.at(-1)?.serialNumber})`,
-        cost: units.reduce((sum, unit) => sum + (unit.costPrice ?? 0), 0),
-      });
-      await writeAudit(tx, actor, {
-        action: 'device.import',
-        entityType: 'device',
-        entityId: importId,
-        after: {
-          units: units.length,
-          firstSerial: units[0]?.serialNumber,
-          lastSerial: units.at(-1)?.serialNumber,
-          models: [...new Set(valid.map((row) => row.model.id))],
-        },
-      });
+    await deviceListsChanged(ctx, tx);
+    await postStockReceipt(ctx, actor, {
+      sourceId: importId,
+      description: `Stock received: ${units.length} units imported (${units[0]?.serialNumber} to ${units.at(-1)?.serialNumber})`,
+      cost: units.reduce((sum, unit) => sum + (unit.costPrice ?? 0), 0),
+    });
+    await writeAudit(tx, actor, {
+      action: 'device.import',
+      entityType: 'device',
+      entityId: importId,
+      after: {
+        units: units.length,
+        firstSerial: units[0]?.serialNumber,
+        lastSerial: units.at(-1)?.serialNumber,
+        models: [...new Set(valid.map((row) => row.model.id))],
+      },
     });
   } catch (error) {
     if (uniqueViolation(error) === null) throw error;

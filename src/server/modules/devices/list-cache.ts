@@ -1,14 +1,14 @@
 import { devices } from '../../../db/schema';
 import { tableChangedNotification, tablesChanged } from '../../cache';
-import type { AppContext, Executor } from '../../context';
+import type { AppServices, Executor } from '../../context';
 
 /**
  * Call in the transaction of any change to units (a token's count too: the list shows it): every
  * cache that shows units (theirs, and contracts', which show serials and search them) is evicted
  * here now and on every instance at commit (decision 010).
  */
-export const deviceListsChanged = (ctx: AppContext, executor: Executor) =>
+export const deviceListsChanged = (ctx: AppServices, executor: Executor) =>
   tablesChanged(ctx, executor, devices);
 
 /** The same, as a column of the statement that makes the change (decision 008). */
-export const deviceListsNotification = (ctx: AppContext) => tableChangedNotification(ctx, devices);
+export const deviceListsNotification = (ctx: AppServices) => tableChangedNotification(ctx, devices);

@@ -101,7 +101,7 @@ export const deviceModelList = defineList({
         .orderBy(...orderBy)
         .limit(limit)
         .offset(offset),
-      organisation(ctx),
+      organisation(ctx, ctx.db),
     ]);
     return rows.map(({ row, units }) => toDeviceModel(row, currency, Number(units)));
   },

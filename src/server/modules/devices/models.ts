@@ -4,9 +4,10 @@ import type { DeviceModel, DeviceModelCreateBody, DeviceModelUpdateBody } from '
 import { deviceModels, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
-import type { AppContext, Executor } from '../../context';
+import type { AppContext, Executor, TxContext } from '../../context';
 import { AppError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
+import { savepoint } from '../../transaction';
 import { uniqueViolation } from '../../unique';
 
 export type DeviceModelRow = typeof deviceModels.$inferSelect;
@@ -45,7 +46,7 @@ async function present(executor: Executor, id: string, currency: string): Promis
 }
 
 export async function getDeviceModel(ctx: AppContext, id: string): Promise<DeviceModel> {
-  return present(ctx.db, id, (await organisation(ctx)).currency);
+  return present(ctx.db, id, (await organisation(ctx, ctx.db)).currency);
 }
 
 /** The catalogue row, for units and imports. */
@@ -90,31 +91,32 @@ async function duplicateOf(
 }
 
 async function translateDuplicate(
-  ctx: AppContext,
+  ctx: TxContext,
   error: unknown,
   values: { make?: string; model?: string; sku?: string | null },
   exceptId?: string,
 ): Promise<never> {
   if (uniqueViolation(error) === null) throw error;
   throw (
-    (await duplicateOf(ctx.db, values, exceptId)) ??
+    (await duplicateOf(ctx.tx, values, exceptId)) ??
     new AppError(409, 'DUPLICATE_MODEL', 'Another model with the same name or SKU was saved at the same time')
   );
 }
 
 export async function createDeviceModel(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   input: DeviceModelCreateBody & { sku?: string | null },
 ): Promise<DeviceModel> {
   const values = { make: input.make, model: input.model, sku: input.sku ?? null };
-  const duplicate = await duplicateOf(ctx.db, values);
+  const duplicate = await duplicateOf(ctx.tx, values);
   if (duplicate) throw duplicate;
   const id = randomUUID();
   const now = ctx.clock.now();
-  const { currency } = await organisation(ctx);
+  const { currency } = await organisation(ctx, ctx.tx);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    // Under a savepoint: a model saved meanwhile with the same name is named, not a 500.
+    return await savepoint(ctx, async ({ tx }) => {
       const [row] = await tx
         .insert(deviceModels)
         .values({
@@ -146,15 +148,15 @@ export async function createDeviceModel(
 }
 
 export async function updateDeviceModel(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
   input: DeviceModelUpdateBody & { sku?: string | null },
 ): Promise<DeviceModel> {
   let names: { make?: string; model?: string; sku?: string | null } = {};
-  const { currency } = await organisation(ctx);
+  const { currency } = await organisation(ctx, ctx.tx);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await savepoint(ctx, async ({ tx }) => {
       const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
       if (!before) throw notFound('Device model not found');
       const changes = Object.fromEntries(
@@ -204,25 +206,24 @@ export async function updateDeviceModel(
 
 /** A deactivated model stays on its units but takes no new ones. */
 export async function setDeviceModelActive(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
   active: boolean,
 ): Promise<DeviceModel> {
-  const { currency } = await organisation(ctx);
-  return ctx.db.transaction(async (tx) => {
-    const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
-    if (!before) throw notFound('Device model not found');
-    if (before.active === active) return present(tx, id, currency);
-    await tx.update(deviceModels).set({ active, updatedAt: ctx.clock.now() }).where(eq(deviceModels.id, id));
-    const model = await present(tx, id, currency);
-    await writeAudit(tx, actor, {
-      action: active ? 'device_model.activate' : 'device_model.deactivate',
-      entityType: 'device_model',
-      entityId: id,
-      before: { active: before.active },
-      after: { active },
-    });
-    return model;
+  const { tx } = ctx;
+  const { currency } = await organisation(ctx, tx);
+  const [before] = await tx.select().from(deviceModels).where(eq(deviceModels.id, id)).for('update');
+  if (!before) throw notFound('Device model not found');
+  if (before.active === active) return present(tx, id, currency);
+  await tx.update(deviceModels).set({ active, updatedAt: ctx.clock.now() }).where(eq(deviceModels.id, id));
+  const model = await present(tx, id, currency);
+  await writeAudit(tx, actor, {
+    action: active ? 'device_model.activate' : 'device_model.deactivate',
+    entityType: 'device_model',
+    entityId: id,
+    before: { active: before.active },
+    after: { active },
   });
+  return model;
 }

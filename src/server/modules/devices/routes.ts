@@ -22,6 +22,7 @@ import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { AppError, badRequest } from '../../errors';
 import { listRoute } from '../../list-route';
+import { withTransaction } from '../../transaction';
 import { importDevices } from './import';
 import { deviceList, deviceModelList } from './list';
 import { createDeviceModel, getDeviceModel, setDeviceModelActive, updateDeviceModel } from './models';
@@ -86,7 +87,9 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       schema: { tags, body: deviceModelCreateBody, response: { 201: deviceModelSchema } },
     },
     async (request, reply) =>
-      reply.status(201).send(await createDeviceModel(ctx, actorOf(request), request.body)),
+      reply
+        .status(201)
+        .send(await withTransaction(ctx, (tx) => createDeviceModel(tx, actorOf(request), request.body))),
   );
 
   app.get(
@@ -109,7 +112,8 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
         response: { 200: deviceModelSchema },
       },
     },
-    (request) => updateDeviceModel(ctx, actorOf(request), request.params.id, request.body),
+    (request) =>
+      withTransaction(ctx, (tx) => updateDeviceModel(tx, actorOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -118,7 +122,8 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       config: { access: 'inventory.write' },
       schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
     },
-    (request) => setDeviceModelActive(ctx, actorOf(request), request.params.id, false),
+    (request) =>
+      withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, false)),
   );
 
   app.post(
@@ -127,7 +132,8 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       config: { access: 'inventory.write' },
       schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
     },
-    (request) => setDeviceModelActive(ctx, actorOf(request), request.params.id, true),
+    (request) =>
+      withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, true)),
   );
 
   listRoute(app, '/api/devices', deviceList, { access: 'business.read', tags });
@@ -138,7 +144,10 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       config: { access: 'inventory.write' },
       schema: { tags, body: deviceCreateBody, response: { 201: deviceDetailSchema } },
     },
-    async (request, reply) => reply.status(201).send(await createDevice(ctx, actorOf(request), request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await withTransaction(ctx, (tx) => createDevice(tx, actorOf(request), request.body))),
   );
 
   // JSON or multipart: the multipart parser and its limits stay in this scope.
@@ -168,7 +177,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
         },
       },
       async (request, reply) => {
-        const result = await importDevices(ctx, actorOf(request), request.body);
+        const result = await withTransaction(ctx, (tx) => importDevices(tx, actorOf(request), request.body));
         return reply.status(result.dryRun ? 200 : 201).send(result);
       },
     );
@@ -189,7 +198,8 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       config: { access: 'inventory.write' },
       schema: { tags, params: deviceParams, body: deviceUpdateBody, response: { 200: deviceDetailSchema } },
     },
-    (request) => updateDevice(ctx, actorOf(request), request.params.id, request.body),
+    (request) =>
+      withTransaction(ctx, (tx) => updateDevice(tx, actorOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -198,7 +208,8 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       config: { access: 'inventory.write' },
       schema: { tags, params: deviceParams, body: deviceStatusBody, response: { 200: deviceDetailSchema } },
     },
-    (request) => changeDeviceStatus(ctx, actorOf(request), request.params.id, request.body),
+    (request) =>
+      withTransaction(ctx, (tx) => changeDeviceStatus(tx, actorOf(request), request.params.id, request.body)),
   );
 
   app.post(
@@ -208,7 +219,13 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       schema: { tags, params: deviceParams, body: tokenCreateBody, response: { 201: issuedTokenSchema } },
     },
     async (request, reply) =>
-      reply.status(201).send(await issueToken(ctx, actorOf(request), request.params.id, request.body)),
+      reply
+        .status(201)
+        .send(
+          await withTransaction(ctx, (tx) =>
+            issueToken(tx, actorOf(request), request.params.id, request.body),
+          ),
+        ),
   );
 
   // Issued codes are readable by those who talk to customers about their device (collectors and up).

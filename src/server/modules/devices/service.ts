@@ -6,21 +6,27 @@ import {
   type DeviceDetail,
   type DeviceStatus,
   MANUAL_TRANSITIONS,
+  moveByHandTo,
+  UNIT_TRANSITIONS,
 } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
 import { deviceEvents, deviceModels, devices, users } from '../../../db/schema';
 import { deriveStartingCode } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext, Executor, Tx } from '../../context';
+import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { businessDate } from '../../dates';
-import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
+import { AppError, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
+import { savepoint } from '../../transaction';
+import { transition } from '../../transitions';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type Posting, post } from '../ledger/service';
-import { deviceListsChanged, deviceListsNotification } from './list-cache';
+import { type DeviceRow, lockUnit, refusalByHand, unitLifecycle, writeUnitMove } from './lifecycle';
+import { deviceListsChanged } from './list-cache';
 import { deviceModelRow } from './models';
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow };
+
 type ModelRow = typeof deviceModels.$inferSelect;
 
 /** Keyring purpose of OpenPAYGO secret keys at rest. */
@@ -93,14 +99,14 @@ export async function duplicateUnit(
 }
 
 async function translateDuplicate(
-  ctx: AppContext,
+  ctx: TxContext,
   error: unknown,
   values: { serialNumber?: string | undefined; imei?: string | null | undefined },
   exceptId?: string,
 ): Promise<never> {
   if (uniqueViolation(error) === null) throw error;
   throw (
-    (await duplicateUnit(ctx.db, values, exceptId)) ??
+    (await duplicateUnit(ctx.tx, values, exceptId)) ??
     new AppError(
       409,
       'DUPLICATE_DEVICE',
@@ -125,7 +131,7 @@ export function controlIssue(
 
 /** OpenPAYGO columns of a new unit: the key sealed with the app key, count 0. */
 export function controlColumns(
-  ctx: AppContext,
+  ctx: AppServices,
   control: { secretKey: string; startingCode?: number | undefined } | undefined,
 ): Pick<DeviceRow, 'openpaygoSecret' | 'openpaygoStartingCode' | 'openpaygoCount' | 'openpaygoTimeDivider'> {
   if (!control) {
@@ -146,8 +152,7 @@ export function controlColumns(
 
 /** A stock entry at cost: from one account to the other, dated today, in the organisation's currency. */
 async function postAtCost(
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   actor: Actor,
   entry: Pick<Posting, 'description' | 'sourceType' | 'sourceId'> & {
     debit: string;
@@ -155,8 +160,8 @@ async function postAtCost(
     cost: number;
   },
 ): Promise<void> {
-  const org = await organisation(ctx, tx);
-  await post(tx, actor, {
+  const org = await organisation(ctx, ctx.tx);
+  await post(ctx.tx, actor, {
     businessDate: businessDate(ctx.clock.now(), org.timeZone),
     description: entry.description,
     sourceType: entry.sourceType,
@@ -174,13 +179,12 @@ async function postAtCost(
  * receipt (a unit, or an import). Units without a known cost post nothing.
  */
 export async function postStockReceipt(
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   actor: Actor,
   receipt: { sourceId: string; description: string; cost: number },
 ): Promise<void> {
   if (receipt.cost <= 0) return;
-  await postAtCost(ctx, tx, actor, {
+  await postAtCost(ctx, actor, {
     ...receipt,
     sourceType: 'stock_receipt',
     debit: ACCOUNTS.inventory,
@@ -192,9 +196,9 @@ export async function postStockReceipt(
 const IN_INVENTORY: ReadonlySet<DeviceStatus> = new Set(['in_stock', 'reserved']);
 
 /** What inventory losses hold for one unit: its losses less its recoveries, at cost. */
-async function unitLossOnBooks(tx: Tx, deviceId: string): Promise<number> {
+async function unitLossOnBooks(ctx: TxContext, deviceId: string): Promise<number> {
   const [row] = await queryRows<{ net: string | null }>(
-    tx,
+    ctx.tx,
     sql`SELECT sum(l.debit - l.credit) AS net
         FROM journal_entries e JOIN journal_lines l ON l.entry_id = e.id
         WHERE e.source_type IN ('inventory_loss', 'inventory_recovery') AND e.source_id = ${deviceId}
@@ -209,8 +213,7 @@ async function unitLossOnBooks(tx: Tx, deviceId: string): Promise<number> {
  * account keeps equal to the cost of the units on the shelf. Units without a cost post nothing.
  */
 async function postInventoryMove(
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   actor: Actor,
   unit: DeviceRow,
   to: DeviceStatus,
@@ -219,9 +222,9 @@ async function postInventoryMove(
   const found = unit.status === 'lost' && IN_INVENTORY.has(to);
   if (!leaves && !found) return;
   // A found unit comes back at what its loss took out (nothing if no loss was posted for it).
-  const cost = leaves ? (unit.costPrice ?? 0) : await unitLossOnBooks(tx, unit.id);
+  const cost = leaves ? (unit.costPrice ?? 0) : await unitLossOnBooks(ctx, unit.id);
   if (cost <= 0) return;
-  await postAtCost(ctx, tx, actor, {
+  await postAtCost(ctx, actor, {
     description: leaves
       ? `Out of stock, ${to.replace('_', ' ')}: ${unit.serialNumber}`
       : `Lost unit back in stock: ${unit.serialNumber}`,
@@ -234,11 +237,11 @@ async function postInventoryMove(
 }
 
 export async function createDevice(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   input: DeviceCreateInput,
 ): Promise<DeviceDetail> {
-  const model = await deviceModelRow(ctx.db, input.modelId);
+  const model = await deviceModelRow(ctx.tx, input.modelId);
   if (!model) throw fieldError('modelId', 'This device model does not exist');
   if (!model.active)
     throw unprocessable(
@@ -247,12 +250,14 @@ export async function createDevice(
     );
   const issue = controlIssue(model, input.control !== undefined);
   if (issue) throw fieldError('control', issue);
-  const duplicate = await duplicateUnit(ctx.db, input);
+  const duplicate = await duplicateUnit(ctx.tx, input);
   if (duplicate) throw duplicate;
   const id = randomUUID();
   const now = ctx.clock.now();
   try {
-    return await ctx.db.transaction(async (tx) => {
+    // Under a savepoint: a unit saved meanwhile with the same serial is named, not a 500.
+    return await savepoint(ctx, async (ctx) => {
+      const { tx } = ctx;
       await tx.insert(devices).values({
         id,
         serialNumber: input.serialNumber,
@@ -278,7 +283,7 @@ export async function createDevice(
         at: now,
       });
       await deviceListsChanged(ctx, tx);
-      await postStockReceipt(ctx, tx, actor, {
+      await postStockReceipt(ctx, actor, {
         sourceId: id,
         description: `Stock received: ${input.serialNumber} (${model.make} ${model.model})`,
         cost: model.costPrice ?? 0,
@@ -344,15 +349,15 @@ export function getDevice(ctx: AppContext, id: string): Promise<DeviceDetail> {
 }
 
 export async function updateDevice(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
   input: { imei?: string | null | undefined; notes?: string | null | undefined },
 ): Promise<DeviceDetail> {
   try {
-    return await ctx.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
-      if (!before) throw notFound('Device not found');
+    return await savepoint(ctx, async (ctx) => {
+      const { tx } = ctx;
+      const before = await lockUnit(ctx, id);
       const changes: Partial<DeviceRow> = {};
       if (input.imei !== undefined && input.imei !== before.imei) changes.imei = input.imei;
       if (input.notes !== undefined && (input.notes || null) !== before.notes)
@@ -381,84 +386,25 @@ export async function updateDevice(
   }
 }
 
-async function lockDevice(tx: Tx, id: string): Promise<DeviceRow> {
-  const [row] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
-  if (!row) throw notFound('Device not found');
-  return row;
-}
-
 /**
- * Moves a unit to `to` if (under its row lock) it is in one of `from`, with the event in its
- * history, in one statement. Refused with 409 naming the unit's status when it is not.
+ * A manual status change, along the unit's moves by hand (UNIT_TRANSITIONS; contracts own
+ * `assigned`, `returned` and `repossessed`). A unit leaving or re-entering inventory moves its cost.
  */
-async function recordMove(
-  ctx: AppContext,
-  tx: Tx,
-  move: {
-    deviceId: string;
-    from: readonly DeviceStatus[];
-    to: DeviceStatus;
-    reason: string;
-    actorId: string | null;
-    contractId: string | null;
-    set?: Partial<Pick<DeviceRow, 'lockState' | 'activeUntil'>>;
-  },
-): Promise<void> {
-  const now = sql`${ctx.clock.now().toISOString()}::timestamptz`;
-  const { deviceId, to } = move;
-  // The event is strictly after the unit's previous one, so the history never ties.
-  const [result] = await queryRows<{ status: DeviceStatus; serial_number: string; moved: boolean }>(
-    tx,
-    sql`
-    WITH before AS (
-      SELECT id, status, serial_number FROM ${devices} WHERE id = ${deviceId} FOR UPDATE
-    ), moved AS (
-      UPDATE ${devices} AS d
-      SET status = ${to}, updated_at = ${now},
-          lock_state = COALESCE(${move.set?.lockState ?? null}::text, d.lock_state),
-          active_until = COALESCE(${move.set?.activeUntil ?? null}::date, d.active_until)
-      FROM before
-      WHERE d.id = before.id AND before.status IN ${[...move.from]}
-      RETURNING d.id
-    ), event AS (
-      INSERT INTO ${deviceEvents} (id, device_id, from_status, to_status, reason, contract_id, actor_id, at)
-      SELECT ${randomUUID()}, before.id, before.status, ${to}, ${move.reason}, ${move.contractId}, ${move.actorId},
-             GREATEST(${now}, (SELECT max(at) + interval '1 millisecond' FROM ${deviceEvents} WHERE device_id = ${deviceId}))
-      FROM before JOIN moved ON moved.id = before.id
-    )
-    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved, ${deviceListsNotification(ctx)}
-    FROM before`,
-  );
-  if (!result) throw notFound('Device not found');
-  if (!result.moved) {
-    throw conflict(
-      `Device ${result.serial_number} is ${result.status.replace('_', ' ')}; it cannot become ${to.replace('_', ' ')}`,
-      'DEVICE_STATE',
-    );
-  }
-}
-
-/** A manual status change, allowed only along MANUAL_TRANSITIONS (contracts own `assigned`). */
 export async function changeDeviceStatus(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
   change: { status: DeviceStatus; reason: string },
 ): Promise<DeviceDetail> {
-  return ctx.db.transaction(async (tx) => {
-    const before = await lockDevice(tx, id);
-    if (before.status === change.status) {
-      throw unprocessable(`The unit is already ${change.status.replace('_', ' ')}`, 'SAME_STATUS');
-    }
-    if (before.status === 'assigned' || change.status === 'assigned') {
-      throw unprocessable(
-        'Units are assigned and released only through contracts (activation, return, repossession)',
-        'CONTRACT_MANAGED',
-      );
-    }
-    if (before.status === 'reserved') {
+  const move = moveByHandTo(change.status);
+  // No move by hand leads there: refused whatever the unit's status.
+  if (!move) throw refusalByHand(await lockUnit(ctx, id), change.status);
+  await transition(ctx, unitLifecycle, id, move, {
+    actor,
+    async check(before) {
+      if (before.status !== 'reserved') return;
       // A draft contract holds its unit: only that contract (cancelled or activated) lets it go.
-      const [reservation] = await tx
+      const [reservation] = await ctx.tx
         .select({ contractId: deviceEvents.contractId })
         .from(deviceEvents)
         .where(and(eq(deviceEvents.deviceId, id), eq(deviceEvents.toStatus, 'reserved')))
@@ -470,76 +416,51 @@ export async function changeDeviceStatus(
           'CONTRACT_MANAGED',
         );
       }
-    }
-    if (!MANUAL_TRANSITIONS[before.status].includes(change.status)) {
-      const allowed = MANUAL_TRANSITIONS[before.status];
-      throw unprocessable(
-        `A unit that is ${before.status.replace('_', ' ')} cannot be moved to ${change.status.replace('_', ' ')} by hand${
-          allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''
-        }`,
-        'TRANSITION_NOT_ALLOWED',
-      );
-    }
-    await recordMove(ctx, tx, {
-      deviceId: id,
-      from: [before.status],
-      to: change.status,
-      reason: change.reason,
-      actorId: actor.id,
-      contractId: null,
-    });
-    await postInventoryMove(ctx, tx, actor, before, change.status);
-    const device = await presentDetail(tx, id);
-    await writeAudit(tx, actor, {
+    },
+    change: () => ({ reason: change.reason, contractId: null }),
+    effects: async (before) => {
+      await postInventoryMove(ctx, actor, before, change.status);
+    },
+    audit: (before) => ({
       action: 'device.status',
       entityType: 'device',
       entityId: id,
       before: { status: before.status },
       after: { status: change.status, reason: change.reason },
-    });
-    return device;
+    }),
   });
+  return presentDetail(ctx.tx, id);
 }
 
-/** Where a contract may take a unit, and from where. */
-const CONTRACT_MOVES: Record<
-  'reserved' | 'assigned' | 'returned' | 'repossessed' | 'in_stock',
-  readonly DeviceStatus[]
-> = {
-  reserved: ['in_stock'],
-  assigned: ['in_stock', 'reserved'],
-  returned: ['assigned'],
-  repossessed: ['assigned'],
-  in_stock: ['reserved', 'assigned'],
-};
-
 /**
- * For the contracts area, inside its transaction: reserves a unit for a draft, assigns it on
+ * For the contracts area, inside its transition: reserves a unit for a draft, assigns it on
  * activation (unlocked, running until `activeUntil`), or lets it go (back to stock, returned,
- * repossessed). Locks the unit row; records the event with the contract. The caller's own audit
- * row records the business event.
+ * repossessed). One statement locks the unit, checks the move and records it with the contract;
+ * the contract's transition notifies and writes the audit row of the business event.
  */
 export async function moveDeviceForContract(
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
+  actor: Actor,
   move: {
     deviceId: string;
     contractId: string;
-    to: keyof typeof CONTRACT_MOVES;
+    move: 'reserve' | 'assign' | 'release' | 'return' | 'repossess';
     reason: string;
-    actorId: string | null;
     activeUntil?: string;
   },
 ): Promise<void> {
-  await recordMove(ctx, tx, {
-    deviceId: move.deviceId,
-    from: CONTRACT_MOVES[move.to],
-    to: move.to,
-    reason: move.reason,
-    actorId: move.actorId,
-    contractId: move.contractId,
-    set: move.to === 'assigned' ? { lockState: 'unlocked', activeUntil: move.activeUntil ?? null } : {},
-  });
+  await writeUnitMove(
+    ctx,
+    move.deviceId,
+    move.move,
+    UNIT_TRANSITIONS[move.move].from,
+    {
+      reason: move.reason,
+      contractId: move.contractId,
+      set: move.move === 'assign' ? { lockState: 'unlocked', activeUntil: move.activeUntil ?? null } : {},
+    },
+    actor,
+  );
 }
 
 /** Which of these serial numbers (or IMEIs) units already have (for imports). */

@@ -4,7 +4,7 @@ import type { DeviceToken, IssuedToken } from '../../../contracts/devices';
 import { devices, deviceTokens, users } from '../../../db/schema';
 import { encodeToken, type TokenType } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext, Tx } from '../../context';
+import type { AppContext, TxContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import { deviceListsNotification } from './list-cache';
 import { OPENPAYGO_KEY_PURPOSE } from './service';
@@ -22,13 +22,13 @@ export interface TokenRequest {
  * even count, the other types to the next odd one). The caller writes the audit row.
  */
 export async function issueTokenInTransaction(
-  ctx: AppContext,
-  tx: Tx,
+  ctx: TxContext,
   deviceId: string,
   request: TokenRequest,
   issuedBy: string | null,
   contractId: string | null = null,
 ): Promise<IssuedToken> {
+  const { tx } = ctx;
   const [device] = await tx.select().from(devices).where(eq(devices.id, deviceId)).for('update');
   if (!device) throw notFound('Device not found');
   if (
@@ -71,22 +71,20 @@ export async function issueTokenInTransaction(
 
 /** POST /api/devices/:id/tokens: a token issued by hand (device control). */
 export async function issueToken(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   deviceId: string,
   request: TokenRequest,
 ): Promise<IssuedToken> {
-  return ctx.db.transaction(async (tx) => {
-    const issued = await issueTokenInTransaction(ctx, tx, deviceId, request, actor.id);
-    // The token itself stays in device_tokens (readable by device control); the audit says what was given.
-    await writeAudit(tx, actor, {
-      action: 'device.token',
-      entityType: 'device',
-      entityId: deviceId,
-      after: { tokenId: issued.id, type: issued.type, value: issued.value, count: issued.count },
-    });
-    return issued;
+  const issued = await issueTokenInTransaction(ctx, deviceId, request, actor.id);
+  // The token itself stays in device_tokens (readable by device control); the audit says what was given.
+  await writeAudit(ctx.tx, actor, {
+    action: 'device.token',
+    entityType: 'device',
+    entityId: deviceId,
+    after: { tokenId: issued.id, type: issued.type, value: issued.value, count: issued.count },
   });
+  return issued;
 }
 
 export async function listTokens(ctx: AppContext, deviceId: string): Promise<DeviceToken[]> {

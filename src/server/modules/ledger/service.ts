@@ -123,7 +123,7 @@ export async function accounts(ctx: AppContext) {
 
 /** Debits and credits per account up to a business date; the totals are always equal. */
 export async function trialBalance(ctx: AppContext, asOf?: string): Promise<TrialBalance> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.db);
   const date = asOf ?? businessDate(ctx.clock.now(), org.timeZone);
   const rows = await queryRows<{ code: string; name: string; type: string; debit: string; credit: string }>(
     ctx.db,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { notificationSchema, unreadCountSchema } from '../../../contracts/notifications';
 import type { AppInstance } from '../../app';
 import { userId } from '../../plugins/session';
+import { withTransaction } from '../../transaction';
 import { clearAll, deleteNotification, listNotifications, markRead, unreadCount } from './service';
 
 const idParams = z.object({ id: z.uuid('Not a valid notification id') });
@@ -30,7 +31,7 @@ export async function notificationRoutes(app: AppInstance): Promise<void> {
       config: { access: 'signedIn' },
       schema: { tags, params: idParams, response: { 200: notificationSchema } },
     },
-    (request) => markRead(ctx, userId(request), request.params.id),
+    (request) => withTransaction(ctx, (tx) => markRead(tx, userId(request), request.params.id)),
   );
 
   // Registered before /:id in the router's eyes: a static segment always wins over a parameter.
@@ -40,14 +41,14 @@ export async function notificationRoutes(app: AppInstance): Promise<void> {
       config: { access: 'signedIn' },
       schema: { tags, response: { 200: z.object({ deleted: z.number().int() }) } },
     },
-    async (request) => ({ deleted: await clearAll(ctx, userId(request)) }),
+    async (request) => ({ deleted: await withTransaction(ctx, (tx) => clearAll(tx, userId(request))) }),
   );
 
   app.delete(
     '/api/notifications/:id',
     { config: { access: 'signedIn' }, schema: { tags, params: idParams, response: { 200: ok } } },
     async (request) => {
-      await deleteNotification(ctx, userId(request), request.params.id);
+      await withTransaction(ctx, (tx) => deleteNotification(tx, userId(request), request.params.id));
       return { ok: true as const };
     },
   );

@@ -5,7 +5,7 @@ import { PERMISSIONS, type Permission, ROLES, type Role, roleRank } from '../../
 import { queryRows } from '../../../db/client';
 import { notifications, userPreferences, users } from '../../../db/schema';
 import { instanceCache } from '../../cache';
-import type { AppContext, Executor } from '../../context';
+import type { AppContext, TxContext } from '../../context';
 import { notFound } from '../../errors';
 
 export type NotificationTarget = { userId: string } | { role: Role } | { permission: Permission };
@@ -33,11 +33,11 @@ function rolesHolding(permission: Permission): Role[] {
  * users who switched the category off get nothing. Call inside the transaction of the event.
  */
 export async function notify(
-  ctx: AppContext,
+  ctx: TxContext,
   target: NotificationTarget,
   input: NotificationInput,
-  executor: Executor = ctx.db,
 ): Promise<number> {
+  const executor = ctx.tx;
   let who: ReturnType<typeof sql>;
   if ('userId' in target) {
     who = sql`${users.id} = ${target.userId}`;
@@ -100,37 +100,34 @@ export async function unreadCount(ctx: AppContext, userId: string): Promise<numb
 }
 
 /** Only the owner of a notification can read, mark or delete it; another user's id is a 404. */
-export async function markRead(ctx: AppContext, userId: string, id: string): Promise<Notification> {
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(notifications)
-      .set({ readAt: sql`COALESCE(${notifications.readAt}, ${ctx.clock.now()})` })
-      .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-      .returning();
-    if (!row) throw notFound('Notification not found');
-    await ctx.bus.publish(tx, 'notifications', userId);
-    return toNotification(row);
-  });
+export async function markRead(ctx: TxContext, userId: string, id: string): Promise<Notification> {
+  const { tx } = ctx;
+  const [row] = await tx
+    .update(notifications)
+    .set({ readAt: sql`COALESCE(${notifications.readAt}, ${ctx.clock.now()})` })
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning();
+  if (!row) throw notFound('Notification not found');
+  await ctx.bus.publish(tx, 'notifications', userId);
+  return toNotification(row);
 }
 
-export async function deleteNotification(ctx: AppContext, userId: string, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const deleted = await tx
-      .delete(notifications)
-      .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
-      .returning({ id: notifications.id });
-    if (!deleted.length) throw notFound('Notification not found');
-    await ctx.bus.publish(tx, 'notifications', userId);
-  });
+export async function deleteNotification(ctx: TxContext, userId: string, id: string): Promise<void> {
+  const { tx } = ctx;
+  const deleted = await tx
+    .delete(notifications)
+    .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+    .returning({ id: notifications.id });
+  if (!deleted.length) throw notFound('Notification not found');
+  await ctx.bus.publish(tx, 'notifications', userId);
 }
 
-export async function clearAll(ctx: AppContext, userId: string): Promise<number> {
-  return ctx.db.transaction(async (tx) => {
-    const deleted = await tx
-      .delete(notifications)
-      .where(eq(notifications.userId, userId))
-      .returning({ id: notifications.id });
-    await ctx.bus.publish(tx, 'notifications', userId);
-    return deleted.length;
-  });
+export async function clearAll(ctx: TxContext, userId: string): Promise<number> {
+  const { tx } = ctx;
+  const deleted = await tx
+    .delete(notifications)
+    .where(eq(notifications.userId, userId))
+    .returning({ id: notifications.id });
+  await ctx.bus.publish(tx, 'notifications', userId);
+  return deleted.length;
 }

@@ -3,6 +3,7 @@ import { planCreateBody, planDetailSchema, planSchema, planUpdateBody } from '..
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { listRoute } from '../../list-route';
+import { withTransaction } from '../../transaction';
 import { planList } from './list';
 import { activatePlan, createPlan, getPlan, retirePlan, updatePlan } from './service';
 
@@ -30,7 +31,10 @@ export async function planRoutes(app: AppInstance): Promise<void> {
       config: { access: 'plans.write' },
       schema: { tags, body: planCreateBody, response: { 201: planSchema } },
     },
-    async (request, reply) => reply.status(201).send(await createPlan(ctx, actorOf(request), request.body)),
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await withTransaction(ctx, (tx) => createPlan(tx, actorOf(request), request.body))),
   );
 
   app.patch(
@@ -39,18 +43,19 @@ export async function planRoutes(app: AppInstance): Promise<void> {
       config: { access: 'plans.write' },
       schema: { tags, params: idParams, body: planUpdateBody, response: { 200: planSchema } },
     },
-    (request) => updatePlan(ctx, actorOf(request), request.params.id, request.body),
+    (request) =>
+      withTransaction(ctx, (tx) => updatePlan(tx, actorOf(request), request.params.id, request.body)),
   );
 
   app.post(
     '/api/service-plans/:id/activate',
     { config: { access: 'plans.write' }, schema: { tags, params: idParams, response: { 200: planSchema } } },
-    (request) => activatePlan(ctx, actorOf(request), request.params.id),
+    (request) => withTransaction(ctx, (tx) => activatePlan(tx, actorOf(request), request.params.id)),
   );
 
   app.post(
     '/api/service-plans/:id/retire',
     { config: { access: 'plans.write' }, schema: { tags, params: idParams, response: { 200: planSchema } } },
-    (request) => retirePlan(ctx, actorOf(request), request.params.id),
+    (request) => withTransaction(ctx, (tx) => retirePlan(tx, actorOf(request), request.params.id)),
   );
 }

@@ -4,7 +4,7 @@ import type { Plan, PlanTerms } from '../../../contracts/plans';
 import { prepared } from '../../../db/prepared';
 import { contracts, deviceModels, servicePlans } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext, Executor } from '../../context';
+import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { AppError, conflict, type FieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 
@@ -83,7 +83,7 @@ function termsOf(row: PlanRow): PlanTerms {
 }
 
 /** The rules across fields, and the organisation's APR cap; every problem at once. */
-async function validateTerms(ctx: AppContext, executor: Executor, terms: PlanTerms): Promise<void> {
+async function validateTerms(ctx: AppServices, executor: Executor, terms: PlanTerms): Promise<void> {
   const errors: FieldError[] = [];
   if (terms.minDepositPercent >= 100)
     errors.push({ field: 'minDepositPercent', message: 'Minimum deposit % must be below 100' });
@@ -135,7 +135,7 @@ async function contractCounts(executor: Executor, planIds: string[]): Promise<Ma
   return new Map(rows.map((row) => [row.planId, Number(row.n)]));
 }
 
-async function present(ctx: AppContext, rows: PlanRow[], executor: Executor = ctx.db): Promise<Plan[]> {
+async function present(ctx: AppServices, rows: PlanRow[], executor: Executor): Promise<Plan[]> {
   const { currency } = await organisation(ctx, executor);
   const counts = await contractCounts(
     executor,
@@ -168,9 +168,9 @@ function translateUnique(error: unknown): never {
   throw error;
 }
 
-export async function createPlan(ctx: AppContext, actor: Actor, terms: PlanTerms): Promise<Plan> {
-  await validateTerms(ctx, ctx.db, terms);
-  const [existing] = await ctx.db
+export async function createPlan(ctx: TxContext, actor: Actor, terms: PlanTerms): Promise<Plan> {
+  await validateTerms(ctx, ctx.tx, terms);
+  const [existing] = await ctx.tx
     .select({ id: servicePlans.id })
     .from(servicePlans)
     .where(eq(servicePlans.code, terms.code))
@@ -178,13 +178,89 @@ export async function createPlan(ctx: AppContext, actor: Actor, terms: PlanTerms
   if (existing)
     throw conflict(`A plan with code ${terms.code} exists; edit it to make a new version`, 'CODE_TAKEN');
   const id = randomUUID();
-  return ctx.db.transaction(async (tx) => {
+  const { tx } = ctx;
+  const [row] = await tx
+    .insert(servicePlans)
+    .values({
+      id,
+      familyId: id,
+      version: 1,
+      status: 'draft',
+      ...toColumns(terms),
+      createdBy: actor.id,
+      createdAt: ctx.clock.now(),
+    })
+    .returning();
+  if (!row) throw new Error('Plan insert returned nothing');
+  await writeAudit(tx, actor, {
+    action: 'plan.create',
+    entityType: 'service_plan',
+    entityId: id,
+    after: terms,
+  });
+  const [plan] = await present(ctx, [row], tx);
+  if (!plan) throw new Error('Plan presentation failed');
+  return plan;
+}
+
+/**
+ * A draft changes in place. An active or retired plan is never changed (contracts hold its
+ * terms): the change becomes the family's next version, as a draft to review and activate.
+ */
+export async function updatePlan(
+  ctx: TxContext,
+  actor: Actor,
+  id: string,
+  change: Partial<PlanTerms>,
+): Promise<Plan> {
+  const current = await rowOf(ctx.tx, id);
+  if (change.code !== undefined && change.code !== current.code) {
+    throw unprocessable(
+      'The code names the plan family and cannot change; create a new plan instead',
+      'CODE_FIXED',
+    );
+  }
+  const terms: PlanTerms = { ...termsOf(current), ...change };
+  await validateTerms(ctx, ctx.tx, terms);
+  try {
+    const { tx } = ctx;
+    const locked = await rowOf(tx, id, true);
+    if (locked.status === 'draft') {
+      const [row] = await tx
+        .update(servicePlans)
+        .set(toColumns(terms))
+        .where(eq(servicePlans.id, id))
+        .returning();
+      if (!row) throw notFound('Service plan not found');
+      await writeAudit(tx, actor, {
+        action: 'plan.update',
+        entityType: 'service_plan',
+        entityId: id,
+        before: termsOf(locked),
+        after: terms,
+      });
+      const [plan] = await present(ctx, [row], tx);
+      if (!plan) throw new Error('Plan presentation failed');
+      return plan;
+    }
+    const family = await tx
+      .select()
+      .from(servicePlans)
+      .where(eq(servicePlans.familyId, locked.familyId))
+      .orderBy(desc(servicePlans.version));
+    const draft = family.find((row) => row.status === 'draft');
+    if (draft)
+      throw conflict(
+        `Version ${draft.version} of ${locked.code} is already a draft: edit that one`,
+        'DRAFT_EXISTS',
+      );
+    const newId = randomUUID();
     const [row] = await tx
       .insert(servicePlans)
       .values({
-        id,
-        familyId: id,
-        version: 1,
+        id: newId,
+        familyId: locked.familyId,
+        version: (family[0]?.version ?? locked.version) + 1,
         status: 'draft',
         ...toColumns(terms),
         createdBy: actor.id,
@@ -193,150 +269,74 @@ export async function createPlan(ctx: AppContext, actor: Actor, terms: PlanTerms
       .returning();
     if (!row) throw new Error('Plan insert returned nothing');
     await writeAudit(tx, actor, {
-      action: 'plan.create',
+      action: 'plan.new_version',
       entityType: 'service_plan',
-      entityId: id,
+      entityId: newId,
+      before: { id: locked.id, version: locked.version },
       after: terms,
     });
     const [plan] = await present(ctx, [row], tx);
     if (!plan) throw new Error('Plan presentation failed');
     return plan;
-  });
-}
-
-/**
- * A draft changes in place. An active or retired plan is never changed (contracts hold its
- * terms): the change becomes the family's next version, as a draft to review and activate.
- */
-export async function updatePlan(
-  ctx: AppContext,
-  actor: Actor,
-  id: string,
-  change: Partial<PlanTerms>,
-): Promise<Plan> {
-  const current = await rowOf(ctx.db, id);
-  if (change.code !== undefined && change.code !== current.code) {
-    throw unprocessable(
-      'The code names the plan family and cannot change; create a new plan instead',
-      'CODE_FIXED',
-    );
+  } catch (error) {
+    return translateUnique(error);
   }
-  const terms: PlanTerms = { ...termsOf(current), ...change };
-  await validateTerms(ctx, ctx.db, terms);
-  return ctx.db
-    .transaction(async (tx) => {
-      const locked = await rowOf(tx, id, true);
-      if (locked.status === 'draft') {
-        const [row] = await tx
-          .update(servicePlans)
-          .set(toColumns(terms))
-          .where(eq(servicePlans.id, id))
-          .returning();
-        if (!row) throw notFound('Service plan not found');
-        await writeAudit(tx, actor, {
-          action: 'plan.update',
-          entityType: 'service_plan',
-          entityId: id,
-          before: termsOf(locked),
-          after: terms,
-        });
-        const [plan] = await present(ctx, [row], tx);
-        if (!plan) throw new Error('Plan presentation failed');
-        return plan;
-      }
-      const family = await tx
-        .select()
-        .from(servicePlans)
-        .where(eq(servicePlans.familyId, locked.familyId))
-        .orderBy(desc(servicePlans.version));
-      const draft = family.find((row) => row.status === 'draft');
-      if (draft)
-        throw conflict(
-          `Version ${draft.version} of ${locked.code} is already a draft: edit that one`,
-          'DRAFT_EXISTS',
-        );
-      const newId = randomUUID();
-      const [row] = await tx
-        .insert(servicePlans)
-        .values({
-          id: newId,
-          familyId: locked.familyId,
-          version: (family[0]?.version ?? locked.version) + 1,
-          status: 'draft',
-          ...toColumns(terms),
-          createdBy: actor.id,
-          createdAt: ctx.clock.now(),
-        })
-        .returning();
-      if (!row) throw new Error('Plan insert returned nothing');
-      await writeAudit(tx, actor, {
-        action: 'plan.new_version',
-        entityType: 'service_plan',
-        entityId: newId,
-        before: { id: locked.id, version: locked.version },
-        after: terms,
-      });
-      const [plan] = await present(ctx, [row], tx);
-      if (!plan) throw new Error('Plan presentation failed');
-      return plan;
-    })
-    .catch(translateUnique);
 }
 
 /** Activating a version retires the family's previously active one. */
-export async function activatePlan(ctx: AppContext, actor: Actor, id: string): Promise<Plan> {
-  return ctx.db
-    .transaction(async (tx) => {
-      const row = await rowOf(tx, id, true);
-      if (row.status !== 'draft')
-        throw conflict(`Only a draft can be activated; this version is ${row.status}`);
-      await validateTerms(ctx, tx, termsOf(row));
-      const now = ctx.clock.now();
-      const retired = await tx
-        .update(servicePlans)
-        .set({ status: 'retired', retiredAt: now })
-        .where(and(eq(servicePlans.familyId, row.familyId), eq(servicePlans.status, 'active')))
-        .returning({ id: servicePlans.id, version: servicePlans.version });
-      const [updated] = await tx
-        .update(servicePlans)
-        .set({ status: 'active', activatedAt: now })
-        .where(eq(servicePlans.id, id))
-        .returning();
-      if (!updated) throw notFound('Service plan not found');
-      await writeAudit(tx, actor, {
-        action: 'plan.activate',
-        entityType: 'service_plan',
-        entityId: id,
-        after: { version: updated.version, retired: retired.map((r) => r.version) },
-      });
-      const [plan] = await present(ctx, [updated], tx);
-      if (!plan) throw new Error('Plan presentation failed');
-      return plan;
-    })
-    .catch(translateUnique);
-}
-
-/** Retiring stops new contracts on the version; live contracts keep their terms. */
-export async function retirePlan(ctx: AppContext, actor: Actor, id: string): Promise<Plan> {
-  return ctx.db.transaction(async (tx) => {
+export async function activatePlan(ctx: TxContext, actor: Actor, id: string): Promise<Plan> {
+  try {
+    const { tx } = ctx;
     const row = await rowOf(tx, id, true);
-    if (row.status === 'retired') throw conflict('This version is already retired');
+    if (row.status !== 'draft')
+      throw conflict(`Only a draft can be activated; this version is ${row.status}`);
+    await validateTerms(ctx, tx, termsOf(row));
+    const now = ctx.clock.now();
+    const retired = await tx
+      .update(servicePlans)
+      .set({ status: 'retired', retiredAt: now })
+      .where(and(eq(servicePlans.familyId, row.familyId), eq(servicePlans.status, 'active')))
+      .returning({ id: servicePlans.id, version: servicePlans.version });
     const [updated] = await tx
       .update(servicePlans)
-      .set({ status: 'retired', retiredAt: ctx.clock.now() })
+      .set({ status: 'active', activatedAt: now })
       .where(eq(servicePlans.id, id))
       .returning();
     if (!updated) throw notFound('Service plan not found');
     await writeAudit(tx, actor, {
-      action: 'plan.retire',
+      action: 'plan.activate',
       entityType: 'service_plan',
       entityId: id,
-      before: { status: row.status },
+      after: { version: updated.version, retired: retired.map((r) => r.version) },
     });
     const [plan] = await present(ctx, [updated], tx);
     if (!plan) throw new Error('Plan presentation failed');
     return plan;
+  } catch (error) {
+    return translateUnique(error);
+  }
+}
+
+/** Retiring stops new contracts on the version; live contracts keep their terms. */
+export async function retirePlan(ctx: TxContext, actor: Actor, id: string): Promise<Plan> {
+  const { tx } = ctx;
+  const row = await rowOf(tx, id, true);
+  if (row.status === 'retired') throw conflict('This version is already retired');
+  const [updated] = await tx
+    .update(servicePlans)
+    .set({ status: 'retired', retiredAt: ctx.clock.now() })
+    .where(eq(servicePlans.id, id))
+    .returning();
+  if (!updated) throw notFound('Service plan not found');
+  await writeAudit(tx, actor, {
+    action: 'plan.retire',
+    entityType: 'service_plan',
+    entityId: id,
+    before: { status: row.status },
   });
+  const [plan] = await present(ctx, [updated], tx);
+  if (!plan) throw new Error('Plan presentation failed');
+  return plan;
 }
 
 export async function getPlan(ctx: AppContext, id: string): Promise<Plan & { versions: Plan[] }> {
@@ -346,7 +346,7 @@ export async function getPlan(ctx: AppContext, id: string): Promise<Plan & { ver
     .from(servicePlans)
     .where(eq(servicePlans.familyId, row.familyId))
     .orderBy(asc(servicePlans.version));
-  const versions = await present(ctx, family);
+  const versions = await present(ctx, family, ctx.db);
   const plan = versions.find((version) => version.id === id);
   if (!plan) throw notFound('Service plan not found');
   return { ...plan, versions };
@@ -371,5 +371,5 @@ export { termsOf as planTerms };
 
 /** Plans as the API shows them, with their contract counts (for the list). */
 export function presentPlans(ctx: AppContext, rows: PlanRow[]): Promise<Plan[]> {
-  return present(ctx, rows);
+  return present(ctx, rows, ctx.db);
 }

@@ -14,6 +14,7 @@ import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { unauthorized } from '../../errors';
 import { userId } from '../../plugins/session';
+import { withTransaction } from '../../transaction';
 import {
   changePassword,
   disableTwoFactor,
@@ -41,14 +42,16 @@ export async function profileRoutes(app: AppInstance): Promise<void> {
   app.patch(
     '/api/user/profile',
     { config: access, schema: { tags, body: profileUpdateBody, response: { 200: userSchema } } },
-    (request) => updateProfile(ctx, actorOf(request), request.body),
+    (request) => withTransaction(ctx, (tx) => updateProfile(tx, actorOf(request), request.body)),
   );
 
   app.post(
     '/api/user/password',
     { config: access, schema: { tags, body: passwordChangeBody, response: { 200: ok } } },
     async (request) => {
-      await changePassword(ctx, actorOf(request), sessionId(request), request.body);
+      await withTransaction(ctx, (tx) =>
+        changePassword(tx, actorOf(request), sessionId(request), request.body),
+      );
       return { ok: true as const };
     },
   );
@@ -62,20 +65,26 @@ export async function profileRoutes(app: AppInstance): Promise<void> {
   app.post(
     '/api/user/two-factor/setup',
     { config: access, schema: { tags, response: { 200: twoFactorSetupSchema } } },
-    (request) => startTwoFactor(ctx, userId(request)),
+    (request) => withTransaction(ctx, (tx) => startTwoFactor(tx, userId(request))),
   );
 
   app.post(
     '/api/user/two-factor/enable',
     { config: access, schema: { tags, body: twoFactorEnableBody, response: { 200: recoveryCodesSchema } } },
-    async (request) => ({ recoveryCodes: await enableTwoFactor(ctx, actorOf(request), request.body.code) }),
+    async (request) => ({
+      recoveryCodes: await withTransaction(ctx, (tx) =>
+        enableTwoFactor(tx, actorOf(request), request.body.code),
+      ),
+    }),
   );
 
   app.post(
     '/api/user/two-factor/disable',
     { config: access, schema: { tags, body: twoFactorDisableBody, response: { 200: ok } } },
     async (request) => {
-      await disableTwoFactor(ctx, actorOf(request), request.body.currentPassword);
+      await withTransaction(ctx, (tx) =>
+        disableTwoFactor(tx, actorOf(request), request.body.currentPassword),
+      );
       return { ok: true as const };
     },
   );
@@ -84,7 +93,9 @@ export async function profileRoutes(app: AppInstance): Promise<void> {
     '/api/user/two-factor/recovery-codes',
     { config: access, schema: { tags, body: twoFactorDisableBody, response: { 200: recoveryCodesSchema } } },
     async (request) => ({
-      recoveryCodes: await regenerateRecoveryCodes(ctx, actorOf(request), request.body.currentPassword),
+      recoveryCodes: await withTransaction(ctx, (tx) =>
+        regenerateRecoveryCodes(tx, actorOf(request), request.body.currentPassword),
+      ),
     }),
   );
 
@@ -97,6 +108,10 @@ export async function profileRoutes(app: AppInstance): Promise<void> {
   app.post(
     '/api/user/sessions/revoke-others',
     { config: access, schema: { tags, response: { 200: z.object({ revoked: z.number().int() }) } } },
-    async (request) => ({ revoked: await revokeOtherSessions(ctx, actorOf(request), sessionId(request)) }),
+    async (request) => ({
+      revoked: await withTransaction(ctx, (tx) =>
+        revokeOtherSessions(tx, actorOf(request), sessionId(request)),
+      ),
+    }),
   );
 }

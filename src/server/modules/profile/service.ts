@@ -3,7 +3,7 @@ import type { User } from '../../../contracts/auth';
 import type { SessionInfo, TwoFactorSetup, TwoFactorStatus } from '../../../contracts/profile';
 import { sessions, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext } from '../../context';
+import type { AppContext, Executor, TxContext } from '../../context';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { hashPassword, verifyPassword } from '../auth/password';
@@ -11,8 +11,8 @@ import { deleteRecoveryCodes, issueRecoveryCodes, recoveryCodesLeft } from '../a
 import { generateTotpSecret, matchTotp, otpauthUri } from '../auth/totp';
 import { findUserByEmail, findUserById, toUser } from '../users/service';
 
-async function currentUser(ctx: AppContext, id: string) {
-  const row = await findUserById(ctx.db, id);
+async function currentUser(executor: Executor, id: string) {
+  const row = await findUserById(executor, id);
   if (!row) throw notFound('User not found');
   return row;
 }
@@ -31,64 +31,62 @@ async function assertPassword(
 }
 
 export async function updateProfile(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   input: { firstName: string; lastName: string; email: string; currentPassword?: string | undefined },
 ): Promise<User> {
   const id = actor.id ?? '';
-  const before = await currentUser(ctx, id);
+  const before = await currentUser(ctx.tx, id);
   if (input.email !== before.email) {
     await assertPassword(input.currentPassword, before.passwordHash);
-    const taken = await findUserByEmail(ctx.db, input.email);
+    const taken = await findUserByEmail(ctx.tx, input.email);
     if (taken) throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
   }
-  return ctx.db.transaction(async (tx) => {
-    const [after] = await tx
-      .update(users)
-      .set({
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email,
-        updatedAt: ctx.clock.now(),
-      })
-      .where(eq(users.id, id))
-      .returning();
-    if (!after) throw notFound('User not found');
-    await ctx.sessions.userChanged(id, tx);
-    await writeAudit(tx, actor, {
-      action: 'user.profile',
-      entityType: 'user',
-      entityId: id,
-      before: { firstName: before.firstName, lastName: before.lastName, email: before.email },
-      after: { firstName: after.firstName, lastName: after.lastName, email: after.email },
-    });
-    return toUser(after);
+  const { tx } = ctx;
+  const [after] = await tx
+    .update(users)
+    .set({
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      updatedAt: ctx.clock.now(),
+    })
+    .where(eq(users.id, id))
+    .returning();
+  if (!after) throw notFound('User not found');
+  await ctx.sessions.userChanged(id, tx);
+  await writeAudit(tx, actor, {
+    action: 'user.profile',
+    entityType: 'user',
+    entityId: id,
+    before: { firstName: before.firstName, lastName: before.lastName, email: before.email },
+    after: { firstName: after.firstName, lastName: after.lastName, email: after.email },
   });
+  return toUser(after);
 }
 
 /** A new password ends every other session of the user; this one stays. */
 export async function changePassword(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   sessionId: string,
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {
   const id = actor.id ?? '';
-  const user = await currentUser(ctx, id);
+  const user = await currentUser(ctx.tx, id);
   await assertPassword(input.currentPassword, user.passwordHash);
   if (input.currentPassword === input.newPassword) {
     throw fieldError('newPassword', 'Choose a password different from the current one');
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, id));
-    await ctx.sessions.revokeUser(id, tx, sessionId);
-    await writeAudit(tx, actor, { action: 'user.password_change', entityType: 'user', entityId: id });
-  });
+  const { tx } = ctx;
+  await tx.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, id));
+  await ctx.sessions.revokeUser(id, tx, sessionId);
+  await writeAudit(tx, actor, { action: 'user.password_change', entityType: 'user', entityId: id });
 }
 
 export async function twoFactorStatus(ctx: AppContext, userId: string): Promise<TwoFactorStatus> {
-  const user = await currentUser(ctx, userId);
+  const user = await currentUser(ctx.db, userId);
   return {
     enabled: user.totpEnabledAt !== null,
     enabledAt: user.totpEnabledAt?.toISOString() ?? null,
@@ -97,23 +95,23 @@ export async function twoFactorStatus(ctx: AppContext, userId: string): Promise<
 }
 
 /** Starts an enrolment: a new secret, kept pending until confirmed with a first code. */
-export async function startTwoFactor(ctx: AppContext, userId: string): Promise<TwoFactorSetup> {
-  const user = await currentUser(ctx, userId);
+export async function startTwoFactor(ctx: TxContext, userId: string): Promise<TwoFactorSetup> {
+  const user = await currentUser(ctx.tx, userId);
   if (user.totpEnabledAt)
     throw conflict('Two-factor sign-in is already on; turn it off first to enrol again');
   const secret = generateTotpSecret();
-  await ctx.db
+  await ctx.tx
     .update(users)
     .set({ totpPendingSecret: ctx.keyring.encrypt('totp', secret), updatedAt: ctx.clock.now() })
     .where(eq(users.id, userId));
-  const { name } = await organisation(ctx);
+  const { name } = await organisation(ctx, ctx.tx);
   return { secret, otpauthUri: otpauthUri(secret, user.email, name) };
 }
 
 /** Confirms the enrolment with a code from the app; returns the recovery codes, shown once. */
-export async function enableTwoFactor(ctx: AppContext, actor: Actor, code: string): Promise<string[]> {
+export async function enableTwoFactor(ctx: TxContext, actor: Actor, code: string): Promise<string[]> {
   const id = actor.id ?? '';
-  const user = await currentUser(ctx, id);
+  const user = await currentUser(ctx.tx, id);
   if (user.totpEnabledAt) throw conflict('Two-factor sign-in is already on');
   if (!user.totpPendingSecret) throw unprocessable('Start the set-up first: no enrolment is in progress');
   const secret = ctx.keyring.decrypt('totp', user.totpPendingSecret);
@@ -121,62 +119,55 @@ export async function enableTwoFactor(ctx: AppContext, actor: Actor, code: strin
   if (step === null)
     throw fieldError('code', 'That code does not match. Check the time on your phone and try the next code.');
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({
-        totpSecret: user.totpPendingSecret,
-        totpPendingSecret: null,
-        totpEnabledAt: now,
-        totpLastStep: step,
-        updatedAt: now,
-      })
-      .where(eq(users.id, id));
-    const codes = await issueRecoveryCodes(tx, id, now);
-    await writeAudit(tx, actor, { action: 'user.two_factor_enable', entityType: 'user', entityId: id });
-    return codes;
-  });
+  const { tx } = ctx;
+  await tx
+    .update(users)
+    .set({
+      totpSecret: user.totpPendingSecret,
+      totpPendingSecret: null,
+      totpEnabledAt: now,
+      totpLastStep: step,
+      updatedAt: now,
+    })
+    .where(eq(users.id, id));
+  const codes = await issueRecoveryCodes(tx, id, now);
+  await writeAudit(tx, actor, { action: 'user.two_factor_enable', entityType: 'user', entityId: id });
+  return codes;
 }
 
-export async function disableTwoFactor(
-  ctx: AppContext,
-  actor: Actor,
-  currentPassword: string,
-): Promise<void> {
+export async function disableTwoFactor(ctx: TxContext, actor: Actor, currentPassword: string): Promise<void> {
   const id = actor.id ?? '';
-  const user = await currentUser(ctx, id);
+  const user = await currentUser(ctx.tx, id);
   await assertPassword(currentPassword, user.passwordHash);
   if (!user.totpEnabledAt) throw conflict('Two-factor sign-in is not on');
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(users)
-      .set({
-        totpSecret: null,
-        totpPendingSecret: null,
-        totpEnabledAt: null,
-        totpLastStep: null,
-        updatedAt: ctx.clock.now(),
-      })
-      .where(eq(users.id, id));
-    await deleteRecoveryCodes(tx, id);
-    await writeAudit(tx, actor, { action: 'user.two_factor_disable', entityType: 'user', entityId: id });
-  });
+  const { tx } = ctx;
+  await tx
+    .update(users)
+    .set({
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpEnabledAt: null,
+      totpLastStep: null,
+      updatedAt: ctx.clock.now(),
+    })
+    .where(eq(users.id, id));
+  await deleteRecoveryCodes(tx, id);
+  await writeAudit(tx, actor, { action: 'user.two_factor_disable', entityType: 'user', entityId: id });
 }
 
 export async function regenerateRecoveryCodes(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   currentPassword: string,
 ): Promise<string[]> {
   const id = actor.id ?? '';
-  const user = await currentUser(ctx, id);
+  const user = await currentUser(ctx.tx, id);
   await assertPassword(currentPassword, user.passwordHash);
   if (!user.totpEnabledAt) throw conflict('Two-factor sign-in is not on');
-  return ctx.db.transaction(async (tx) => {
-    const codes = await issueRecoveryCodes(tx, id, ctx.clock.now());
-    await writeAudit(tx, actor, { action: 'user.recovery_codes', entityType: 'user', entityId: id });
-    return codes;
-  });
+  const { tx } = ctx;
+  const codes = await issueRecoveryCodes(tx, id, ctx.clock.now());
+  await writeAudit(tx, actor, { action: 'user.recovery_codes', entityType: 'user', entityId: id });
+  return codes;
 }
 
 export async function listSessions(
@@ -200,12 +191,11 @@ export async function listSessions(
   }));
 }
 
-export async function revokeOtherSessions(ctx: AppContext, actor: Actor, currentId: string): Promise<number> {
+export async function revokeOtherSessions(ctx: TxContext, actor: Actor, currentId: string): Promise<number> {
   const id = actor.id ?? '';
-  return ctx.db.transaction(async (tx) => {
-    const others = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id));
-    await ctx.sessions.revokeUser(id, tx, currentId);
-    await writeAudit(tx, actor, { action: 'user.sessions_revoke_others', entityType: 'user', entityId: id });
-    return others.filter((row) => row.id !== currentId).length;
-  });
+  const { tx } = ctx;
+  const others = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, id));
+  await ctx.sessions.revokeUser(id, tx, currentId);
+  await writeAudit(tx, actor, { action: 'user.sessions_revoke_others', entityType: 'user', entityId: id });
+  return others.filter((row) => row.id !== currentId).length;
 }

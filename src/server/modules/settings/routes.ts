@@ -10,6 +10,7 @@ import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { organisation, updateOrganisation } from '../../organisation';
 import { userId } from '../../plugins/session';
+import { withTransaction } from '../../transaction';
 import { organisationOptions, preferences, savePreferences } from './service';
 
 /** /settings: the user's own preferences; organisation settings readable by staff, changed by admins only. */
@@ -30,17 +31,19 @@ export async function settingsRoutes(app: AppInstance): Promise<void> {
       schema: { tags, body: preferencesBody, response: { 200: preferencesSchema } },
     },
     (request) =>
-      savePreferences(ctx, userId(request), {
-        ...request.body,
-        notificationSettings: request.body.notificationSettings as Record<string, boolean>,
-      }),
+      withTransaction(ctx, (tx) =>
+        savePreferences(tx, userId(request), {
+          ...request.body,
+          notificationSettings: request.body.notificationSettings as Record<string, boolean>,
+        }),
+      ),
   );
 
   app.get(
     '/api/organisation',
     { config: { access: 'public' }, schema: { tags, response: { 200: publicOrganisationSchema } } },
     async () => {
-      const { name, currency, country } = await organisation(ctx);
+      const { name, currency, country } = await organisation(ctx, ctx.db);
       return { name, currency, country };
     },
   );
@@ -48,7 +51,7 @@ export async function settingsRoutes(app: AppInstance): Promise<void> {
   app.get(
     '/api/settings/organisation',
     { config: { access: 'signedIn' }, schema: { tags, response: { 200: organisationSchema } } },
-    () => organisation(ctx),
+    () => organisation(ctx, ctx.db),
   );
 
   app.get(
@@ -63,6 +66,6 @@ export async function settingsRoutes(app: AppInstance): Promise<void> {
       config: { access: 'admin.settings' },
       schema: { tags, body: organisationBody, response: { 200: organisationSchema } },
     },
-    (request) => updateOrganisation(ctx, actorOf(request), request.body),
+    (request) => withTransaction(ctx, (tx) => updateOrganisation(tx, actorOf(request), request.body)),
   );
 }

@@ -2,12 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import type { OrganisationOptions, Preferences } from '../../../contracts/profile';
 import { userPreferences } from '../../../db/schema';
 import { bucketsFromBounds } from '../../../domain';
-import type { AppContext } from '../../context';
+import type { AppContext, Executor, TxContext } from '../../context';
 import { organisation } from '../../organisation';
 
 /** The option lists the organisation's settings define, as filters offer them. */
 export async function organisationOptions(ctx: AppContext): Promise<OrganisationOptions> {
-  const org = await organisation(ctx);
+  const org = await organisation(ctx, ctx.db);
   return {
     delinquencyBuckets: bucketsFromBounds(org.delinquencyBuckets).map(({ label }) => ({
       value: label,
@@ -18,8 +18,12 @@ export async function organisationOptions(ctx: AppContext): Promise<Organisation
 
 const DEFAULT_PREFERENCES: Preferences = { theme: 'system', landingPage: '/', notificationSettings: {} };
 
-export async function preferences(ctx: AppContext, userId: string): Promise<Preferences> {
-  const [row] = await ctx.db.select().from(userPreferences).where(eq(userPreferences.userId, userId));
+export function preferences(ctx: AppContext, userId: string): Promise<Preferences> {
+  return preferencesOf(ctx.db, userId);
+}
+
+async function preferencesOf(executor: Executor, userId: string): Promise<Preferences> {
+  const [row] = await executor.select().from(userPreferences).where(eq(userPreferences.userId, userId));
   if (!row) return DEFAULT_PREFERENCES;
   return {
     theme: row.theme,
@@ -29,12 +33,12 @@ export async function preferences(ctx: AppContext, userId: string): Promise<Pref
 }
 
 export async function savePreferences(
-  ctx: AppContext,
+  ctx: TxContext,
   userId: string,
   input: Preferences,
 ): Promise<Preferences> {
   const now = ctx.clock.now();
-  await ctx.db
+  await ctx.tx
     .insert(userPreferences)
     .values({ userId, ...input, updatedAt: now })
     .onConflictDoUpdate({
@@ -46,5 +50,5 @@ export async function savePreferences(
         updatedAt: now,
       },
     });
-  return preferences(ctx, userId);
+  return preferencesOf(ctx.tx, userId);
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../contracts/auth';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
+import { withTransaction } from '../../transaction';
 import {
   createInvite,
   listInvites,
@@ -44,7 +45,8 @@ export async function userRoutes(app: AppInstance): Promise<void> {
         response: { 200: staffUserSchema },
       },
     },
-    (request) => updateStaffUser(ctx, actorOf(request), request.params.id, request.body),
+    (request) =>
+      withTransaction(ctx, (tx) => updateStaffUser(tx, actorOf(request), request.params.id, request.body)),
   );
 
   app.get(
@@ -64,7 +66,9 @@ export async function userRoutes(app: AppInstance): Promise<void> {
     },
     async (request, reply) => {
       const baseUrl = ctx.config.PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
-      return reply.status(201).send(await createInvite(ctx, actorOf(request), request.body, baseUrl));
+      return reply
+        .status(201)
+        .send(await withTransaction(ctx, (tx) => createInvite(tx, actorOf(request), request.body, baseUrl)));
     },
   );
 
@@ -74,7 +78,7 @@ export async function userRoutes(app: AppInstance): Promise<void> {
       config: { access: 'admin.users' },
       schema: { tags: ['users'], params: idParams, response: { 200: inviteSchema } },
     },
-    (request) => revokeInvite(ctx, actorOf(request), request.params.id),
+    (request) => withTransaction(ctx, (tx) => revokeInvite(tx, actorOf(request), request.params.id)),
   );
 
   // The register page shows whom an invite is for before the form is filled in.

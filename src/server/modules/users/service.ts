@@ -4,7 +4,7 @@ import type { Invite, InviteCreated, InvitePreview, StaffUser, User } from '../.
 import { ROLE_LABELS, type Role } from '../../../contracts/roles';
 import { invites, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import type { AppContext, Executor } from '../../context';
+import type { AppContext, Executor, TxContext } from '../../context';
 import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../errors';
 import { randomToken, sha256 } from '../../secrets';
 import { type NotificationInput, notify } from '../notifications/service';
@@ -82,65 +82,64 @@ export async function listStaffUsers(ctx: AppContext): Promise<StaffUser[]> {
 
 /** Role changes and deactivation; the owner can be neither demoted nor deactivated (PRODUCT.md section 1). */
 export async function updateStaffUser(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   id: string,
   change: { role?: Role | undefined; active?: boolean | undefined },
 ): Promise<StaffUser> {
-  return ctx.db.transaction(async (tx) => {
-    const [before] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-    if (!before) throw notFound('User not found');
-    if (before.isOwner) throw unprocessable('The owner cannot be demoted or deactivated', 'OWNER_PROTECTED');
-    if (before.id === actor.id) throw forbidden('You cannot change your own role or status');
-    const notices: NotificationInput[] = [];
-    if (change.role !== undefined && change.role !== before.role) {
-      notices.push({
-        title: `Your role was changed to ${ROLE_LABELS[change.role]}`,
-        message: `${actor.label ?? 'An administrator'} changed your role from ${ROLE_LABELS[before.role]} to ${ROLE_LABELS[change.role]}. What you can see and do has changed with it.`,
-        type: 'warning',
-        category: 'system',
-      });
-    }
-    if (change.active === false && before.active) {
-      notices.push({
-        title: 'Your account was deactivated',
-        message: `${actor.label ?? 'An administrator'} deactivated your account; it was signed out everywhere.`,
-        type: 'warning',
-        category: 'system',
-      });
-    }
-    if (change.active === true && !before.active) {
-      notices.push({
-        title: 'Your account was reactivated',
-        message: `${actor.label ?? 'An administrator'} reactivated your account.`,
-        type: 'success',
-        category: 'system',
-      });
-    }
-    // notify() skips deactivated accounts: a deactivation notice goes before the change (the user
-    // reads it if the account is ever reactivated), every other one after it.
-    const deliver = async () => {
-      for (const notice of notices) await notify(ctx, { userId: id }, notice, tx);
-    };
-    if (change.active === false) await deliver();
-    const [after] = await tx
-      .update(users)
-      .set({ ...change, updatedAt: ctx.clock.now() })
-      .where(eq(users.id, id))
-      .returning();
-    if (!after) throw notFound('User not found');
-    if (change.active === false) await ctx.sessions.revokeUser(id, tx);
-    else await ctx.sessions.userChanged(id, tx);
-    if (change.active !== false) await deliver();
-    await writeAudit(tx, actor, {
-      action: 'user.update',
-      entityType: 'user',
-      entityId: id,
-      before: { role: before.role, active: before.active },
-      after: { role: after.role, active: after.active },
+  const { tx } = ctx;
+  const [before] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  if (!before) throw notFound('User not found');
+  if (before.isOwner) throw unprocessable('The owner cannot be demoted or deactivated', 'OWNER_PROTECTED');
+  if (before.id === actor.id) throw forbidden('You cannot change your own role or status');
+  const notices: NotificationInput[] = [];
+  if (change.role !== undefined && change.role !== before.role) {
+    notices.push({
+      title: `Your role was changed to ${ROLE_LABELS[change.role]}`,
+      message: `${actor.label ?? 'An administrator'} changed your role from ${ROLE_LABELS[before.role]} to ${ROLE_LABELS[change.role]}. What you can see and do has changed with it.`,
+      type: 'warning',
+      category: 'system',
     });
-    return toStaffUser(after);
+  }
+  if (change.active === false && before.active) {
+    notices.push({
+      title: 'Your account was deactivated',
+      message: `${actor.label ?? 'An administrator'} deactivated your account; it was signed out everywhere.`,
+      type: 'warning',
+      category: 'system',
+    });
+  }
+  if (change.active === true && !before.active) {
+    notices.push({
+      title: 'Your account was reactivated',
+      message: `${actor.label ?? 'An administrator'} reactivated your account.`,
+      type: 'success',
+      category: 'system',
+    });
+  }
+  // notify() skips deactivated accounts: a deactivation notice goes before the change (the user
+  // reads it if the account is ever reactivated), every other one after it.
+  const deliver = async () => {
+    for (const notice of notices) await notify(ctx, { userId: id }, notice);
+  };
+  if (change.active === false) await deliver();
+  const [after] = await tx
+    .update(users)
+    .set({ ...change, updatedAt: ctx.clock.now() })
+    .where(eq(users.id, id))
+    .returning();
+  if (!after) throw notFound('User not found');
+  if (change.active === false) await ctx.sessions.revokeUser(id, tx);
+  else await ctx.sessions.userChanged(id, tx);
+  if (change.active !== false) await deliver();
+  await writeAudit(tx, actor, {
+    action: 'user.update',
+    entityType: 'user',
+    entityId: id,
+    before: { role: before.role, active: before.active },
+    after: { role: after.role, active: after.active },
   });
+  return toStaffUser(after);
 }
 
 function inviteStatus(row: InviteRow, now: Date): Invite['status'] {
@@ -165,38 +164,37 @@ function toInvite(row: InviteRow, now: Date): Invite {
 }
 
 export async function createInvite(
-  ctx: AppContext,
+  ctx: TxContext,
   actor: Actor,
   input: { email?: string | undefined; role: Role },
   baseUrl: string,
 ): Promise<InviteCreated> {
-  if (input.email && (await findUserByEmail(ctx.db, input.email))) {
+  if (input.email && (await findUserByEmail(ctx.tx, input.email))) {
     throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
   }
   const token = randomToken(24);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(invites)
-      .values({
-        id: randomUUID(),
-        tokenHash: sha256(token),
-        email: input.email ?? null,
-        role: input.role,
-        createdBy: actor.id,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + INVITE_VALIDITY_MS),
-      })
-      .returning();
-    if (!row) throw new Error('Invite insert returned nothing');
-    await writeAudit(tx, actor, {
-      action: 'invite.create',
-      entityType: 'invite',
-      entityId: row.id,
-      after: { email: row.email, role: row.role, expiresAt: row.expiresAt },
-    });
-    return { ...toInvite(row, now), token, url: `${baseUrl}/register?invite=${encodeURIComponent(token)}` };
+  const { tx } = ctx;
+  const [row] = await tx
+    .insert(invites)
+    .values({
+      id: randomUUID(),
+      tokenHash: sha256(token),
+      email: input.email ?? null,
+      role: input.role,
+      createdBy: actor.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + INVITE_VALIDITY_MS),
+    })
+    .returning();
+  if (!row) throw new Error('Invite insert returned nothing');
+  await writeAudit(tx, actor, {
+    action: 'invite.create',
+    entityType: 'invite',
+    entityId: row.id,
+    after: { email: row.email, role: row.role, expiresAt: row.expiresAt },
   });
+  return { ...toInvite(row, now), token, url: `${baseUrl}/register?invite=${encodeURIComponent(token)}` };
 }
 
 export async function listInvites(ctx: AppContext): Promise<Invite[]> {
@@ -205,22 +203,21 @@ export async function listInvites(ctx: AppContext): Promise<Invite[]> {
   return rows.map((row) => toInvite(row, now));
 }
 
-export async function revokeInvite(ctx: AppContext, actor: Actor, id: string): Promise<Invite> {
+export async function revokeInvite(ctx: TxContext, actor: Actor, id: string): Promise<Invite> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(invites)
-      .set({ revokedAt: now })
-      .where(and(eq(invites.id, id), isNull(invites.usedAt), isNull(invites.revokedAt)))
-      .returning();
-    if (!row) {
-      const [existing] = await tx.select().from(invites).where(eq(invites.id, id));
-      if (!existing) throw notFound('Invite not found');
-      throw conflict(`This invite is already ${inviteStatus(existing, now)}`);
-    }
-    await writeAudit(tx, actor, { action: 'invite.revoke', entityType: 'invite', entityId: id });
-    return toInvite(row, now);
-  });
+  const { tx } = ctx;
+  const [row] = await tx
+    .update(invites)
+    .set({ revokedAt: now })
+    .where(and(eq(invites.id, id), isNull(invites.usedAt), isNull(invites.revokedAt)))
+    .returning();
+  if (!row) {
+    const [existing] = await tx.select().from(invites).where(eq(invites.id, id));
+    if (!existing) throw notFound('Invite not found');
+    throw conflict(`This invite is already ${inviteStatus(existing, now)}`);
+  }
+  await writeAudit(tx, actor, { action: 'invite.revoke', entityType: 'invite', entityId: id });
+  return toInvite(row, now);
 }
 
 async function openInvite(executor: Executor, token: string, now: Date): Promise<InviteRow> {

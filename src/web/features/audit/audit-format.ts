@@ -54,25 +54,3 @@ export function diffEntries(before: unknown, after: unknown): DiffRow[] | null {
     return { key, before: was, after: now, changed: was !== now };
   });
 }
-
-/** Actions the server writes today, offered as suggestions in the filter (any text is allowed). */
-export const KNOWN_ACTIONS = [
-  'auth.login',
-  'auth.admin_login',
-  'auth.login_failed',
-  'auth.admin_login_refused',
-  'auth.logout',
-  'user.register',
-  'user.update',
-  'user.profile',
-  'user.password_change',
-  'user.two_factor_enable',
-  'user.two_factor_disable',
-  'user.recovery_codes',
-  'user.sessions_revoke_others',
-  'invite.create',
-  'invite.revoke',
-  'organisation.update',
-] as const;
-
-export const KNOWN_ENTITY_TYPES = ['user', 'invite', 'organisation'] as const;

@@ -2,7 +2,13 @@ import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Filter, Link2, Link2Off, RotateCw, ScrollText, ShieldCheck, X } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import type { z } from 'zod';
-import type { AuditRow, auditPageSchema, chainVerificationSchema } from '@/contracts/audit';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_ENTITY_TYPES,
+  type AuditRow,
+  type auditPageSchema,
+  type chainVerificationSchema,
+} from '@/contracts/audit';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
@@ -12,7 +18,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 import { AuditDetailDialog } from './audit-detail';
-import { formatAuditTime, KNOWN_ACTIONS, KNOWN_ENTITY_TYPES } from './audit-format';
+import { formatAuditTime } from './audit-format';
 
 type AuditPage = z.infer<typeof auditPageSchema>;
 type ChainVerification = z.infer<typeof chainVerificationSchema>;
@@ -104,7 +110,7 @@ export function AuditLog() {
               )}
             </FormField>
             <datalist id={`${ids}-actions`}>
-              {KNOWN_ACTIONS.map((action) => (
+              {AUDIT_ACTIONS.map((action) => (
                 <option key={action} value={action} />
               ))}
             </datalist>
@@ -121,7 +127,7 @@ export function AuditLog() {
               )}
             </FormField>
             <datalist id={`${ids}-entity-types`}>
-              {KNOWN_ENTITY_TYPES.map((type) => (
+              {AUDIT_ENTITY_TYPES.map((type) => (
                 <option key={type} value={type} />
               ))}
             </datalist>

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/** Decision 011, checked on the source: who may open a transaction, and no default `ctx.db`. */
+const SERVER = path.join(import.meta.dirname);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return sources(file);
+    return file.endsWith('.ts') && !file.endsWith('.test.ts') ? [file] : [];
+  });
+}
+
+/** Job bodies and the sign-in flow own their transactions; services never do. */
+const OWNERS = new Set([
+  'transaction.ts',
+  'modules/contracts/delinquency.ts',
+  'modules/customers/rescore.ts',
+  'modules/auth/service.ts',
+]);
+
+describe('transaction ownership', () => {
+  const files = sources(SERVER).map((file) => ({
+    name: path.relative(SERVER, file).split(path.sep).join('/'),
+    text: readFileSync(file, 'utf8'),
+  }));
+
+  it('opens transactions only in routes, the demo builder, jobs and withTransaction', () => {
+    const opening = files
+      .filter(({ text }) => /\.db\s*\.transaction\(|withTransaction\(/.test(text))
+      .map(({ name }) => name)
+      .filter((name) => !name.endsWith('/routes.ts') && !name.startsWith('demo/') && !OWNERS.has(name));
+    expect(opening).toEqual([]);
+  });
+
+  it('never defaults an executor to ctx.db', () => {
+    expect(files.filter(({ text }) => /=\s*ctx\.db\b\s*[,)]/.test(text)).map(({ name }) => name)).toEqual([]);
+  });
+});
