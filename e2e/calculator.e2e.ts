@@ -1,15 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../tests/support/server-process';
-import {
-  accessibilityViolations,
-  assertBuilt,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser';
-import { register, signIn } from './support/session';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, PHONE, screenshot } from './support/browser';
+import { owner, register } from './support/session';
+import { startBrowserSuite } from './support/suite';
 
 /**
  * The public calculator and the Finance AI Assistant in Chromium against the built app:
@@ -24,26 +17,7 @@ const CASE_A = {
   interest: ['$15.62', '$11.80', '$7.92', '$3.99'],
 };
 
-const owner = {
-  firstName: 'Amina',
-  lastName: 'Njeri',
-  email: 'amina@example.com',
-  password: 'owner passphrase 1',
-};
-
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startServer({ DEMO_DATA: 'false' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = startBrowserSuite();
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent())?.trim();
 
@@ -67,7 +41,7 @@ async function expectCaseA(page: Page, where: 'table' | 'cards') {
 
 describe('device calculator in Chromium', () => {
   it('reproduces reference case A as you type, with messages per field, and a link that reproduces it', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     const scripts: string[] = [];
     page.on('response', (response) => {
       if (response.url().endsWith('.js')) scripts.push(new URL(response.url()).pathname);
@@ -115,7 +89,7 @@ describe('device calculator in Chromium', () => {
   });
 
   it('reproduces case A on a phone, as cards with the instalment kept in view', async () => {
-    const { context, page, errors } = await newContext(browser, server.url, PHONE);
+    const { context, page, errors } = await suite.open(PHONE);
     await page.goto(CASE_A.path);
     await expectCaseA(page, 'cards');
     expect(await page.getByTestId('table-schedule').isVisible()).toBe(false);
@@ -133,7 +107,7 @@ describe('device calculator in Chromium', () => {
   });
 
   it('keeps the dark theme free of serious accessibility violations', async () => {
-    const { context, page } = await newContext(browser, server.url);
+    const { context, page } = await suite.open();
     await page.goto(CASE_A.path);
     await expectCaseA(page, 'table');
     await page.getByTestId('button-theme-toggle').click();
@@ -149,7 +123,7 @@ describe('device calculator in Chromium', () => {
   });
 
   it('prints a clean quote without the app chrome, in the dark theme too', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     await page.addInitScript(() => {
       window.print = () => {
         document.documentElement.dataset.printed = 'yes';
@@ -213,7 +187,7 @@ async function askQuickQuery(page: Page, index: number): Promise<'reply' | 'erro
 
 describe('Finance AI Assistant in Chromium', () => {
   it('opens from the robot button on signed-in pages and answers a quick query (or says it failed)', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     await register(page, owner);
     await page.goto('/contracts');
     const toggle = page.getByTestId('button-assistant-toggle');
@@ -248,8 +222,7 @@ describe('Finance AI Assistant in Chromium', () => {
   });
 
   it('becomes a bottom sheet on a phone, above the navigation bar', async () => {
-    const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner, PHONE);
     await page.getByTestId('button-assistant-toggle').click();
     const panel = page.getByTestId('panel-assistant');
     await panel.waitFor();

@@ -1,17 +1,10 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { SAMPLE_FILES } from '../tests/support/multipart';
-import { type RunningServer, startServer } from '../tests/support/server-process';
-import {
-  accessibilityViolations,
-  assertBuilt,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser';
+import { accessibilityViolations, PHONE, screenshot } from './support/browser';
 import { documentIdOf, documentRow } from './support/documents';
-import { expectPath, owner, signIn } from './support/session';
+import { expectPath, manager, owner } from './support/session';
+import { startBrowserSuite } from './support/suite';
 
 /**
  * Origination in a real browser against the built app, one journey: the owner creates a customer
@@ -21,27 +14,8 @@ import { expectPath, owner, signIn } from './support/session';
  * recorded, the deposit is recorded, the contract activates with its first unlock token, the
  * key-facts PDF downloads, and /finance shows the journal and a balanced trial balance.
  */
-const manager = {
-  firstName: 'Peter',
-  lastName: 'Mwangi',
-  email: 'peter@example.com',
-  password: 'manager passphrase 1',
-};
-
-let server: RunningServer;
-let browser: Browser;
+const suite = startBrowserSuite();
 let contractUrl = '';
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startServer({ DEMO_DATA: 'false' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 /** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
 async function api(request: APIRequestContext) {
@@ -87,7 +61,7 @@ describe('contracts and finance in Chromium', () => {
   let ownerErrors: string[];
 
   it('sets up the book in the browser: a customer whose KYC a second person verifies, a device and a plan', async () => {
-    ({ context: ownerContext, page: ownerPage, errors: ownerErrors } = await newContext(browser, server.url));
+    ({ context: ownerContext, page: ownerPage, errors: ownerErrors } = await suite.open());
     // The people: an owner and an invited manager (registration has its own browser tests).
     const registered = await ownerContext.request.post('/api/register', { data: owner });
     expect(registered.status()).toBe(201);
@@ -95,7 +69,7 @@ describe('contracts and finance in Chromium', () => {
       email: manager.email,
       role: 'manager',
     });
-    const managerSetup = await browser.newContext({ baseURL: server.url });
+    const managerSetup = await suite.browser.newContext({ baseURL: suite.url });
     const joined = await managerSetup.request.post('/api/register', {
       data: { ...manager, inviteToken: invite.token },
     });
@@ -125,8 +99,7 @@ describe('contracts and finance in Chromium', () => {
     await expect.poll(() => page.getByTestId('text-kyc-status').getAttribute('data-status')).toBe('pending');
 
     // The manager, another person, verifies both.
-    const reviewer = await newContext(browser, server.url);
-    await signIn(reviewer.page, manager);
+    const reviewer = await suite.openAs(manager);
     await reviewer.page.goto(customerPath);
     for (const type of ['id_front', 'selfie']) {
       await documentRow(reviewer.page, type).waitFor();
@@ -251,8 +224,7 @@ describe('contracts and finance in Chromium', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'contracts-detail-maker-refused');
 
-    const { context, page: managerPage, errors } = await newContext(browser, server.url);
-    await signIn(managerPage, manager);
+    const { context, page: managerPage, errors } = await suite.openAs(manager);
     await managerPage.goto(contractUrl);
     await managerPage.getByTestId('button-approve').click();
     await confirm(managerPage);
@@ -367,8 +339,7 @@ describe('contracts and finance in Chromium', () => {
   });
 
   it('works on a phone: list, contract page, wizard and finance; a bad id is not found', async () => {
-    const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner, PHONE);
     await page.goto('/contracts');
     await page.locator('[data-testid^="row-contracts-"]').first().waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);

@@ -1,18 +1,11 @@
 import { deflateSync } from 'node:zlib';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../tests/support/server-process';
-import {
-  accessibilityViolations,
-  assertBuilt,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, PHONE, screenshot } from './support/browser';
 import { documentIdOf, documentRow } from './support/documents';
-import { agent, expectPath, owner, register, signIn } from './support/session';
+import { agent, expectPath, owner, register } from './support/session';
+import { startBrowserSuite } from './support/suite';
 
 /**
  * Customers and KYC in a real browser against the built app: a customer created through the form
@@ -22,21 +15,9 @@ import { agent, expectPath, owner, register, signIn } from './support/session';
  * and axe scans of the list and the profile on desktop and phone.
  */
 
-let server: RunningServer;
-let browser: Browser;
+const suite = startBrowserSuite();
 let customerPath = '';
 let accountNumber = '';
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startServer({ DEMO_DATA: 'false' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const toastText = (page: Page, text: string) => page.getByTestId('toast').getByText(text, { exact: true });
 
@@ -100,7 +81,7 @@ async function samplePdf(): Promise<Buffer> {
 
 describe('customers and KYC in Chromium', () => {
   it('registers the owner, sets the organisation in Kenya and invites an agent', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     await register(page, owner);
 
     const status = await page.evaluate(async () => {
@@ -121,7 +102,7 @@ describe('customers and KYC in Chromium', () => {
     await page.getByRole('option', { name: 'Agent' }).click();
     await page.getByTestId('button-create-invite').click();
     const inviteUrl = new URL(await page.getByTestId('text-invite-url').inputValue());
-    const visitor = await newContext(browser, server.url);
+    const visitor = await suite.open();
     await visitor.page.goto(inviteUrl.pathname + inviteUrl.search);
     await visitor.page.getByTestId('input-first-name').fill(agent.firstName);
     await visitor.page.getByTestId('input-last-name').fill(agent.lastName);
@@ -135,8 +116,7 @@ describe('customers and KYC in Chromium', () => {
   });
 
   it('creates a customer through the form, field messages first, and refuses a duplicate phone naming the customer', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/customers');
     await page.getByTestId('empty-customers').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -223,8 +203,7 @@ describe('customers and KYC in Chromium', () => {
   });
 
   it('uploads a PNG and a PDF, previews both, and tells the uploader another person must review', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto(customerPath);
     await page.getByTestId('empty-documents').waitFor();
 
@@ -295,8 +274,7 @@ describe('customers and KYC in Chromium', () => {
   });
 
   it('lets a second person verify the ID and reject the selfie with a reason', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, agent);
+    const { context, page, errors } = await suite.openAs(agent);
     await page.goto(customerPath);
     await documentRow(page, 'id_front').waitFor();
     const idFront = await documentIdOf(page, 'id_front');
@@ -342,8 +320,7 @@ describe('customers and KYC in Chromium', () => {
   });
 
   it('searches the list and exports it, edits a customer, and fits a phone', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/customers');
     await page.getByTestId('table-customers').waitFor();
     expect(await page.locator('[data-testid^="row-customers-"]').count()).toBe(3);
@@ -396,8 +373,7 @@ describe('customers and KYC in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const phone = await newContext(browser, server.url, PHONE);
-    await signIn(phone.page, owner);
+    const phone = await suite.openAs(owner, PHONE);
     await phone.page.goto('/customers');
     await phone.page.getByTestId('table-customers').waitFor();
     expect(await accessibilityViolations(phone.page)).toEqual([]);
@@ -417,8 +393,7 @@ describe('customers and KYC in Chromium', () => {
   });
 
   it('says "Customer not found" for an id that does not exist or is not an id', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, agent);
+    const { context, page, errors } = await suite.openAs(agent);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
       await page.goto(`/customers/${id}`);
       await page.getByTestId('card-customer-not-found').waitFor();

@@ -1,15 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../tests/support/server-process';
-import {
-  accessibilityViolations,
-  assertBuilt,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser';
-import { expectPath, register, signIn } from './support/session';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, PHONE, screenshot } from './support/browser';
+import { expectPath, owner, register } from './support/session';
+import { startBrowserSuite } from './support/suite';
 
 /**
  * The inventory and the service plans in a real browser against the built app: the device
@@ -17,29 +10,11 @@ import { expectPath, register, signIn } from './support/session';
  * with a bad row, a status change in the history, an OpenPAYGO token, and a plan's whole life
  * (APR cap, draft, activation, a new version, retirement); axe scans and screenshots, desktop and phone.
  */
-const owner = {
-  firstName: 'Amina',
-  lastName: 'Njeri',
-  email: 'amina@example.com',
-  password: 'owner passphrase 1',
-};
 const SECRET_KEY = '0123456789abcdef0123456789abcdef';
 
-let server: RunningServer;
-let browser: Browser;
+const suite = startBrowserSuite();
 /** The plan version the plan test ends on. */
 let planPath = '/service-plans';
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startServer({ DEMO_DATA: 'false' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
 
 const toastText = (page: Page, text: string) => page.getByTestId('toast').getByText(text, { exact: true });
 
@@ -52,7 +27,7 @@ async function expectNoViolations(page: Page) {
 
 describe('devices and service plans in Chromium', () => {
   it('registers the owner and sets an APR cap of 60%', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     await register(page, owner);
     const status = await page.evaluate(async () => {
       const { csrfToken } = await (await fetch('/api/csrf-token')).json();
@@ -71,8 +46,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('builds the catalogue: create, edit with per-field errors, deactivate with confirmation', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/devices?tab=models');
     await page.getByTestId('empty-models').waitFor();
 
@@ -180,8 +154,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('adds units (IMEI check, OpenPAYGO key) and imports a CSV file with a bad row', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/devices');
     await page.getByTestId('empty-units').waitFor();
 
@@ -282,8 +255,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('changes a unit’s status with a reason and shows it in the history', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/devices?q=SN-0001');
     await page.locator('[data-testid^="row-units-"] a', { hasText: 'SN-0001' }).click();
     await expectPath(page, /^\/devices\/[0-9a-f-]{36}$/);
@@ -301,7 +273,9 @@ describe('devices and service plans in Chromium', () => {
     const history = page.getByTestId('table-status-history');
     await expect.poll(() => history.locator('tbody tr').count()).toBe(2);
     expect(await history.locator('tbody tr').first().textContent()).toContain('Held for a walk-in customer');
-    expect(await history.locator('tbody tr').first().textContent()).toContain('Amina Njeri');
+    expect(await history.locator('tbody tr').first().textContent()).toContain(
+      `${owner.firstName} ${owner.lastName}`,
+    );
     expect(await page.getByTestId('text-device-contract').textContent()).toContain('none');
     await expectNoViolations(page);
     await screenshot(page, 'device-detail-status');
@@ -316,8 +290,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('issues OpenPAYGO tokens and lists them', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/devices?q=SK-0001');
     await page.locator('[data-testid^="row-units-"] a', { hasText: 'SK-0001' }).click();
     await page.getByTestId('card-openpaygo').waitFor();
@@ -333,7 +306,7 @@ describe('devices and service plans in Chromium', () => {
     const rows = page.locator('[data-testid^="row-token-"]');
     await expect.poll(() => rows.count()).toBe(1);
     expect(await rows.first().textContent()).toContain('Add time');
-    expect(await rows.first().textContent()).toContain('Amina Njeri');
+    expect(await rows.first().textContent()).toContain(`${owner.firstName} ${owner.lastName}`);
     expect((await rows.first().textContent())?.replaceAll(' ', '')).toContain(digits);
 
     await page.getByTestId('select-token-type').selectOption('SET_TIME');
@@ -345,8 +318,7 @@ describe('devices and service plans in Chromium', () => {
     await expectNoViolations(page);
     await screenshot(page, 'device-detail-openpaygo');
 
-    const phone = await newContext(browser, server.url, PHONE);
-    await signIn(phone.page, owner);
+    const phone = await suite.openAs(owner, PHONE);
     await phone.page.goto(new URL(page.url()).pathname);
     await phone.page.getByTestId('card-openpaygo').waitFor();
     await phone.page.locator('[data-testid^="row-token-"]').first().waitFor();
@@ -362,8 +334,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('creates a plan (the APR cap refused, with its message) and activates it', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/service-plans');
     await page.getByTestId('empty-plans').waitFor();
     await page.getByTestId('button-new-plan').click();
@@ -409,8 +380,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('edits the active plan into version 2, activates it, then retires it', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto(planPath);
     const v1 = idInPath(page);
     // Editing the active version makes version 2, a draft.
@@ -467,8 +437,7 @@ describe('devices and service plans in Chromium', () => {
   });
 
   it('fits the plan pages on a phone', async () => {
-    const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner, PHONE);
     await page.goto(planPath);
     await page.getByTestId('card-plan-terms').waitFor();
     await expectNoViolations(page);

@@ -1,18 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Tutorial } from '../src/contracts/help';
 import { totp } from '../src/server/modules/auth/totp';
-import { type RunningServer, startServer } from '../tests/support/server-process';
-import {
-  accessibilityViolations,
-  assertBuilt,
-  DESKTOP,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser';
+import { accessibilityViolations, DESKTOP, PHONE, screenshot } from './support/browser';
 import { agent, expectPath, owner, register, signedInShell, signIn } from './support/session';
+import { startBrowserSuite } from './support/suite';
 
 /**
  * The shell services in a real browser against the built app: notifications from real events
@@ -22,19 +14,7 @@ import { agent, expectPath, owner, register, signedInShell, signIn } from './sup
  * landing page) and organisation settings; axe scans of the new screens in both themes.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startServer({ DEMO_DATA: 'false' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = startBrowserSuite();
 
 async function signOut(page: Page) {
   await page.getByTestId('button-profile-menu').click();
@@ -58,7 +38,7 @@ const badge = (page: Page) =>
 
 describe('shell services in Chromium', () => {
   it('registers the owner, who is notified when an invite is used; the agent when their role changes', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     await register(page, owner);
     expect(await badge(page).count()).toBe(0);
 
@@ -70,7 +50,7 @@ describe('shell services in Chromium', () => {
     await page.getByTestId('button-create-invite').click();
     const inviteUrl = new URL(await page.getByTestId('text-invite-url').inputValue());
 
-    const visitor = await newContext(browser, server.url);
+    const visitor = await suite.open();
     await visitor.page.goto(inviteUrl.pathname + inviteUrl.search);
     await visitor.page.getByTestId('text-invite-role').waitFor();
     await visitor.page.getByTestId('input-first-name').fill(agent.firstName);
@@ -111,8 +91,7 @@ describe('shell services in Chromium', () => {
   });
 
   it('lets the agent mark all as read and clear all, on a phone', async () => {
-    const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page, agent);
+    const { context, page, errors } = await suite.openAs(agent, PHONE);
     await expect.poll(() => badge(page).textContent()).toBe('2');
     await bell(page).click();
     const panel = page.getByTestId('panel-notifications');
@@ -136,8 +115,7 @@ describe('shell services in Chromium', () => {
   });
 
   it('searches with Ctrl+K, goes home with Ctrl+D and opens help with Ctrl+?', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/settings');
     await page.getByTestId('card-preferences').waitFor();
     await page.keyboard.press('Control+k');
@@ -167,8 +145,7 @@ describe('shell services in Chromium', () => {
   });
 
   it('takes a tutorial to the end, after which its card shows 100%', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.getByTestId('button-settings-menu').click();
     await page.getByTestId('menu-settings').getByTestId('nav-help-tutorial').click();
     await expectPath(page, '/help-tutorial');
@@ -219,8 +196,7 @@ describe('shell services in Chromium', () => {
   });
 
   it('finds every tutorial step’s target on its page', { timeout: 180_000 }, async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     const response = await page.request.get('/api/tutorials');
     expect(response.status()).toBe(200);
     const tutorials = (await response.json()) as Tutorial[];
@@ -253,8 +229,7 @@ describe('shell services in Chromium', () => {
   });
 
   it('enrols two-factor sign-in, then signs in with a code and with a recovery code', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, agent);
+    const { context, page, errors } = await suite.openAs(agent);
     await page.goto('/profile');
     await page.getByTestId('button-2fa-setup').click();
     await page.getByTestId('img-2fa-qr').waitFor();
@@ -301,8 +276,7 @@ describe('shell services in Chromium', () => {
   });
 
   it('lists the audit trail, shows an entry’s changes and verifies the chain', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     await page.goto('/admin/audit');
     await page.getByTestId('table-audit').waitFor();
     await page.getByTestId('input-audit-action').fill('user.update');
@@ -330,8 +304,7 @@ describe('shell services in Chromium', () => {
     timeout: 180_000,
   }, async () => {
     for (const viewport of [DESKTOP, PHONE]) {
-      const { context, page, errors } = await newContext(browser, server.url, viewport);
-      await signIn(page, owner);
+      const { context, page, errors } = await suite.openAs(owner, viewport);
       const suffix = viewport === DESKTOP ? 'desktop' : 'phone';
       for (const theme of ['light', 'dark'] as const) {
         await page.goto('/settings');
@@ -351,8 +324,7 @@ describe('shell services in Chromium', () => {
       await context.close();
     }
 
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     // The dark theme chosen above followed the owner to this new browser.
     await expect
       .poll(() => page.evaluate(() => document.documentElement.classList.contains('dark')))

@@ -1,16 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../tests/support/server-process';
-import {
-  accessibilityViolations,
-  assertBuilt,
-  DESKTOP,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-} from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, DESKTOP, PHONE, screenshot } from './support/browser';
 import { agent, expectPath, owner, register, signIn } from './support/session';
+import { startBrowserSuite } from './support/suite';
 
 /**
  * The seed's app shell in a real browser against the built app: register the owner, sign out and
@@ -38,19 +30,7 @@ const ADMINISTRATION = [
 const TOP_BAR = ['dashboard', 'contracts', 'collections', 'crm', 'communications', 'analytics'];
 const slugToPath = (slug: string) => (slug === 'dashboard' ? '/' : `/${slug.replace(/^admin-/, 'admin/')}`);
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  assertBuilt();
-  server = await startServer({ DEMO_DATA: 'false' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const suite = startBrowserSuite();
 
 /** /help-tutorial opens the help centre over the page: close it before using the menus again. */
 async function closeHelpCentreOn(page: Page, slug: string) {
@@ -62,7 +42,7 @@ async function closeHelpCentreOn(page: Page, slug: string) {
 
 describe('app shell in Chromium', () => {
   it('shows the landing page signed out, with no serious accessibility violations', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     for (const path of ['/', '/login', '/admin-login', '/register']) {
       await page.goto(path);
       await page.getByTestId('text-page-title').or(page.locator('h1')).first().waitFor();
@@ -78,7 +58,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('validates the sign-in form field by field and shows the server’s refusal', async () => {
-    const { context, page } = await newContext(browser, server.url);
+    const { context, page } = await suite.open();
     await page.goto('/login');
     await page.getByTestId('button-submit').click();
     await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(2);
@@ -91,7 +71,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('registers the first user as the owner and lands on the dashboard', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     await register(page, owner);
     expect(await page.getByTestId('avatar-letter').textContent()).toBe('G');
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -101,7 +81,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('signs out from the profile menu to /login, and back in', async () => {
-    const { context, page } = await newContext(browser, server.url);
+    const { context, page } = await suite.open();
     await signIn(page, owner);
     await page.getByTestId('button-profile-menu').click();
     expect(await page.getByTestId('text-user-email').textContent()).toBe(owner.email);
@@ -115,8 +95,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('reaches every desktop navigation entry, marking the active one', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner);
     for (const slug of TOP_BAR) {
       await page.getByTestId(`nav-${slug}`).click();
       await expectPath(page, slugToPath(slug));
@@ -138,8 +117,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('reaches every phone navigation entry from the bottom bar and the More menu', async () => {
-    const { context, page, errors } = await newContext(browser, server.url, PHONE);
-    await signIn(page, owner);
+    const { context, page, errors } = await suite.openAs(owner, PHONE);
     expect(await page.getByTestId('button-settings-menu').isVisible()).toBe(false);
     for (const slug of ['dashboard', 'contracts', 'collections', 'crm']) {
       await page.getByTestId(`mobile-nav-${slug}`).click();
@@ -167,7 +145,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('invites an agent, who registers from the link and sees no Administration group', async () => {
-    const { context, page } = await newContext(browser, server.url);
+    const { context, page } = await suite.open();
     await signIn(page, owner);
     await page.goto('/admin/users');
     await page.getByTestId('tab-invites').click();
@@ -180,7 +158,7 @@ describe('app shell in Chromium', () => {
     await context.close();
 
     for (const viewport of [DESKTOP, PHONE]) {
-      const visitor = await newContext(browser, server.url, viewport);
+      const visitor = await suite.open(viewport);
       if (viewport === DESKTOP) {
         await visitor.page.goto(new URL(inviteUrl).pathname + new URL(inviteUrl).search);
         await visitor.page.getByTestId('text-invite-role').waitFor();
@@ -208,7 +186,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('shows the not-found page for an unknown path, signed in or not', async () => {
-    const { context, page, errors } = await newContext(browser, server.url);
+    const { context, page, errors } = await suite.open();
     const expectNotFound = async (path: string) => {
       await page.goto(path);
       await page.getByTestId('link-home').waitFor();
@@ -228,7 +206,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('shows the error screen when a page cannot load, with Reload Page and Go Home', async () => {
-    const { context, page } = await newContext(browser, server.url);
+    const { context, page } = await suite.open();
     await signIn(page, owner);
     // As after a deployment while the tab was open: the page's code is no longer there.
     await page.route(/\/assets\/area-page-[^/]+\.js$/, (route) =>
@@ -253,7 +231,7 @@ describe('app shell in Chromium', () => {
   });
 
   it('keeps the dark theme free of serious accessibility violations', async () => {
-    const { context, page } = await newContext(browser, server.url);
+    const { context, page } = await suite.open();
     await signIn(page, owner);
     await page.getByTestId('button-theme-toggle').first().click();
     await expect

@@ -12,7 +12,7 @@ export interface Person {
   password: string;
 }
 
-/** The owner most files register first, and the agent they invite. */
+/** The owner each file registers first, and the agent and the manager they invite. */
 export const owner: Person = {
   firstName: 'Grace',
   lastName: 'Owino',
@@ -24,6 +24,12 @@ export const agent: Person = {
   lastName: 'Kamau',
   email: 'joseph@example.com',
   password: 'agent passphrase 1',
+};
+export const manager: Person = {
+  firstName: 'Peter',
+  lastName: 'Mwangi',
+  email: 'peter@example.com',
+  password: 'manager passphrase 1',
 };
 
 /** Waits until the address bar shows the path (or one matching the pattern), and says so. */

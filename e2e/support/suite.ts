@@ -1,0 +1,73 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+
+import { type RunningServer, startServer } from '../../tests/support/server-process';
+import { assertBuilt, DESKTOP, launchBrowser, newContext } from './browser';
+import { type Person, signIn } from './session';
+
+/** One browser context and its first page, with the page errors it has seen. */
+export interface BrowserSession {
+  context: BrowserContext;
+  page: Page;
+  errors: string[];
+}
+
+/** The running app and browser of one test file, and the ways its tests open a page on it. */
+export interface BrowserSuite {
+  /** The Chromium every context of this file lives in (for a bare context a test builds itself). */
+  readonly browser: Browser;
+  /** The built server's address. */
+  readonly url: string;
+  /** A fresh context at this size (desktop unless told), signed out. */
+  open(viewport?: typeof DESKTOP): Promise<BrowserSession>;
+  /** A fresh context signed in as this person through the form, landed on `landing`. */
+  openAs(
+    who: Pick<Person, 'email' | 'password'>,
+    viewport?: typeof DESKTOP,
+    landing?: string,
+  ): Promise<BrowserSession>;
+}
+
+/**
+ * Every browser test file's set-up, declared once: before its tests the built server starts on a
+ * fresh data directory (no demo data, so the first person to register becomes the owner) and
+ * Chromium launches; after them both stop. Call it at the top of the file; the tests share one app,
+ * in order, as a person using it would.
+ */
+export function startBrowserSuite(): BrowserSuite {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    assertBuilt();
+    server = await startServer({ DEMO_DATA: 'false' });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const running = () => {
+    if (!server || !browser) throw new Error('The browser suite is used before its beforeAll has run.');
+    return { server, browser };
+  };
+
+  const open = (viewport = DESKTOP) => newContext(running().browser, running().server.url, viewport);
+
+  return {
+    get browser() {
+      return running().browser;
+    },
+    get url() {
+      return running().server.url;
+    },
+    open,
+    async openAs(who, viewport = DESKTOP, landing = '/') {
+      const session = await open(viewport);
+      await signIn(session.page, who, landing);
+      return session;
+    },
+  };
+}
