@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { accessibilityViolations, PHONE, screenshot } from './support/browser';
 import { documentIdOf, documentRow } from './support/documents';
+import { inviteThroughBrowser } from './support/invite';
 import { agent, expectPath, owner, register } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -96,21 +97,7 @@ describe('customers and KYC in Chromium', () => {
     });
     expect(status).toBe(200);
 
-    await page.goto('/admin/users?tab=invites');
-    await page.getByTestId('input-invite-email').fill(agent.email);
-    await page.getByTestId('select-invite-role').click();
-    await page.getByRole('option', { name: 'Agent' }).click();
-    await page.getByTestId('button-create-invite').click();
-    const inviteUrl = new URL(await page.getByTestId('text-invite-url').inputValue());
-    const visitor = await suite.open();
-    await visitor.page.goto(inviteUrl.pathname + inviteUrl.search);
-    await visitor.page.getByTestId('input-first-name').fill(agent.firstName);
-    await visitor.page.getByTestId('input-last-name').fill(agent.lastName);
-    await visitor.page.getByTestId('input-password').fill(agent.password);
-    await visitor.page.getByTestId('input-confirm-password').fill(agent.password);
-    await visitor.page.getByTestId('button-submit').click();
-    await expectPath(visitor.page, '/');
-    await visitor.context.close();
+    await inviteThroughBrowser(suite, page, agent, 'Agent');
     expect(errors).toEqual([]);
     await context.close();
   });

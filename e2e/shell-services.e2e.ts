@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Tutorial } from '../src/contracts/help';
 import { totp } from '../src/server/modules/auth/totp';
 import { accessibilityViolations, DESKTOP, PHONE, screenshot } from './support/browser';
+import { inviteThroughBrowser } from './support/invite';
 import { agent, expectPath, owner, register, signedInShell, signIn } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -42,24 +43,7 @@ describe('shell services in Chromium', () => {
     await register(page, owner);
     expect(await badge(page).count()).toBe(0);
 
-    // ?tab=invites opens the invites tab (the palette's "New invite" and a tutorial use it).
-    await page.goto('/admin/users?tab=invites');
-    await page.getByTestId('input-invite-email').fill(agent.email);
-    await page.getByTestId('select-invite-role').click();
-    await page.getByRole('option', { name: 'Agent' }).click();
-    await page.getByTestId('button-create-invite').click();
-    const inviteUrl = new URL(await page.getByTestId('text-invite-url').inputValue());
-
-    const visitor = await suite.open();
-    await visitor.page.goto(inviteUrl.pathname + inviteUrl.search);
-    await visitor.page.getByTestId('text-invite-role').waitFor();
-    await visitor.page.getByTestId('input-first-name').fill(agent.firstName);
-    await visitor.page.getByTestId('input-last-name').fill(agent.lastName);
-    await visitor.page.getByTestId('input-password').fill(agent.password);
-    await visitor.page.getByTestId('input-confirm-password').fill(agent.password);
-    await visitor.page.getByTestId('button-submit').click();
-    await expectPath(visitor.page, '/');
-    await visitor.context.close();
+    await inviteThroughBrowser(suite, page, agent, 'Agent');
 
     // The count is polled every 30 s; a new page load asks at once.
     await page.goto('/');
