@@ -25,3 +25,6 @@ export function applyServerError<T extends FieldValues>(
   if (unknownMessages.length > 0) return unknownMessages.join(' ');
   return mapped > 0 ? null : errorMessage(error);
 }
+
+/** The hint under every field that sets a new password (registration, change of password). */
+export const NEW_PASSWORD_HINT = 'At least 10 characters. A short phrase is easier to remember than symbols.';

@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { type InvitePreview, registerBody, type User } from '@/contracts/auth';
 import { ROLE_LABELS } from '@/contracts/roles';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormField } from '@/web/components/form-field';
+import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
+import { NameFields } from '@/web/components/name-fields';
 import { Button } from '@/web/components/ui/button';
-import { Input } from '@/web/components/ui/input';
-import { applyServerError } from '@/web/lib/forms';
+import { applyServerError, NEW_PASSWORD_HINT } from '@/web/lib/forms';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson, errorMessage } from '@/web/lib/queryClient';
 
@@ -38,7 +38,6 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
     defaultValues: { firstName: '', lastName: '', email: '', password: '', confirmPassword: '' },
     mode: 'onTouched',
   });
-  const { errors } = form.formState;
 
   const invite = useQuery({
     queryKey: ['/api/invites/lookup', inviteToken],
@@ -71,78 +70,39 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
       {inviteToken && <InviteNotice loading={invite.isLoading} error={invite.error} invite={invite.data} />}
       <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4" aria-label="Create account">
         <FormAlert message={alert} />
-        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-          <FormField id="register-first-name" label="First name" error={errors.firstName?.message}>
-            {(control) => (
-              <Input
-                {...control}
-                autoComplete="given-name"
-                data-testid="input-first-name"
-                {...form.register('firstName')}
-              />
-            )}
-          </FormField>
-          <FormField id="register-last-name" label="Last name" error={errors.lastName?.message}>
-            {(control) => (
-              <Input
-                {...control}
-                autoComplete="family-name"
-                data-testid="input-last-name"
-                {...form.register('lastName')}
-              />
-            )}
-          </FormField>
-        </div>
-        <FormField
+        <NameFields form={form} idPrefix="register" testIdPrefix="input" />
+        <FormInput
+          form={form}
+          name="email"
           id="register-email"
           label="Work email"
-          error={errors.email?.message}
           hint={lockedEmail ? 'This invitation is for this address.' : undefined}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              spellCheck={false}
-              readOnly={!!lockedEmail}
-              data-testid="input-email"
-              {...form.register('email')}
-            />
-          )}
-        </FormField>
-        <FormField
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          spellCheck={false}
+          readOnly={!!lockedEmail}
+          data-testid="input-email"
+        />
+        <FormInput
+          form={form}
+          name="password"
           id="register-password"
           label="Password"
-          error={errors.password?.message}
-          hint="At least 10 characters. A short phrase is easier to remember than symbols."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              autoComplete="new-password"
-              data-testid="input-password"
-              {...form.register('password')}
-            />
-          )}
-        </FormField>
-        <FormField
+          hint={NEW_PASSWORD_HINT}
+          type="password"
+          autoComplete="new-password"
+          data-testid="input-password"
+        />
+        <FormInput
+          form={form}
+          name="confirmPassword"
           id="register-confirm-password"
           label="Confirm password"
-          error={errors.confirmPassword?.message}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              autoComplete="new-password"
-              data-testid="input-confirm-password"
-              {...form.register('confirmPassword')}
-            />
-          )}
-        </FormField>
+          type="password"
+          autoComplete="new-password"
+          data-testid="input-confirm-password"
+        />
         <Button
           type="submit"
           className="mt-1 w-full"

@@ -13,13 +13,13 @@ import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
+import { NativeSelect } from '@/web/components/ui/native-select';
 import { toast } from '@/web/hooks/use-toast';
 import { formatDateTime } from '@/web/lib/format';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiError, apiJson } from '@/web/lib/queryClient';
-import { NativeSelect } from './controls';
 import {
   CUSTOMER_FIELDS,
   type CustomerField,

@@ -14,12 +14,12 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { NativeSelect } from '@/web/components/ui/native-select';
 import { moneyInputText } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS } from './format';
 import { parseMajor } from './money';
-import { NativeSelect } from './native-select';
 import { MODELS_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
 

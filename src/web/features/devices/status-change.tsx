@@ -7,11 +7,11 @@ import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
+import { NativeSelect } from '@/web/components/ui/native-select';
 import { toast } from '@/web/hooks/use-toast';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { STATUS_HINTS, STATUS_LABELS } from './format';
-import { NativeSelect } from './native-select';
 import { DEVICES_ENDPOINT } from './queries';
 
 /** Why no manual change is offered, by status. */

@@ -18,6 +18,7 @@ import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
+import { NativeSelect } from '@/web/components/ui/native-select';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
@@ -26,7 +27,6 @@ import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { groupToken, labelOf, TOKEN_TYPE_HINTS, TOKEN_TYPE_LABELS } from './format';
-import { NativeSelect } from './native-select';
 import { DEVICES_ENDPOINT } from './queries';
 import { TableRegion } from './table-region';
 

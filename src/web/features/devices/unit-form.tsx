@@ -17,10 +17,10 @@ import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { NativeSelect } from '@/web/components/ui/native-select';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
-import { NativeSelect } from './native-select';
 import { DEVICES_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
 

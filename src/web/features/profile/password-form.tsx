@@ -6,13 +6,12 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { passwordChangeBody } from '@/contracts/profile';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormField } from '@/web/components/form-field';
+import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
-import { applyServerError } from '@/web/lib/forms';
+import { applyServerError, NEW_PASSWORD_HINT } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { apiJson } from '@/web/lib/queryClient';
 
@@ -37,7 +36,6 @@ export function PasswordCard({ email }: { email: string }) {
     defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
     mode: 'onTouched',
   });
-  const { errors } = form.formState;
 
   const change = useMutation({
     mutationFn: ({ currentPassword, newPassword }: PasswordFormOutput) =>
@@ -71,48 +69,34 @@ export function PasswordCard({ email }: { email: string }) {
           {/* Lets password managers file the new password under the right account. */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
           <FormAlert message={alert} />
-          <FormField id="current-password" label="Current password" error={errors.currentPassword?.message}>
-            {(control) => (
-              <Input
-                {...control}
-                type="password"
-                autoComplete="current-password"
-                data-testid="input-current-password"
-                {...form.register('currentPassword')}
-              />
-            )}
-          </FormField>
-          <FormField
+          <FormInput
+            form={form}
+            name="currentPassword"
+            id="current-password"
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            data-testid="input-current-password"
+          />
+          <FormInput
+            form={form}
+            name="newPassword"
             id="new-password"
             label="New password"
-            error={errors.newPassword?.message}
-            hint="At least 10 characters. A short phrase is easier to remember than symbols."
-          >
-            {(control) => (
-              <Input
-                {...control}
-                type="password"
-                autoComplete="new-password"
-                data-testid="input-new-password"
-                {...form.register('newPassword')}
-              />
-            )}
-          </FormField>
-          <FormField
+            hint={NEW_PASSWORD_HINT}
+            type="password"
+            autoComplete="new-password"
+            data-testid="input-new-password"
+          />
+          <FormInput
+            form={form}
+            name="confirmPassword"
             id="confirm-new-password"
             label="Confirm new password"
-            error={errors.confirmPassword?.message}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                type="password"
-                autoComplete="new-password"
-                data-testid="input-confirm-new-password"
-                {...form.register('confirmPassword')}
-              />
-            )}
-          </FormField>
+            type="password"
+            autoComplete="new-password"
+            data-testid="input-confirm-new-password"
+          />
           <div>
             <Button type="submit" disabled={change.isPending} data-testid="button-change-password">
               {change.isPending ? <Spinner className="size-4" /> : <KeyRound aria-hidden="true" />}

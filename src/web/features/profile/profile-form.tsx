@@ -8,11 +8,11 @@ import type { User } from '@/contracts/auth';
 import { ERROR_CODES } from '@/contracts/errors';
 import { profileUpdateBody } from '@/contracts/profile';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormField } from '@/web/components/form-field';
+import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
+import { NameFields } from '@/web/components/name-fields';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
 import { applyServerError } from '@/web/lib/forms';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -50,7 +50,7 @@ export function ProfileDetailsCard({ user }: { user: User }) {
     },
     mode: 'onTouched',
   });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   const emailChanged = form.watch('email').trim().toLowerCase() !== user.email.toLowerCase();
 
   const save = useMutation({
@@ -89,63 +89,30 @@ export function ProfileDetailsCard({ user }: { user: User }) {
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4" aria-label="Name and email">
           <FormAlert message={alert} />
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <FormField id="profile-first-name" label="First name" error={errors.firstName?.message}>
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="given-name"
-                  data-testid="input-profile-first-name"
-                  {...form.register('firstName')}
-                />
-              )}
-            </FormField>
-            <FormField id="profile-last-name" label="Last name" error={errors.lastName?.message}>
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="family-name"
-                  data-testid="input-profile-last-name"
-                  {...form.register('lastName')}
-                />
-              )}
-            </FormField>
-          </div>
-          <FormField
+          <NameFields form={form} idPrefix="profile" testIdPrefix="input-profile" />
+          <FormInput
+            form={form}
+            name="email"
             id="profile-email"
             label="Email"
-            error={errors.email?.message}
             hint={emailChanged ? 'You will sign in with the new address from now on.' : undefined}
-          >
-            {(control) => (
-              <Input
-                {...control}
-                type="email"
-                autoComplete="email"
-                inputMode="email"
-                spellCheck={false}
-                data-testid="input-profile-email"
-                {...form.register('email')}
-              />
-            )}
-          </FormField>
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            spellCheck={false}
+            data-testid="input-profile-email"
+          />
           {emailChanged && (
-            <FormField
+            <FormInput
+              form={form}
+              name="currentPassword"
               id="profile-current-password"
               label="Current password"
-              error={errors.currentPassword?.message}
               hint="Needed to change the address you sign in with."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  type="password"
-                  autoComplete="current-password"
-                  data-testid="input-profile-current-password"
-                  {...form.register('currentPassword')}
-                />
-              )}
-            </FormField>
+              type="password"
+              autoComplete="current-password"
+              data-testid="input-profile-current-password"
+            />
           )}
           <div>
             <Button type="submit" disabled={save.isPending || !isDirty} data-testid="button-save-profile">

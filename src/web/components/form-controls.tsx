@@ -1,0 +1,106 @@
+import type { ComponentProps, ReactNode } from 'react';
+import type {
+  FieldValues,
+  FormState,
+  Path,
+  RegisterOptions,
+  UseFormClearErrors,
+  UseFormGetFieldState,
+  UseFormRegister,
+} from 'react-hook-form';
+import { FormField } from '@/web/components/form-field';
+import { Input } from '@/web/components/ui/input';
+import { NativeSelect } from '@/web/components/ui/native-select';
+
+/**
+ * The parts of a react-hook-form form a bound field uses. Only input-side types appear here, so a
+ * form whose resolver transforms its values (useForm<Input, unknown, Output>) fits as well.
+ */
+export interface BoundForm<T extends FieldValues> {
+  register: UseFormRegister<T>;
+  // NoInfer: T is read from register alone; formState's partial types would infer a partial T.
+  getFieldState: NoInfer<UseFormGetFieldState<T>>;
+  formState: NoInfer<FormState<T>>;
+  clearErrors: NoInfer<UseFormClearErrors<T>>;
+}
+
+interface BoundFieldProps<T extends FieldValues> {
+  form: BoundForm<T>;
+  // NoInfer: the form alone decides T, and the name is checked against it.
+  name: NoInfer<Path<T>>;
+  /** The control's id; the label, hint and error ids derive from it (see FormField). */
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  /** Classes for the field's wrapper (label, control and message), e.g. a grid span. */
+  className?: string;
+  labelAside?: ReactNode;
+  registerOptions?: RegisterOptions<T, Path<T>>;
+  /** Forms that show server refusals under fields drop a field's error as soon as it is edited. */
+  clearErrorOnChange?: boolean;
+}
+
+/** What the control element itself takes: everything but what the binding sets. */
+type ControlProps<E extends 'input' | 'select'> = Omit<
+  ComponentProps<E>,
+  'id' | 'name' | 'form' | 'className' | 'onChange' | 'onBlur' | 'ref'
+> & { controlClassName?: string };
+
+function bind<T extends FieldValues>({
+  form,
+  name,
+  registerOptions,
+  clearErrorOnChange,
+}: Pick<BoundFieldProps<T>, 'form' | 'name' | 'registerOptions' | 'clearErrorOnChange'>) {
+  const options: RegisterOptions<T, Path<T>> | undefined = clearErrorOnChange
+    ? { ...registerOptions, onChange: () => form.clearErrors(name) }
+    : registerOptions;
+  return {
+    registration: form.register(name, options),
+    error: form.getFieldState(name, form.formState).error?.message,
+  };
+}
+
+/** A text input registered with the form, under its label, with its hint or error wired by aria. */
+export function FormInput<T extends FieldValues>({
+  form,
+  name,
+  id,
+  label,
+  hint,
+  className,
+  labelAside,
+  registerOptions,
+  clearErrorOnChange,
+  controlClassName,
+  ...input
+}: BoundFieldProps<T> & ControlProps<'input'>) {
+  const { registration, error } = bind({ form, name, registerOptions, clearErrorOnChange });
+  return (
+    <FormField id={id} label={label} error={error} hint={hint} className={className} labelAside={labelAside}>
+      {(control) => <Input {...control} {...input} className={controlClassName} {...registration} />}
+    </FormField>
+  );
+}
+
+/** A native select registered with the form; its options are the children. */
+export function FormSelect<T extends FieldValues>({
+  form,
+  name,
+  id,
+  label,
+  hint,
+  className,
+  labelAside,
+  registerOptions,
+  clearErrorOnChange,
+  controlClassName,
+  ...select
+}: BoundFieldProps<T> & ControlProps<'select'>) {
+  const { registration, error } = bind({ form, name, registerOptions, clearErrorOnChange });
+  return (
+    <FormField id={id} label={label} error={error} hint={hint} className={className} labelAside={labelAside}>
+      {(control) => <NativeSelect {...control} {...select} className={controlClassName} {...registration} />}
+    </FormField>
+  );
+}
