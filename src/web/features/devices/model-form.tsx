@@ -10,6 +10,7 @@ import {
   type DeviceModelUpdateBody,
 } from '@/contracts/devices';
 import { FormAlert } from '@/web/components/form-alert';
+import { FormInput } from '@/web/components/form-controls';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
@@ -178,51 +179,40 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
             </NativeSelect>
           )}
         </FormField>
-        <FormField id="model-sku" label="SKU (optional)" error={errors.sku?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="input-model-sku"
-              {...text('sku')}
-            />
-          )}
-        </FormField>
-        <FormField
+        <FormInput
+          form={form}
+          name="sku"
+          clearErrorOnChange
+          id="model-sku"
+          label="SKU (optional)"
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="input-model-sku"
+        />
+        <FormInput
+          form={form}
+          name="retailPrice"
+          clearErrorOnChange
           id="model-retail-price"
           label={`Retail price (${model?.currency ?? currency})`}
-          error={errors.retailPrice?.message}
           hint="The cash price; plans finance it."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0.00"
-              data-testid="input-model-retail-price"
-              {...text('retailPrice')}
-            />
-          )}
-        </FormField>
-        <FormField
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0.00"
+          data-testid="input-model-retail-price"
+        />
+        <FormInput
+          form={form}
+          name="costPrice"
+          clearErrorOnChange
           id="model-cost-price"
           label={`Cost price (${model?.currency ?? currency}, optional)`}
-          error={errors.costPrice?.message}
           hint="What the lender pays for a unit."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder="0.00"
-              data-testid="input-model-cost-price"
-              {...text('costPrice')}
-            />
-          )}
-        </FormField>
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder="0.00"
+          data-testid="input-model-cost-price"
+        />
         <FormField
           id="model-control"
           label="Control"

@@ -13,6 +13,7 @@ import {
   SERIAL_PATTERN,
 } from '@/contracts/devices';
 import { FormAlert } from '@/web/components/form-alert';
+import { FormInput } from '@/web/components/form-controls';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
@@ -187,35 +188,27 @@ export function UnitForm({ models, onCreated, onCancel }: UnitFormProps) {
         </p>
       )}
       <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-        <FormField id="unit-serial" label="Serial number" error={errors.serialNumber?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              autoComplete="off"
-              spellCheck={false}
-              data-testid="input-unit-serial"
-              {...form.register('serialNumber')}
-            />
-          )}
-        </FormField>
-        <FormField
+        <FormInput
+          form={form}
+          name="serialNumber"
+          id="unit-serial"
+          label="Serial number"
+          autoComplete="off"
+          spellCheck={false}
+          data-testid="input-unit-serial"
+        />
+        <FormInput
+          form={form}
+          name="imei"
           id="unit-imei"
           label="IMEI (phones)"
-          error={errors.imei?.message}
           hint="15 digits; the last is a check digit."
-        >
-          {(control) => (
-            <Input
-              {...control}
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={15}
-              spellCheck={false}
-              data-testid="input-unit-imei"
-              {...form.register('imei')}
-            />
-          )}
-        </FormField>
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={15}
+          spellCheck={false}
+          data-testid="input-unit-imei"
+        />
       </div>
       {openPaygo && (
         <fieldset
@@ -256,23 +249,17 @@ export function UnitForm({ models, onCreated, onCancel }: UnitFormProps) {
               </div>
             )}
           </FormField>
-          <FormField
+          <FormInput
+            form={form}
+            name="startingCode"
             id="unit-starting-code"
             label="Starting code (optional)"
-            error={errors.startingCode?.message}
             hint="Up to 9 digits; derived from the key when empty."
-          >
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={9}
-                data-testid="input-unit-starting-code"
-                {...form.register('startingCode')}
-              />
-            )}
-          </FormField>
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={9}
+            data-testid="input-unit-starting-code"
+          />
         </fieldset>
       )}
       <FormField id="unit-notes" label="Notes (optional)" error={errors.notes?.message}>

@@ -8,6 +8,7 @@ import { ERROR_CODES } from '@/contracts/errors';
 import { DEVICE_CATEGORIES, type Plan } from '@/contracts/plans';
 import { toMinorUnits } from '@/domain/money';
 import { FormAlert } from '@/web/components/form-alert';
+import { FormInput } from '@/web/components/form-controls';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
@@ -180,24 +181,19 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
 
         <Section title="Plan" description="How staff and customers know the plan.">
           <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-[12rem_1fr]">
-            <FormField
+            <FormInput
+              form={form}
+              name="code"
+              clearErrorOnChange
               id="plan-code"
               label="Code"
-              error={err('code')}
               hint={plan ? 'Names the plan family; it cannot change.' : 'e.g. PHONE-12M'}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  autoComplete="off"
-                  spellCheck={false}
-                  readOnly={!!plan}
-                  className="font-mono uppercase"
-                  data-testid="input-plan-code"
-                  {...field('code')}
-                />
-              )}
-            </FormField>
+              autoComplete="off"
+              spellCheck={false}
+              readOnly={!!plan}
+              controlClassName="font-mono uppercase"
+              data-testid="input-plan-code"
+            />
             <FormField id="plan-name" label="Name" error={err('name')}>
               {(control) => (
                 <Input {...control} autoComplete="off" data-testid="input-plan-name" {...field('name')} />
@@ -235,39 +231,29 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
                 </NativeSelect>
               )}
             </FormField>
-            <FormField
+            <FormInput
+              form={form}
+              name="allowedTerms"
+              clearErrorOnChange
               id="plan-terms"
               label={`Allowed terms (${many})`}
-              error={err('allowedTerms')}
               hint={`Numbers of instalments, separated by commas: e.g. 6, 12, 18 ${many}.`}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="6, 12, 18"
-                  data-testid="input-plan-terms"
-                  {...field('allowedTerms')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="6, 12, 18"
+              data-testid="input-plan-terms"
+            />
+            <FormInput
+              form={form}
+              name="apr"
+              clearErrorOnChange
               id="plan-apr"
               label="APR (% a year, nominal)"
-              error={err('apr')}
               hint={aprCap === null ? 'No regulatory cap is set.' : `The organisation’s cap is ${aprCap}%.`}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  data-testid="input-plan-apr"
-                  {...field('apr')}
-                />
-              )}
-            </FormField>
+              inputMode="decimal"
+              autoComplete="off"
+              data-testid="input-plan-apr"
+            />
             <FormField id="plan-method" label="Interest method" error={err('interestMethod')}>
               {(control) => (
                 <NativeSelect {...control} data-testid="select-plan-method" {...field('interestMethod')}>
@@ -279,93 +265,68 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
                 </NativeSelect>
               )}
             </FormField>
-            <FormField
+            <FormInput
+              form={form}
+              name="installmentMultiple"
+              clearErrorOnChange
               id="plan-multiple"
               label={`Instalment multiple (${money}, optional)`}
-              error={err('installmentMultiple')}
               hint="Rounds each instalment down to a multiple; the last one takes the rest."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder="0.00"
-                  data-testid="input-plan-multiple"
-                  {...field('installmentMultiple')}
-                />
-              )}
-            </FormField>
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              data-testid="input-plan-multiple"
+            />
           </div>
         </Section>
 
         <Section title="Deposit and fees" description="Paid up front, and added to every instalment.">
           <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-            <FormField
+            <FormInput
+              form={form}
+              name="minDepositPercent"
+              clearErrorOnChange
               id="plan-deposit-percent"
               label="Minimum deposit (% of price)"
-              error={err('minDepositPercent')}
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  data-testid="input-plan-deposit-percent"
-                  {...field('minDepositPercent')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="decimal"
+              autoComplete="off"
+              data-testid="input-plan-deposit-percent"
+            />
+            <FormInput
+              form={form}
+              name="minDepositAmount"
+              clearErrorOnChange
               id="plan-deposit-amount"
               label={`Minimum deposit amount (${money})`}
-              error={err('minDepositAmount')}
               hint="The deposit is at least the larger of the two."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder="0.00"
-                  data-testid="input-plan-deposit-amount"
-                  {...field('minDepositAmount')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              data-testid="input-plan-deposit-amount"
+            />
+            <FormInput
+              form={form}
+              name="serviceFee"
+              clearErrorOnChange
               id="plan-service-fee"
               label={`Service fee per ${one} (${money})`}
-              error={err('serviceFee')}
               hint="Insurance or connectivity: its own component, never interest."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder="0.00"
-                  data-testid="input-plan-service-fee"
-                  {...field('serviceFee')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="0.00"
+              data-testid="input-plan-service-fee"
+            />
+            <FormInput
+              form={form}
+              name="earlySettlementDiscountPercent"
+              clearErrorOnChange
               id="plan-early-discount"
               label="Early-settlement discount (%)"
-              error={err('earlySettlementDiscountPercent')}
               hint="Off the interest still to come when the customer pays off early."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  data-testid="input-plan-early-discount"
-                  {...field('earlySettlementDiscountPercent')}
-                />
-              )}
-            </FormField>
+              inputMode="decimal"
+              autoComplete="off"
+              data-testid="input-plan-early-discount"
+            />
           </div>
         </Section>
 
@@ -382,75 +343,55 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
                 </NativeSelect>
               )}
             </FormField>
-            <FormField
+            <FormInput
+              form={form}
+              name="lateFeeValue"
+              clearErrorOnChange
               id="plan-late-fee-value"
               label={lateFeeKind === 'percent' ? 'Late fee (%)' : `Late fee (${money})`}
-              error={err('lateFeeValue')}
               hint={
                 lateFeeKind === 'none'
                   ? 'Choose a kind of late fee first.'
                   : 'Charged once per overdue instalment.'
               }
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  disabled={lateFeeKind === 'none'}
-                  data-testid="input-plan-late-fee-value"
-                  {...field('lateFeeValue')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="decimal"
+              autoComplete="off"
+              disabled={lateFeeKind === 'none'}
+              data-testid="input-plan-late-fee-value"
+            />
+            <FormInput
+              form={form}
+              name="graceDays"
+              clearErrorOnChange
               id="plan-grace"
               label="Grace days"
-              error={err('graceDays')}
               hint="Days after the due date before the late fee."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  data-testid="input-plan-grace"
-                  {...field('graceDays')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="numeric"
+              autoComplete="off"
+              data-testid="input-plan-grace"
+            />
+            <FormInput
+              form={form}
+              name="lockAfterDays"
+              clearErrorOnChange
               id="plan-lock-after"
               label="Lock after (days overdue)"
-              error={err('lockAfterDays')}
               hint="Empty: never lock automatically."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  data-testid="input-plan-lock-after"
-                  {...field('lockAfterDays')}
-                />
-              )}
-            </FormField>
-            <FormField
+              inputMode="numeric"
+              autoComplete="off"
+              data-testid="input-plan-lock-after"
+            />
+            <FormInput
+              form={form}
+              name="defaultAfterDays"
+              clearErrorOnChange
               id="plan-default-after"
               label="Default after (days overdue)"
-              error={err('defaultAfterDays')}
               hint="Empty: never default automatically."
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  data-testid="input-plan-default-after"
-                  {...field('defaultAfterDays')}
-                />
-              )}
-            </FormField>
+              inputMode="numeric"
+              autoComplete="off"
+              data-testid="input-plan-default-after"
+            />
             <FormField
               id="plan-allocation"
               label="Payments beyond what is due"
