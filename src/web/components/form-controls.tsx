@@ -46,61 +46,70 @@ type ControlProps<E extends 'input' | 'select'> = Omit<
   'id' | 'name' | 'form' | 'className' | 'onChange' | 'onBlur' | 'ref'
 > & { controlClassName?: string };
 
-function bind<T extends FieldValues>({
+/** Registers the field and renders it under its label; `render` draws the control itself. */
+function BoundField<T extends FieldValues>({
   form,
   name,
   registerOptions,
   clearErrorOnChange,
-}: Pick<BoundFieldProps<T>, 'form' | 'name' | 'registerOptions' | 'clearErrorOnChange'>) {
+  render,
+  ...field
+}: BoundFieldProps<T> & { render: (wiring: object) => ReactNode }) {
   const options: RegisterOptions<T, Path<T>> | undefined = clearErrorOnChange
     ? { ...registerOptions, onChange: () => form.clearErrors(name) }
     : registerOptions;
-  return {
-    registration: form.register(name, options),
-    error: form.getFieldState(name, form.formState).error?.message,
-  };
-}
-
-/** A text input registered with the form, under its label, with its hint or error wired by aria. */
-export function FormInput<T extends FieldValues>({
-  form,
-  name,
-  id,
-  label,
-  hint,
-  className,
-  labelAside,
-  registerOptions,
-  clearErrorOnChange,
-  controlClassName,
-  ...input
-}: BoundFieldProps<T> & ControlProps<'input'>) {
-  const { registration, error } = bind({ form, name, registerOptions, clearErrorOnChange });
+  const registration = form.register(name, options);
+  const error = form.getFieldState(name, form.formState).error?.message;
   return (
-    <FormField id={id} label={label} error={error} hint={hint} className={className} labelAside={labelAside}>
-      {(control) => <Input {...control} {...input} className={controlClassName} {...registration} />}
+    <FormField {...field} error={error}>
+      {(control) => render({ ...control, ...registration })}
     </FormField>
   );
 }
 
-/** A native select registered with the form; its options are the children. */
-export function FormSelect<T extends FieldValues>({
-  form,
-  name,
-  id,
-  label,
-  hint,
-  className,
-  labelAside,
-  registerOptions,
-  clearErrorOnChange,
-  controlClassName,
-  ...select
-}: BoundFieldProps<T> & ControlProps<'select'>) {
-  const { registration, error } = bind({ form, name, registerOptions, clearErrorOnChange });
+const FIELD_KEYS = [
+  'form',
+  'name',
+  'id',
+  'label',
+  'hint',
+  'className',
+  'labelAside',
+  'registerOptions',
+  'clearErrorOnChange',
+] as const;
+
+/** Splits a bound control's props into what the field takes and what goes on the element. */
+function splitBound<T extends FieldValues, P extends BoundFieldProps<T>>(
+  props: P,
+): [BoundFieldProps<T>, Omit<P, keyof BoundFieldProps<T>>] {
+  const field: Record<string, unknown> = {};
+  const control = { ...props } as Record<string, unknown>;
+  for (const key of FIELD_KEYS) {
+    field[key] = props[key];
+    delete control[key];
+  }
+  return [field as unknown as BoundFieldProps<T>, control as Omit<P, keyof BoundFieldProps<T>>];
+}
+
+/** A text input registered with the form, under its label, with its hint or error wired by aria. */
+export function FormInput<T extends FieldValues>(props: BoundFieldProps<T> & ControlProps<'input'>) {
+  const [field, { controlClassName, ...input }] = splitBound<T, typeof props>(props);
   return (
-    <FormField id={id} label={label} error={error} hint={hint} className={className} labelAside={labelAside}>
-      {(control) => <NativeSelect {...control} {...select} className={controlClassName} {...registration} />}
-    </FormField>
+    <BoundField
+      {...field}
+      render={(wiring) => <Input {...input} className={controlClassName} {...wiring} />}
+    />
+  );
+}
+
+/** A native select registered with the form; its options are the children. */
+export function FormSelect<T extends FieldValues>(props: BoundFieldProps<T> & ControlProps<'select'>) {
+  const [field, { controlClassName, ...select }] = splitBound<T, typeof props>(props);
+  return (
+    <BoundField
+      {...field}
+      render={(wiring) => <NativeSelect {...select} className={controlClassName} {...wiring} />}
+    />
   );
 }
