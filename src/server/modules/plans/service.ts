@@ -168,6 +168,27 @@ function translateUnique(error: unknown): never {
   throw error;
 }
 
+/** A plan version written as a draft: the first of a new family, or the next of an existing one. */
+async function insertDraftVersion(
+  ctx: TxContext,
+  actor: Actor,
+  terms: PlanTerms,
+  identity: { id: string; familyId: string; version: number },
+) {
+  const [row] = await ctx.tx
+    .insert(servicePlans)
+    .values({
+      ...identity,
+      status: 'draft',
+      ...toColumns(terms),
+      createdBy: actor.id,
+      createdAt: ctx.clock.now(),
+    })
+    .returning();
+  if (!row) throw new Error('Plan insert returned nothing');
+  return row;
+}
+
 export async function createPlan(ctx: TxContext, actor: Actor, terms: PlanTerms): Promise<Plan> {
   await validateTerms(ctx, ctx.tx, terms);
   const [existing] = await ctx.tx
@@ -179,19 +200,7 @@ export async function createPlan(ctx: TxContext, actor: Actor, terms: PlanTerms)
     throw conflict(`A plan with code ${terms.code} exists; edit it to make a new version`, 'CODE_TAKEN');
   const id = randomUUID();
   const { tx } = ctx;
-  const [row] = await tx
-    .insert(servicePlans)
-    .values({
-      id,
-      familyId: id,
-      version: 1,
-      status: 'draft',
-      ...toColumns(terms),
-      createdBy: actor.id,
-      createdAt: ctx.clock.now(),
-    })
-    .returning();
-  if (!row) throw new Error('Plan insert returned nothing');
+  const row = await insertDraftVersion(ctx, actor, terms, { id, familyId: id, version: 1 });
   await writeAudit(tx, actor, {
     action: 'plan.create',
     entityType: 'service_plan',
@@ -255,19 +264,11 @@ export async function updatePlan(
         'DRAFT_EXISTS',
       );
     const newId = randomUUID();
-    const [row] = await tx
-      .insert(servicePlans)
-      .values({
-        id: newId,
-        familyId: locked.familyId,
-        version: (family[0]?.version ?? locked.version) + 1,
-        status: 'draft',
-        ...toColumns(terms),
-        createdBy: actor.id,
-        createdAt: ctx.clock.now(),
-      })
-      .returning();
-    if (!row) throw new Error('Plan insert returned nothing');
+    const row = await insertDraftVersion(ctx, actor, terms, {
+      id: newId,
+      familyId: locked.familyId,
+      version: (family[0]?.version ?? locked.version) + 1,
+    });
     await writeAudit(tx, actor, {
       action: 'plan.new_version',
       entityType: 'service_plan',
