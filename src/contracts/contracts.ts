@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import type { TransitionTable } from './transitions';
 
@@ -238,3 +239,13 @@ export const activationSchema = z.object({
   /** The first OpenPAYGO token, for devices controlled by tokens. */
   token: z.object({ token: z.string(), days: z.number().int() }).nullable(),
 });
+
+/** /api/contracts: contracts from quote to activation and after. */
+export const contractEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/contracts',
+    query: contractListQuery,
+    response: contractPageSchema,
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import type { TransitionTable } from './transitions';
 
@@ -306,3 +307,13 @@ export const customerEventSchema = z.object({
   summary: z.string(),
 });
 export type CustomerEvent = z.infer<typeof customerEventSchema>;
+
+/** /api/customers: customers, their KYC documents and their record. */
+export const customerEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/customers',
+    query: customerListQuery,
+    response: customerPageSchema,
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import { movesFrom, type TransitionTable } from './transitions';
 
@@ -423,3 +424,18 @@ export const deviceTokenSchema = issuedTokenSchema.extend({
   contractId: z.string().nullable(),
 });
 export type DeviceToken = z.infer<typeof deviceTokenSchema>;
+
+/** /api/devices: the units in stock and in the field, their tokens and imports. */
+export const deviceEndpoints = {
+  list: endpoint({ method: 'GET', path: '/api/devices', query: deviceListQuery, response: devicePageSchema }),
+};
+
+/** /api/device-models: the catalogue. */
+export const deviceModelEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/device-models',
+    query: deviceModelListQuery,
+    response: deviceModelPageSchema,
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 import { listQuery, pageOf } from './lists';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
@@ -62,3 +63,13 @@ export const trialBalanceSchema = z.object({
   balanced: z.boolean(),
 });
 export type TrialBalance = z.infer<typeof trialBalanceSchema>;
+
+/** /api/ledger: the journal and the accounts. */
+export const ledgerEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/ledger/journal',
+    query: journalQuery,
+    response: journalPageSchema,
+  }),
+};

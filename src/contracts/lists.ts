@@ -1,4 +1,5 @@
 import { type ZodRawShape, z } from 'zod';
+import type { Endpoint } from './endpoint';
 
 /**
  * The one convention of every list endpoint: `q` searches, named filters narrow, `sort` + `order`
@@ -72,3 +73,10 @@ export interface Page<T> {
 /** Money as the API sends it (ARCHITECTURE.md): integer minor units with the currency alongside. */
 export const moneySchema = z.object({ amount: z.number().int(), currency: z.string() });
 export type Money = z.infer<typeof moneySchema>;
+
+/** A list endpoint: `GET` with the convention's query, answering a page (the web's ListPage takes one). */
+export type ListEndpoint<S extends ListQuerySchema = ListQuerySchema, Item = unknown> = Endpoint & {
+  method: 'GET';
+  query: S;
+  response: z.ZodType<Page<Item>>;
+};

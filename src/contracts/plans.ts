@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEVICE_CATEGORIES } from './devices';
+import { endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
 
 /** Plans are offered per device category (the catalogue's list). */
@@ -128,3 +129,48 @@ export const planListQuery = listQuery(['createdAt', 'name', 'code', 'apr'], {
   allVersions: z.enum(['true', 'false'], { error: 'allVersions must be true or false' }).default('false'),
 });
 export const planPageSchema = pageOf(planSchema);
+
+const planId = idParams('plan');
+
+/** /api/service-plans: financing products, versioned so that contracts keep the terms they were made with. */
+export const planEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/service-plans',
+    query: planListQuery,
+    response: planPageSchema,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/service-plans/:id',
+    params: planId,
+    response: planDetailSchema,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/service-plans',
+    body: planCreateBody,
+    response: planSchema,
+    status: 201,
+  }),
+  /** A draft changes; an active or retired plan gets its family's next version. */
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/service-plans/:id',
+    params: planId,
+    body: planUpdateBody,
+    response: planSchema,
+  }),
+  activate: endpoint({
+    method: 'POST',
+    path: '/api/service-plans/:id/activate',
+    params: planId,
+    response: planSchema,
+  }),
+  retire: endpoint({
+    method: 'POST',
+    path: '/api/service-plans/:id/retire',
+    params: planId,
+    response: planSchema,
+  }),
+};

@@ -1,6 +1,12 @@
 import { type AnyColumn, and, asc, desc, type SQL, sql, type Table } from 'drizzle-orm';
 import type { z } from 'zod';
-import { type LIST_BASE_KEYS, type ListQuerySchema, listFilterNames, type Page } from '../contracts/lists';
+import {
+  type LIST_BASE_KEYS,
+  type ListEndpoint,
+  type ListQuerySchema,
+  listFilterNames,
+  type Page,
+} from '../contracts/lists';
 import type { RoleHolder } from '../contracts/roles';
 import { queryRows } from '../db/client';
 import { type InstanceCache, instanceCache } from './cache';
@@ -15,9 +21,11 @@ import { organisation } from './organisation';
  * come from here, so no list can drift from the convention of src/contracts/lists.ts.
  */
 export interface ListDefinition<S extends ListQuerySchema, Item> extends ListSource {
-  query: S;
-  /** The response schema: each cached page is checked against it once, when it is made. */
-  page: z.ZodType<Page<Item>>;
+  /**
+   * Its endpoint (src/contracts): the path, the query schema it accepts (shared with the web,
+   * `listQuery`) and the page schema each cached page is checked against once, when it is made.
+   */
+  endpoint: ListEndpoint<S, Item>;
   /** The search box (`q`, already trimmed and not empty). */
   search?: (q: string) => SQL | undefined;
   /** Every filter of the schema, as conditions (the type demands one per filter). */
@@ -110,7 +118,7 @@ export function defineList<S extends ListQuerySchema, Item>(
   definition: ListDefinition<S, Item>,
 ): ListDefinition<S, Item> {
   const declared = Object.keys(definition.filters).sort();
-  const schema = listFilterNames(definition.query).sort();
+  const schema = listFilterNames(definition.endpoint.query).sort();
   if (declared.join() !== schema.join())
     throw new Error(`List ${definition.name}: filters ${declared} do not match the schema's ${schema}`);
   return definition;
@@ -252,7 +260,9 @@ export async function listPageJson<S extends ListQuerySchema, Item>(
   viewer: Viewer,
 ): Promise<Buffer> {
   const make = async () =>
-    Buffer.from(JSON.stringify(definition.page.parse(await listPage(ctx, definition, query, viewer))));
+    Buffer.from(
+      JSON.stringify(definition.endpoint.response.parse(await listPage(ctx, definition, query, viewer))),
+    );
   const pages = pagesCache(ctx, definition);
   return pages ? pages.get(pageKeyOf(definition, query, await envOf(ctx), viewer), make) : make();
 }

@@ -39,9 +39,9 @@ describe('list definitions', () => {
   it.each(LISTS.map((list) => [list.name, list] as const))(
     '%s: every sort ends in a unique column, in the sort’s direction both ways',
     (_name, list) => {
-      for (const sort of listSortNames(list.query)) {
+      for (const sort of listSortNames(list.endpoint.query)) {
         for (const order of ['asc', 'desc'] as const) {
-          const text = orderOf(list, list.query.parse({ sort, order })).map(
+          const text = orderOf(list, list.endpoint.query.parse({ sort, order })).map(
             (part) => dialect.sqlToQuery(part).sql,
           );
           const direction = order === 'asc' ? ' asc' : ' desc';
@@ -56,10 +56,10 @@ describe('list definitions', () => {
   it.each(LISTS.map((list) => [list.name, list] as const))(
     '%s: the total and page cache keys change with every filter of the schema',
     (_name, list) => {
-      const base = list.query.parse({});
+      const base = list.endpoint.query.parse({});
       const total = totalKeyOf(list, base, env);
       const page = pageKeyOf(list, base, env, null);
-      for (const filter of listFilterNames(list.query)) {
+      for (const filter of listFilterNames(list.endpoint.query)) {
         const narrowed = { ...base, [filter]: `${String(base[filter] ?? '')}x` };
         expect(totalKeyOf(list, narrowed, env), filter).not.toBe(total);
         expect(pageKeyOf(list, narrowed, env, null), filter).not.toBe(page);
@@ -75,7 +75,7 @@ describe('list definitions', () => {
 
 describe('the journal search', () => {
   it('takes % and _ as the characters typed, not as wildcards', () => {
-    const where = whereOf(journalList, journalList.query.parse({ q: '50%_off' }), env);
+    const where = whereOf(journalList, journalList.endpoint.query.parse({ q: '50%_off' }), env);
     expect(where && dialect.sqlToQuery(where).params).toContain('%50\\%\\_off%');
   });
 });
@@ -132,7 +132,7 @@ describe.each(DATABASE_KINDS)('list definitions on %s', (kind) => {
     );
 
     const small = { ...planList, csv: { ...planList.csv, limit: total - 1 } };
-    const refused = await listCsv(t.app.ctx, small, planList.query.parse({ q: 'TIE-' }), null).catch(
+    const refused = await listCsv(t.app.ctx, small, planList.endpoint.query.parse({ q: 'TIE-' }), null).catch(
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(AppError);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allEndpoints } from '../../src/contracts/api';
 import { PERMISSIONS, ROLES, roleRank } from '../../src/contracts/roles';
 import type { RouteEntry } from '../../src/server/plugins/access';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -36,6 +37,22 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
     for (const route of routes) expect(route.access, key(route)).toBeTruthy();
     const exempt = routes.filter((route) => route.method !== 'GET' && !route.csrf).map(key);
     expect(exempt.sort()).toEqual([...CSRF_EXEMPT].sort());
+  });
+
+  it('registers exactly the endpoints described in src/contracts/api.ts, each with its described schemas', () => {
+    const described = new Map(allEndpoints().map((e) => [`${e.method} ${e.path}`, e]));
+    const registered = routes.filter((route) => !route.url.startsWith('/api/docs'));
+    expect(registered.map(key).filter((name) => !described.has(name))).toEqual([]);
+    expect([...described.keys()].filter((name) => !registered.some((r) => key(r) === name))).toEqual([]);
+    for (const route of registered) {
+      const endpoint = described.get(key(route));
+      const schema = route.schema as Record<string, unknown> & { response?: Record<number, unknown> };
+      expect(schema.params, `${key(route)} params`).toBe(endpoint?.params);
+      expect(schema.querystring, `${key(route)} query`).toBe(endpoint?.query);
+      if (endpoint?.body !== 'multipart') expect(schema.body, `${key(route)} body`).toBe(endpoint?.body);
+      if (endpoint?.response !== 'file')
+        expect(schema.response?.[endpoint?.status ?? 200], `${key(route)} response`).toBe(endpoint?.response);
+    }
   });
 
   it('refuses every mutating route without a valid CSRF token with 403, signed in as an admin or signed out', async () => {

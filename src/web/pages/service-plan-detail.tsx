@@ -3,7 +3,7 @@ import { Archive, ArrowLeft, CircleCheck, Info, Pencil, SearchX } from 'lucide-r
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { DeviceModel } from '@/contracts/devices';
-import type { Plan } from '@/contracts/plans';
+import { type Plan, planEndpoints } from '@/contracts/plans';
 import { can } from '@/contracts/roles';
 import { toMinorUnits } from '@/domain/money';
 import { AREAS } from '@/web/app/areas';
@@ -14,18 +14,18 @@ import { RequirePermission } from '@/web/components/require-permission';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent } from '@/web/components/ui/card';
 import { useAllDeviceModels, useOrganisation } from '@/web/features/devices/queries';
-import { PLANS_ENDPOINT, PlanForm } from '@/web/features/plans/plan-form';
+import { PlanForm } from '@/web/features/plans/plan-form';
 import { PlanTerms, PlanVersions, planTimeline } from '@/web/features/plans/plan-view';
 import { SchedulePreview } from '@/web/features/plans/schedule-preview';
 import { PlanStatusBadge } from '@/web/features/plans/status-badge';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { apiError, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/service-plans'];
-type PlanDetail = Plan & { versions: Plan[] };
-
 /** /service-plans/new and /service-plans/:id: a plan version, its family, and the form. */
 export default function ServicePlanDetailPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -81,14 +81,14 @@ function PlanPage({ id }: { id: string }) {
   const [editing, setEditing] = useState(false);
   const [confirm, setConfirm] = useState<'activate' | 'retire' | null>(null);
   const query = useQuery({
-    queryKey: [PLANS_ENDPOINT, id],
-    queryFn: () => apiJson<PlanDetail>('GET', `${PLANS_ENDPOINT}/${encodeURIComponent(id)}`),
+    queryKey: queryKeys.plans.detail(id),
+    queryFn: () => api(planEndpoints.get, { params: { id } }),
     staleTime: 0,
   });
   const plan = query.data;
 
   const act = useMutation({
-    mutationFn: (action: 'activate' | 'retire') => apiJson<Plan>('POST', `${PLANS_ENDPOINT}/${id}/${action}`),
+    mutationFn: (action: 'activate' | 'retire') => api(planEndpoints[action], { params: { id } }),
     onSuccess: (updated, action) => {
       setConfirm(null);
       void invalidate(queryClient, 'planSaved');

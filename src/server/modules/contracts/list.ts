@@ -1,5 +1,5 @@
 import { eq, gte, type SQL, sql } from 'drizzle-orm';
-import { type ContractRow, contractListQuery, contractPageSchema } from '../../../contracts/contracts';
+import { type ContractRow, contractEndpoints } from '../../../contracts/contracts';
 import { contracts, customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
@@ -28,8 +28,7 @@ function searchMatches(q: string): SQL {
 /** /api/contracts (API.md "Contracts and payments"). */
 export const contractList = defineList({
   name: 'contract',
-  query: contractListQuery,
-  page: contractPageSchema,
+  endpoint: contractEndpoints.list,
   // A row shows its customer, device, model and plan, and a search matches customers and devices.
   shows: [contracts, customers, devices, deviceModels, servicePlans],
   search: searchMatches,

@@ -37,7 +37,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['contracts'];
 
-  listRoute(app, '/api/contracts', contractList, { access: 'business.read', tags });
+  listRoute(app, contractList, { access: 'business.read', tags });
 
   app.post(
     '/api/contracts/preview',

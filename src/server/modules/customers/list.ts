@@ -1,6 +1,6 @@
 import { eq, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { type CustomerListItem, customerListQuery, customerPageSchema } from '../../../contracts/customers';
+import { type CustomerListItem, customerEndpoints } from '../../../contracts/customers';
 import { customers, users } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
@@ -29,8 +29,7 @@ const agent = alias(users, 'agent');
  */
 export const customerList = defineList({
   name: 'customer',
-  query: customerListQuery,
-  page: customerPageSchema,
+  endpoint: customerEndpoints.list,
   // The assigned agent's name comes from users.
   shows: [customers, users],
   search: customerSearchCondition,

@@ -86,7 +86,7 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['customers'];
 
-  listRoute(app, '/api/customers', customerList, { access: 'business.read', tags });
+  listRoute(app, customerList, { access: 'business.read', tags });
 
   app.get(
     '/api/customers/regions',

@@ -2,10 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import {
   type Device,
   type DeviceModel,
-  deviceListQuery,
-  deviceModelListQuery,
-  deviceModelPageSchema,
-  devicePageSchema,
+  deviceEndpoints,
+  deviceModelEndpoints,
 } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
 import { deviceModels, devices } from '../../../db/schema';
@@ -18,8 +16,7 @@ import { toDevice } from './service';
 /** /api/devices: the units. The stock list is read far more often than units change (decision 005). */
 export const deviceList = defineList({
   name: 'device',
-  query: deviceListQuery,
-  page: devicePageSchema,
+  endpoint: deviceEndpoints.list,
   // A unit shows its model's name and filters on its category.
   shows: [devices, deviceModels],
   search: (q) => searchCondition(devices.searchText, q),
@@ -76,8 +73,7 @@ export const deviceList = defineList({
 /** /api/device-models: the catalogue (a few hundred rows at most: nothing cached). */
 export const deviceModelList = defineList({
   name: 'device_model',
-  query: deviceModelListQuery,
-  page: deviceModelPageSchema,
+  endpoint: deviceModelEndpoints.list,
   shows: [deviceModels, devices],
   search: (q) =>
     sql`lower(${deviceModels.make} || ' ' || ${deviceModels.model} || ' ' || coalesce(${deviceModels.sku}, '')) LIKE ${likePattern(q)}`,

@@ -78,7 +78,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['devices'];
 
-  listRoute(app, '/api/device-models', deviceModelList, { access: 'business.read', tags });
+  listRoute(app, deviceModelList, { access: 'business.read', tags });
 
   app.post(
     '/api/device-models',
@@ -136,7 +136,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, true)),
   );
 
-  listRoute(app, '/api/devices', deviceList, { access: 'business.read', tags });
+  listRoute(app, deviceList, { access: 'business.read', tags });
 
   app.post(
     '/api/devices',

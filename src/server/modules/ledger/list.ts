@@ -1,5 +1,5 @@
 import { asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { type JournalEntry, journalPageSchema, journalQuery } from '../../../contracts/ledger';
+import { type JournalEntry, ledgerEndpoints } from '../../../contracts/ledger';
 import { journalEntries, journalLines, ledgerAccounts } from '../../../db/schema';
 import { csvOfLines, defineList } from '../../list-definition';
 import { likePattern } from '../../lists';
@@ -15,8 +15,7 @@ function withLine(query: { accountCode?: string | undefined; contractId?: string
 /** /api/ledger/journal: entries with their lines; not cached (finance reads it rarely). */
 export const journalList = defineList({
   name: 'journal',
-  query: journalQuery,
-  page: journalPageSchema,
+  endpoint: ledgerEndpoints.list,
   shows: [journalEntries, journalLines, ledgerAccounts],
   search: (q) =>
     sql`lower(${journalEntries.description} || ' ' || ${journalEntries.number}) LIKE ${likePattern(q)}`,

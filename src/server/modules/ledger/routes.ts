@@ -16,7 +16,7 @@ export async function ledgerRoutes(app: AppInstance): Promise<void> {
     () => accounts(ctx),
   );
 
-  listRoute(app, '/api/ledger/journal', journalList, { access: 'finance.read', tags });
+  listRoute(app, journalList, { access: 'finance.read', tags });
 
   app.get(
     '/api/ledger/trial-balance',

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { type Plan, planListQuery, planPageSchema } from '../../../contracts/plans';
+import { type Plan, planEndpoints } from '../../../contracts/plans';
 import { servicePlans } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
@@ -8,8 +8,7 @@ import { presentPlans } from './service';
 /** /api/service-plans: a few dozen rows at most, so nothing is cached. */
 export const planList = defineList({
   name: 'plan',
-  query: planListQuery,
-  page: planPageSchema,
+  endpoint: planEndpoints.list,
   shows: [servicePlans],
   search: (q) => searchCondition(sql`lower(${servicePlans.code} || ' ' || ${servicePlans.name})`, q),
   filters: {

@@ -9,7 +9,7 @@ export {
   type ListState,
   type ListStateApi,
   listDefaultsOf,
-  listQueryString,
+  listQueryOf,
   parseListState,
   useListState,
 } from './use-list-state';

@@ -1,7 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import { type ReactNode, useMemo } from 'react';
 import { useLocation } from 'wouter';
-import type { ListQuerySchema, Page } from '@/contracts/lists';
+import type { ListEndpoint, ListQuerySchema, Page } from '@/contracts/lists';
 import { errorMessage } from '@/web/lib/queryClient';
 import { type Column, DataTable, ListStates } from './data-table';
 import { FilterSelect } from './filter-select';
@@ -28,9 +28,8 @@ export interface FilterControl {
 }
 
 interface ListPageProps<T> {
-  endpoint: string;
-  /** The list's query schema (src/contracts): its filters and sorts are what the address bar may hold. */
-  schema: ListQuerySchema;
+  /** The list's endpoint (src/contracts): its query's filters and sorts are what the address bar may hold. */
+  endpoint: ListEndpoint<ListQuerySchema, T>;
   /** The page's first view when it differs from the API's default. */
   initial?: { sort?: string; order?: 'asc' | 'desc' };
   /** Plural, capitalised: "Contracts" (table name, loading and error texts). */
@@ -62,8 +61,9 @@ interface ListPageProps<T> {
  * schema, so the page offers no filter or sort the API would refuse.
  */
 export function ListPage<T>(props: ListPageProps<T>) {
-  const { endpoint, schema, initial, label, testId, pageSize = LIST_PAGE_SIZE } = props;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the schema and first view are constants per list
+  const { endpoint, initial, label, testId, pageSize = LIST_PAGE_SIZE } = props;
+  const schema = endpoint.query;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the endpoint and first view are constants per list
   const defaults = useMemo(() => listDefaultsOf(schema, initial), [schema]);
   const list = useListState(defaults);
   const { state } = list;

@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { type ListQuerySchema, listFilterNames, listSortNames } from '@/contracts/lists';
+import { endpointUrl } from '@/contracts/endpoint';
+import { type ListEndpoint, type ListQuerySchema, listFilterNames, listSortNames } from '@/contracts/lists';
 
 /**
  * The state of a server-side list (src/contracts/lists.ts: q, filters, sort, order, page), kept in
@@ -63,27 +64,25 @@ function sortOf(sort: string | null, defaults: ListDefaults): string {
   return sort;
 }
 
-/** The API query string for a state (page size fixed by the caller). */
-export function listQueryString(state: ListState, pageSize = 50, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams();
-  if (state.q.trim()) params.set('q', state.q.trim());
+/** The API query for a state (page size fixed by the caller). */
+export function listQueryOf(state: ListState, pageSize = 50): Record<string, string> {
+  const query: Record<string, string> = {};
+  if (state.q.trim()) query.q = state.q.trim();
   for (const [name, value] of Object.entries(state.filters))
-    if (value && !RESERVED.has(name)) params.set(name, value);
-  params.set('sort', state.sort);
-  params.set('order', state.order);
-  params.set('page', String(state.page));
-  params.set('pageSize', String(pageSize));
-  for (const [name, value] of Object.entries(extra)) params.set(name, value);
-  return params.toString();
+    if (value && !RESERVED.has(name)) query[name] = value;
+  return {
+    ...query,
+    sort: state.sort,
+    order: state.order,
+    page: String(state.page),
+    pageSize: String(pageSize),
+  };
 }
 
 /** The CSV export address for the same search and filters (every matching row, not just the page). */
-export function csvHref(endpoint: string, state: ListState): string {
-  const params = new URLSearchParams(listQueryString(state));
-  params.delete('page');
-  params.delete('pageSize');
-  params.set('format', 'csv');
-  return `${endpoint}?${params}`;
+export function csvHref(endpoint: ListEndpoint, state: ListState): string {
+  const { page: _page, pageSize: _pageSize, ...query } = listQueryOf(state);
+  return endpointUrl(endpoint, { query: { ...query, format: 'csv' } });
 }
 
 export interface ListStateApi {

@@ -3,10 +3,15 @@ import { ArrowLeft, ArrowRight, CircleAlert, FilePlus2, TriangleAlert } from 'lu
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import type { Contract, ContractPreview } from '@/contracts/contracts';
-import type { Customer, CustomerListItem, KycStatus } from '@/contracts/customers';
-import type { Device, DeviceModel } from '@/contracts/devices';
+import {
+  type Customer,
+  type CustomerListItem,
+  customerEndpoints,
+  type KycStatus,
+} from '@/contracts/customers';
+import { type Device, type DeviceModel, deviceEndpoints } from '@/contracts/devices';
 import { ERROR_CODES } from '@/contracts/errors';
-import type { Plan } from '@/contracts/plans';
+import { type Plan, planEndpoints } from '@/contracts/plans';
 import { minimumDeposit, planIneligibility } from '@/domain';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -261,7 +266,7 @@ export function ContractWizard() {
                   {(control) => (
                     <ServerPicker<CustomerListItem>
                       {...control}
-                      endpoint="/api/customers"
+                      endpoint={customerEndpoints.list}
                       selected={
                         values.customer
                           ? { value: values.customer.id, label: customerLabel(values.customer) }
@@ -293,7 +298,8 @@ export function ContractWizard() {
                   {(control) => (
                     <ServerPicker<Device>
                       {...control}
-                      endpoint="/api/devices?status=in_stock"
+                      endpoint={deviceEndpoints.list}
+                      filters={{ status: 'in_stock' }}
                       selected={
                         values.device ? { value: values.device.id, label: deviceLabel(values.device) } : null
                       }
@@ -328,7 +334,8 @@ export function ContractWizard() {
                   {(control) => (
                     <ServerPicker<Plan>
                       {...control}
-                      endpoint="/api/service-plans?status=active"
+                      endpoint={planEndpoints.list}
+                      filters={{ status: 'active' }}
                       selected={values.plan ? { value: values.plan.id, label: planLabel(values.plan) } : null}
                       onSelect={(plan) =>
                         update(

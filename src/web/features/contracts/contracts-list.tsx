@@ -1,18 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { CONTRACT_STATUSES, type ContractRow, contractListQuery } from '@/contracts/contracts';
+import { CONTRACT_STATUSES, type ContractRow, contractEndpoints } from '@/contracts/contracts';
 import type { Customer } from '@/contracts/customers';
-import type { Plan } from '@/contracts/plans';
+import { planEndpoints } from '@/contracts/plans';
 import { type Column, type FilterControl, ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { optionPairs, useOrganisationOptions } from '@/web/features/settings/organisation-options-query';
+import { api } from '@/web/lib/api';
 import { formatBusinessDate } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
+import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson } from '@/web/lib/queryClient';
 import { PER_PERIOD, STATUS_LABELS } from './contract-rules';
 import { ContractStatusBadge } from './status-badge';
-
-const ENDPOINT = '/api/contracts';
 
 const STATUS_OPTIONS = CONTRACT_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const);
 const ARREARS_OPTIONS = [
@@ -127,8 +127,7 @@ export function ContractsList() {
   ];
   return (
     <ListPage<ContractRow>
-      endpoint={ENDPOINT}
-      schema={contractListQuery}
+      endpoint={contractEndpoints.list}
       label="Contracts"
       testId="contracts"
       searchPlaceholder="Search number, name, phone, serial"
@@ -153,8 +152,8 @@ function ContractScope({ list }: { list: ListStateApi }) {
     enabled: !!customerId,
   });
   const plan = useQuery({
-    queryKey: ['/api/service-plans', planId],
-    queryFn: () => apiJson<Plan>('GET', `/api/service-plans/${planId}`),
+    queryKey: queryKeys.plans.detail(planId ?? ''),
+    queryFn: () => api(planEndpoints.get, { params: { id: planId ?? '' } }),
     enabled: !!planId,
   });
   if (!customerId && !planId) return null;

@@ -1,13 +1,15 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import type { Page } from '@/contracts/lists';
+import type { ListEndpoint, ListQuerySchema } from '@/contracts/lists';
 import { SearchableSelect, type SelectOption } from '@/web/components/searchable-select';
-import { apiJson } from '@/web/lib/queryClient';
+import { api } from '@/web/lib/api';
 
 interface ServerPickerProps<T> {
   id: string;
-  /** The list endpoint with its fixed filters, without q ("/api/devices?status=in_stock"). */
-  endpoint: string;
+  /** The list endpoint searched... */
+  endpoint: ListEndpoint<ListQuerySchema, T>;
+  /** ...with its fixed filters (`{ status: 'in_stock' }`). */
+  filters?: Record<string, string>;
   /** The current choice as shown (it may not be among the latest search's matches). */
   selected: SelectOption | null;
   onSelect: (item: T) => void;
@@ -29,6 +31,7 @@ const PAGE = 20;
 export function ServerPicker<T>({
   id,
   endpoint,
+  filters,
   selected,
   onSelect,
   itemId,
@@ -46,14 +49,10 @@ export function ServerPicker<T>({
     return () => clearTimeout(timer);
   }, [query]);
 
-  const separator = endpoint.includes('?') ? '&' : '?';
-  const url = `${endpoint}${separator}${new URLSearchParams({
-    ...(debounced ? { q: debounced } : {}),
-    pageSize: String(PAGE),
-  })}`;
+  const search = { ...filters, ...(debounced ? { q: debounced } : {}), pageSize: String(PAGE) };
   const found = useQuery({
-    queryKey: [endpoint.split('?')[0], 'picker', url],
-    queryFn: () => apiJson<Page<T>>('GET', url),
+    queryKey: [endpoint.path, 'picker', search],
+    queryFn: () => api(endpoint, { query: search }),
     placeholderData: keepPreviousData,
     staleTime: 10_000,
   });

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { type CustomerListItem, customerListQuery, KYC_STATUSES, RISK_GRADES } from '@/contracts/customers';
+import { type CustomerListItem, customerEndpoints, KYC_STATUSES, RISK_GRADES } from '@/contracts/customers';
 import { can } from '@/contracts/roles';
 import { type Column, type FilterControl, ListPage } from '@/web/components/data-list';
 import { Input } from '@/web/components/ui/input';
@@ -7,7 +7,7 @@ import { useAuth } from '@/web/hooks/use-auth';
 import { formatDay } from '@/web/lib/format';
 import { KycBadge, RiskGrade } from './badges';
 import { KYC_STATUS_LABELS } from './format';
-import { CUSTOMERS_ENDPOINT, useRegions, useStaff } from './queries';
+import { useRegions, useStaff } from './queries';
 
 const KYC_OPTIONS = KYC_STATUSES.map((status) => [status, KYC_STATUS_LABELS[status]] as const);
 const GRADE_OPTIONS = RISK_GRADES.map((grade) => [grade, `Grade ${grade}`] as const);
@@ -111,8 +111,7 @@ export function CustomersList() {
 
   return (
     <ListPage<CustomerListItem>
-      endpoint={CUSTOMERS_ENDPOINT}
-      schema={customerListQuery}
+      endpoint={customerEndpoints.list}
       label="Customers"
       testId="customers"
       searchPlaceholder="Search name, phone, account or ID"

@@ -5,7 +5,7 @@ import {
   CONTROL_KINDS,
   DEVICE_CATEGORIES,
   type DeviceModel,
-  deviceModelListQuery,
+  deviceModelEndpoints,
 } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
 import { formatMoney } from '@/domain/money';
@@ -175,8 +175,7 @@ export function ModelsList() {
         </div>
       )}
       <ListPage<DeviceModel>
-        endpoint={MODELS_ENDPOINT}
-        schema={deviceModelListQuery}
+        endpoint={deviceModelEndpoints.list}
         initial={{ sort: 'name', order: 'asc' }}
         label="Device models"
         testId="models"

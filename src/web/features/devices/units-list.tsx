@@ -5,7 +5,7 @@ import {
   DEVICE_CATEGORIES,
   DEVICE_STATUSES,
   type Device,
-  deviceListQuery,
+  deviceEndpoints,
   LOCK_STATES,
 } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
@@ -23,7 +23,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { formatDay } from '@/web/lib/format';
 import { CATEGORY_LABELS, LOCK_LABELS, labelOf, STATUS_LABELS } from './format';
 import { ImportForm } from './import-form';
-import { DEVICES_ENDPOINT, useAllDeviceModels } from './queries';
+import { useAllDeviceModels } from './queries';
 import { DeviceStatusBadge } from './status-badge';
 import { UnitForm } from './unit-form';
 
@@ -96,8 +96,7 @@ export function UnitsList() {
         </div>
       )}
       <ListPage<Device>
-        endpoint={DEVICES_ENDPOINT}
-        schema={deviceListQuery}
+        endpoint={deviceEndpoints.list}
         label="Device units"
         testId="units"
         searchPlaceholder="Search serial, IMEI or model"

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, BookOpen } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
-import { type Account, type JournalEntry, journalQuery } from '@/contracts/ledger';
+import { type Account, type JournalEntry, ledgerEndpoints } from '@/contracts/ledger';
 import { ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
@@ -12,7 +12,6 @@ import { formatBusinessDate } from '@/web/lib/format';
 import { apiJson } from '@/web/lib/queryClient';
 import { amountOrBlank, SOURCE_LABELS, sourceLabel } from './ledger-format';
 
-const ENDPOINT = '/api/ledger/journal';
 const PAGE_SIZE = 25;
 
 export function useAccounts() {
@@ -29,8 +28,7 @@ export function JournalView() {
   return (
     <div className="grid min-w-0 grid-cols-1 gap-1" data-testid="panel-journal">
       <ListPage<JournalEntry>
-        endpoint={ENDPOINT}
-        schema={journalQuery}
+        endpoint={ledgerEndpoints.list}
         label="Journal entries"
         testId="journal"
         searchPlaceholder="Search description or entry number"

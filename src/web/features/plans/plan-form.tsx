@@ -5,7 +5,13 @@ import { type Path, type UseFormRegisterReturn, useForm } from 'react-hook-form'
 import { Link } from 'wouter';
 import type { DeviceModel } from '@/contracts/devices';
 import { ERROR_CODES } from '@/contracts/errors';
-import { DEVICE_CATEGORIES, type Plan } from '@/contracts/plans';
+import {
+  DEVICE_CATEGORIES,
+  type Plan,
+  type PlanCreateBody,
+  type PlanUpdateBody,
+  planEndpoints,
+} from '@/contracts/plans';
 import { toMinorUnits } from '@/domain/money';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
@@ -16,8 +22,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
+import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiError, apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { apiError, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { ALLOCATION_LABELS, FREQUENCY_LABELS, LATE_FEE_LABELS, METHOD_LABELS, PERIOD_NAMES } from './format';
 import {
   changedTerms,
@@ -29,8 +36,6 @@ import {
   planValues,
 } from './plan-rules';
 import { SchedulePreview } from './schedule-preview';
-
-export const PLANS_ENDPOINT = '/api/service-plans';
 
 interface PlanFormProps {
   /** The version being edited; undefined creates a plan. */
@@ -72,10 +77,10 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
   const examplePrice = eligible[0]?.retailPrice ?? toMinorUnits(500, money);
 
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) =>
+    mutationFn: (body: PlanUpdateBody) =>
       plan
-        ? apiJson<Plan>('PATCH', `${PLANS_ENDPOINT}/${plan.id}`, body)
-        : apiJson<Plan>('POST', PLANS_ENDPOINT, body),
+        ? api(planEndpoints.update, { params: { id: plan.id }, body })
+        : api(planEndpoints.create, { body: body as PlanCreateBody }),
     onSuccess: (saved) => {
       void invalidate(queryClient, 'planSaved');
       onSaved(saved);

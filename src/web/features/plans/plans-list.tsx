@@ -1,13 +1,12 @@
 import { Plus } from 'lucide-react';
 import { Link } from 'wouter';
-import { PLAN_STATUSES, type Plan, planListQuery } from '@/contracts/plans';
+import { PLAN_STATUSES, type Plan, planEndpoints } from '@/contracts/plans';
 import { can } from '@/contracts/roles';
 import { type Column, type FilterControl, ListPage, type ListState } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { useAuth } from '@/web/hooks/use-auth';
 import { formatDay } from '@/web/lib/format';
 import { FREQUENCY_LABELS, METHOD_LABELS, PLAN_STATUS_LABELS, percentText, termsText } from './format';
-import { PLANS_ENDPOINT } from './plan-form';
 import { PlanStatusBadge } from './status-badge';
 
 const COLUMNS: ReadonlyArray<Column<Plan>> = [
@@ -99,8 +98,7 @@ export function PlansList() {
         </div>
       )}
       <ListPage<Plan>
-        endpoint={PLANS_ENDPOINT}
-        schema={planListQuery}
+        endpoint={planEndpoints.list}
         initial={{ sort: 'code', order: 'asc' }}
         queryOf={everyVersionByStatus}
         label="Service plans"

@@ -1,0 +1,25 @@
+import { contractEndpoints } from './contracts';
+import { customerEndpoints } from './customers';
+import { deviceEndpoints, deviceModelEndpoints } from './devices';
+import type { Endpoint } from './endpoint';
+import { ledgerEndpoints } from './ledger';
+import { planEndpoints } from './plans';
+
+/**
+ * Every API endpoint, by area (decision 013). The server registers each with `route()`; the route
+ * guard tests check that the server registers exactly these, with these schemas, so the web's
+ * typed client can never call a route that does not exist or read an answer of another shape.
+ */
+export const ENDPOINTS = {
+  plans: planEndpoints,
+  customers: customerEndpoints,
+  devices: deviceEndpoints,
+  deviceModels: deviceModelEndpoints,
+  contracts: contractEndpoints,
+  ledger: ledgerEndpoints,
+} satisfies Record<string, Record<string, Endpoint>>;
+
+/** Every endpoint, flat. */
+export function allEndpoints(): Endpoint[] {
+  return Object.values(ENDPOINTS).flatMap((area) => Object.values(area) as Endpoint[]);
+}

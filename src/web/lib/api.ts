@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import {
+  type EndpointInput,
+  type EndpointOutput,
+  endpointUrl,
+  type JsonEndpoint,
+} from '@/contracts/endpoint';
+import { apiRequest, apiUpload } from './queryClient';
+
+export { endpointUrl };
+
+type Args<E extends JsonEndpoint> =
+  object extends EndpointInput<E> ? [input?: EndpointInput<E>] : [input: EndpointInput<E>];
+
+/**
+ * Calls an endpoint described in src/contracts (decision 013): the address comes from its path and
+ * the given params and query, the body is sent as JSON under the seed's request rules (apiRequest:
+ * CSRF header, credentials, `status: body` errors), and the answer is checked against the
+ * endpoint's response schema, so a server that answers something else fails loudly here instead
+ * of drawing wrong figures.
+ */
+export async function api<E extends JsonEndpoint>(
+  endpoint: E,
+  ...[input]: Args<E>
+): Promise<EndpointOutput<E>> {
+  const given = (input ?? {}) as {
+    params?: Record<string, unknown>;
+    query?: Record<string, never>;
+    body?: unknown;
+  };
+  const response = await apiRequest(endpoint.method, endpointUrl(endpoint, given), given.body);
+  return checked(endpoint, await response.json());
+}
+
+/** Uploads a form to a multipart endpoint (KYC documents, imports), its answer checked the same way. */
+export async function apiUploadTo<E extends JsonEndpoint & { body: 'multipart' }>(
+  endpoint: E,
+  input: EndpointInput<E>,
+  form: FormData,
+): Promise<EndpointOutput<E>> {
+  const url = endpointUrl(endpoint, input as { params?: Record<string, unknown> });
+  return checked(endpoint, await apiUpload<unknown>(url, form));
+}
+
+/** An answer that does not match the schema is a defect between server and web: refused loudly. */
+export class UnexpectedAnswerError extends Error {
+  constructor(endpoint: JsonEndpoint, error: z.ZodError) {
+    super(`Unexpected answer from ${endpoint.method} ${endpoint.path}: ${z.prettifyError(error)}`);
+    this.name = 'UnexpectedAnswerError';
+  }
+}
+
+function checked<E extends JsonEndpoint>(endpoint: E, body: unknown): EndpointOutput<E> {
+  const result = endpoint.response.safeParse(body);
+  if (!result.success) throw new UnexpectedAnswerError(endpoint, result.error);
+  return result.data as EndpointOutput<E>;
+}
