@@ -18,6 +18,7 @@ import { AppError } from './errors';
 import { InvalidationBus } from './invalidation';
 import { JobQueue } from './jobs/queue';
 import { JOBS } from './jobs/registry';
+import { logSerializers } from './logging';
 import { activityRoutes } from './modules/activity/routes';
 import { assistantRoutes } from './modules/assistant/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -41,6 +42,7 @@ import { checkCsrf } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { responseSerializerCompiler } from './plugins/response-serializer';
 import { resolveSession } from './plugins/session';
+import { registerTextInputCheck } from './plugins/text-input';
 import { registerWebApp } from './plugins/web-app';
 import { Keyring } from './secrets';
 import { SessionStore } from './sessions';
@@ -98,7 +100,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL },
+    logger: options.logger ?? { level: config.LOG_LEVEL, serializers: logSerializers },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
@@ -166,6 +168,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
     checkCsrf(request, keyring);
     checkAccess(request);
   });
+  registerTextInputCheck(app);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -41,6 +41,18 @@ const FRAMEWORK_ERRORS: Partial<Record<ErrorCode, { status: number; message: str
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body' },
 };
 
+/** PostgreSQL's character_not_in_repertoire and untranslatable_character, however wrapped. */
+const ENCODING_SQLSTATES = new Set(['22021', '22P05']);
+
+function databaseEncodingError(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && ENCODING_SQLSTATES.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /**
  * One error shape for every failure: `{message, code, errors?, requestId?}`. Bad input is a 4xx
  * with a message per field; only a fault of ours is a 500, logged with the request id it carries.
@@ -74,6 +86,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const known = FRAMEWORK_ERRORS[error.code] as { status: number; message: string };
       status = known.status;
       body = { message: known.message, code: error.code };
+    } else if (databaseEncodingError(error)) {
+      // Text the shared rule let through but the database cannot store (src/contracts/text.ts).
+      status = 400;
+      body = { message: 'The request holds text the database cannot store', code: ERROR_CODES.BAD_REQUEST };
     } else if (
       !isResponseSerializationError(error) &&
       error.statusCode &&
