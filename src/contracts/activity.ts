@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** Seed section 9: every event type the client tracker sends. */
 export const ACTIVITY_TYPES = [
@@ -105,3 +106,20 @@ export const usageSchema = z.object({
   ),
 });
 export type Usage = z.infer<typeof usageSchema>;
+
+/** The unload beacon cannot set headers: its CSRF token rides in the query string. */
+export const trackQuery = z.strictObject({ csrf: z.string().max(200).optional() });
+
+/** /api/activity: the client tracker's events, and usage by section and person. */
+export const activityEndpoints = {
+  /** Also the target of the page-unload beacon (sent with `endpointUrl`, not `api()`). */
+  track: endpoint({
+    method: 'POST',
+    path: '/api/activity/track',
+    query: trackQuery,
+    body: activityEventBody,
+    response: z.null(),
+    status: 204,
+  }),
+  usage: endpoint({ method: 'GET', path: '/api/activity/usage', query: usageQuery, response: usageSchema }),
+};

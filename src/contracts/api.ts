@@ -1,9 +1,16 @@
+import { activityEndpoints } from './activity';
+import { auditEndpoints } from './audit';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
 import type { Endpoint } from './endpoint';
+import { healthEndpoints } from './health';
+import { helpEndpoints } from './help';
+import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
+import { notificationEndpoints } from './notifications';
 import { planEndpoints } from './plans';
+import { settingsEndpoints } from './settings';
 
 /**
  * Every API endpoint, by area (decision 013). The server registers each with `route()`; the route
@@ -17,6 +24,13 @@ export const ENDPOINTS = {
   deviceModels: deviceModelEndpoints,
   contracts: contractEndpoints,
   ledger: ledgerEndpoints,
+  settings: settingsEndpoints,
+  notifications: notificationEndpoints,
+  activity: activityEndpoints,
+  help: helpEndpoints,
+  audit: auditEndpoints,
+  jobs: jobEndpoints,
+  health: healthEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /**
  * Every action the audit log records, `<entity>.<what happened>`. The server writes only these
@@ -112,3 +113,9 @@ export const chainVerificationSchema = z.object({
   reason: z.string().nullable(),
   lastHash: z.string().nullable(),
 });
+
+/** /api/audit: the append-only log, filtered and paged, and the chain check. */
+export const auditEndpoints = {
+  list: endpoint({ method: 'GET', path: '/api/audit', query: auditQuery, response: auditPageSchema }),
+  verify: endpoint({ method: 'GET', path: '/api/audit/verify', response: chainVerificationSchema }),
+};

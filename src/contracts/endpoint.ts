@@ -22,8 +22,8 @@ export interface Endpoint {
    * document, a CSV): the web links to those with `endpointUrl()`, it does not `api()` them.
    */
   response: z.ZodType | 'file';
-  /** The success status when it is not 200 (201 for a creation). */
-  status?: 201;
+  /** The success status when it is not 200 (201 for a creation, 204 for an answer without a body). */
+  status?: 201 | 204;
 }
 
 /** Declares an endpoint, keeping its exact type (the web's client derives its input and output from it). */
@@ -35,6 +35,9 @@ export function endpoint<const E extends Endpoint>(description: E): E {
 export function idParams(what: string) {
   return z.object({ id: z.uuid(`Not a valid ${what} id`) });
 }
+
+/** The answer of a call that has nothing else to say. */
+export const okSchema = z.object({ ok: z.literal(true) });
 
 /** An endpoint that answers JSON (what `api()` accepts). */
 export type JsonEndpoint = Endpoint & { response: z.ZodType };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint, okSchema } from './endpoint';
 
 /** Seed section 3: tutorials, steps, progress records and features of the help centre. */
 export const TUTORIAL_CATEGORIES = ['basics', 'financing', 'analytics', 'compliance', 'ai'] as const;
@@ -50,3 +51,22 @@ export const tutorialProgressBody = z.strictObject({
   stepId: z.string({ error: 'stepId is required' }).min(1).max(100),
   completed: z.boolean({ error: 'completed must be true or false' }),
 });
+export type TutorialProgressBody = z.input<typeof tutorialProgressBody>;
+
+/** The help centre: tutorials, features, and the user's progress through the tutorials. */
+export const helpEndpoints = {
+  tutorials: endpoint({ method: 'GET', path: '/api/tutorials', response: z.array(tutorialSchema) }),
+  features: endpoint({ method: 'GET', path: '/api/features', response: z.array(featureSchema) }),
+  progress: endpoint({
+    method: 'GET',
+    path: '/api/user/tutorial-progress',
+    response: z.array(tutorialProgressSchema),
+  }),
+  recordProgress: endpoint({
+    method: 'POST',
+    path: '/api/user/tutorial-progress',
+    body: tutorialProgressBody,
+    response: okSchema,
+    status: 201,
+  }),
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /**
  * One run of a background job (one attempt: a retried job has a run per attempt). `interrupted`:
@@ -53,3 +54,8 @@ export const jobRunsPageSchema = z.object({
   runs: z.array(jobRunSchema),
 });
 export type JobRunsPage = z.infer<typeof jobRunsPageSchema>;
+
+/** /api/jobs: the registered background jobs and their recent runs. */
+export const jobEndpoints = {
+  runs: endpoint({ method: 'GET', path: '/api/jobs/runs', query: jobRunsQuery, response: jobRunsPageSchema }),
+};

@@ -5,7 +5,7 @@ import {
   endpointUrl,
   type JsonEndpoint,
 } from '@/contracts/endpoint';
-import { apiRequest, apiUpload } from './queryClient';
+import { ApiError, apiRequest, apiUpload } from './queryClient';
 
 export { endpointUrl };
 
@@ -29,7 +29,24 @@ export async function api<E extends JsonEndpoint>(
     body?: unknown;
   };
   const response = await apiRequest(endpoint.method, endpointUrl(endpoint, given), given.body);
-  return checked(endpoint, await response.json());
+  // 204 No Content has no body to parse: the endpoint's schema reads it as null.
+  return checked(endpoint, response.status === 204 ? null : await response.json());
+}
+
+/**
+ * `api()` under the seed's rule for the signed-in app's queries (the default query function's):
+ * a 401, the session gone, answers null instead of failing.
+ */
+export async function apiOrNull<E extends JsonEndpoint>(
+  endpoint: E,
+  ...input: Args<E>
+): Promise<EndpointOutput<E> | null> {
+  try {
+    return await api(endpoint, ...input);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
 }
 
 /** Uploads a form to a multipart endpoint (KYC documents, imports), its answer checked the same way. */

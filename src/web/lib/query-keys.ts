@@ -66,4 +66,14 @@ export const queryKeys = {
     progress: () => ['/api/user/tutorial-progress'] as const,
     features: () => ['/api/features'] as const,
   },
+  activity: {
+    usage: (from: string, to: string) => ['/api/activity/usage', from, to] as const,
+  },
+  audit: {
+    /** The log under the applied filters (its pages are one infinite query). */
+    log: (filters: object) => ['/api/audit', filters] as const,
+  },
+  jobs: {
+    runs: (failures: boolean) => ['/api/jobs/runs', { failures }] as const,
+  },
 } as const;

@@ -1,19 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { Calculator as CalculatorIcon, RotateCw } from 'lucide-react';
 import type { ReactNode } from 'react';
-import type { PublicOrganisation } from '@/contracts/profile';
+import { settingsEndpoints } from '@/contracts/settings';
 import { PageHeader } from '@/web/components/page-header';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { Calculator } from '@/web/features/calculator/calculator';
+import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 
 /** /calculator, for everyone: the organisation's currency first, then the calculator. */
 export default function CalculatorPage() {
-  const organisation = useQuery<PublicOrganisation | null>({
+  const organisation = useQuery({
     queryKey: queryKeys.settings.publicOrganisation(),
+    queryFn: () => api(settingsEndpoints.publicOrganisation),
   });
 
   if (organisation.data && typeof organisation.data.currency === 'string') {

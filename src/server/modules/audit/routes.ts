@@ -1,63 +1,53 @@
 import { and, desc, eq, gte, ilike, lt, type SQL, sql } from 'drizzle-orm';
-import { auditPageSchema, auditQuery, chainVerificationSchema } from '../../../contracts/audit';
+import { auditEndpoints } from '../../../contracts/audit';
 import { auditLog } from '../../../db/schema';
 import type { AppInstance } from '../../app';
 import { verifyAuditChain } from '../../audit';
 import { organisation } from '../../organisation';
+import { route } from '../../route';
 
 /** /admin/audit: the append-only log, filtered and paged, and the chain check. Administrators only. */
 export async function auditRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
-  const tags = ['audit'];
+  const options = { access: 'admin.audit', tags: ['audit'] } as const;
 
-  app.get(
-    '/api/audit',
-    {
-      config: { access: 'admin.audit' },
-      schema: { tags, querystring: auditQuery, response: { 200: auditPageSchema } },
-    },
-    async (request) => {
-      const query = request.query;
-      const { timeZone } = await organisation(ctx, ctx.db);
-      const day = sql`(${auditLog.at} AT TIME ZONE ${timeZone})::date`;
-      const conditions: SQL[] = [];
-      if (query.action) conditions.push(eq(auditLog.action, query.action));
-      if (query.entityType) conditions.push(eq(auditLog.entityType, query.entityType));
-      if (query.entityId) conditions.push(eq(auditLog.entityId, query.entityId));
-      if (query.actor)
-        conditions.push(ilike(auditLog.actorLabel, `%${query.actor.replace(/[%_\\]/g, '\\$&')}%`));
-      if (query.from) conditions.push(gte(day, sql`${query.from}::date`));
-      if (query.to) conditions.push(sql`${day} <= ${query.to}::date`);
-      if (query.before) conditions.push(lt(auditLog.id, query.before));
-      const rows = await ctx.db
-        .select()
-        .from(auditLog)
-        .where(conditions.length ? and(...conditions) : undefined)
-        .orderBy(desc(auditLog.id))
-        .limit(query.limit + 1);
-      const page = rows.slice(0, query.limit);
-      return {
-        rows: page.map((row) => ({
-          id: row.id,
-          at: row.at.toISOString(),
-          actorId: row.actorId,
-          actorLabel: row.actorLabel,
-          action: row.action,
-          entityType: row.entityType,
-          entityId: row.entityId,
-          before: row.before,
-          after: row.after,
-          ip: row.ip,
-          hash: row.hash,
-        })),
-        nextBefore: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
-      };
-    },
-  );
+  route(app, auditEndpoints.list, options, async (request) => {
+    const query = request.query;
+    const { timeZone } = await organisation(ctx, ctx.db);
+    const day = sql`(${auditLog.at} AT TIME ZONE ${timeZone})::date`;
+    const conditions: SQL[] = [];
+    if (query.action) conditions.push(eq(auditLog.action, query.action));
+    if (query.entityType) conditions.push(eq(auditLog.entityType, query.entityType));
+    if (query.entityId) conditions.push(eq(auditLog.entityId, query.entityId));
+    if (query.actor)
+      conditions.push(ilike(auditLog.actorLabel, `%${query.actor.replace(/[%_\\]/g, '\\$&')}%`));
+    if (query.from) conditions.push(gte(day, sql`${query.from}::date`));
+    if (query.to) conditions.push(sql`${day} <= ${query.to}::date`);
+    if (query.before) conditions.push(lt(auditLog.id, query.before));
+    const rows = await ctx.db
+      .select()
+      .from(auditLog)
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(desc(auditLog.id))
+      .limit(query.limit + 1);
+    const page = rows.slice(0, query.limit);
+    return {
+      rows: page.map((row) => ({
+        id: row.id,
+        at: row.at.toISOString(),
+        actorId: row.actorId,
+        actorLabel: row.actorLabel,
+        action: row.action,
+        entityType: row.entityType,
+        entityId: row.entityId,
+        before: row.before,
+        after: row.after,
+        ip: row.ip,
+        hash: row.hash,
+      })),
+      nextBefore: rows.length > query.limit ? (page.at(-1)?.id ?? null) : null,
+    };
+  });
 
-  app.get(
-    '/api/audit/verify',
-    { config: { access: 'admin.audit' }, schema: { tags, response: { 200: chainVerificationSchema } } },
-    () => verifyAuditChain(ctx.db),
-  );
+  route(app, auditEndpoints.verify, options, () => verifyAuditChain(ctx.db));
 }

@@ -1,15 +1,9 @@
-import {
-  organisationBody,
-  organisationOptionsSchema,
-  organisationSchema,
-  preferencesBody,
-  preferencesSchema,
-  publicOrganisationSchema,
-} from '../../../contracts/profile';
+import { settingsEndpoints } from '../../../contracts/settings';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { organisation, updateOrganisation } from '../../organisation';
 import { userId } from '../../plugins/session';
+import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { organisationOptions, preferences, savePreferences } from './service';
 
@@ -17,55 +11,29 @@ import { organisationOptions, preferences, savePreferences } from './service';
 export async function settingsRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['settings'];
+  const signedIn = { access: 'signedIn', tags } as const;
 
-  app.get(
-    '/api/user/preferences',
-    { config: { access: 'signedIn' }, schema: { tags, response: { 200: preferencesSchema } } },
-    (request) => preferences(ctx, userId(request)),
+  route(app, settingsEndpoints.preferences, signedIn, (request) => preferences(ctx, userId(request)));
+
+  route(app, settingsEndpoints.savePreferences, signedIn, (request) =>
+    withTransaction(ctx, (tx) =>
+      savePreferences(tx, userId(request), {
+        ...request.body,
+        notificationSettings: request.body.notificationSettings as Record<string, boolean>,
+      }),
+    ),
   );
 
-  app.put(
-    '/api/user/preferences',
-    {
-      config: { access: 'signedIn' },
-      schema: { tags, body: preferencesBody, response: { 200: preferencesSchema } },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) =>
-        savePreferences(tx, userId(request), {
-          ...request.body,
-          notificationSettings: request.body.notificationSettings as Record<string, boolean>,
-        }),
-      ),
-  );
+  route(app, settingsEndpoints.publicOrganisation, { access: 'public', tags }, async () => {
+    const { name, currency, country } = await organisation(ctx, ctx.db);
+    return { name, currency, country };
+  });
 
-  app.get(
-    '/api/organisation',
-    { config: { access: 'public' }, schema: { tags, response: { 200: publicOrganisationSchema } } },
-    async () => {
-      const { name, currency, country } = await organisation(ctx, ctx.db);
-      return { name, currency, country };
-    },
-  );
+  route(app, settingsEndpoints.organisation, signedIn, () => organisation(ctx, ctx.db));
 
-  app.get(
-    '/api/settings/organisation',
-    { config: { access: 'signedIn' }, schema: { tags, response: { 200: organisationSchema } } },
-    () => organisation(ctx, ctx.db),
-  );
+  route(app, settingsEndpoints.options, signedIn, () => organisationOptions(ctx));
 
-  app.get(
-    '/api/settings/options',
-    { config: { access: 'signedIn' }, schema: { tags, response: { 200: organisationOptionsSchema } } },
-    () => organisationOptions(ctx),
-  );
-
-  app.put(
-    '/api/settings/organisation',
-    {
-      config: { access: 'admin.settings' },
-      schema: { tags, body: organisationBody, response: { 200: organisationSchema } },
-    },
-    (request) => withTransaction(ctx, (tx) => updateOrganisation(tx, actorOf(request), request.body)),
+  route(app, settingsEndpoints.saveOrganisation, { access: 'admin.settings', tags }, (request) =>
+    withTransaction(ctx, (tx) => updateOrganisation(tx, actorOf(request), request.body)),
   );
 }

@@ -1,5 +1,6 @@
-import { type ActivityEvent, type ActivityType, sectionOf } from '@/contracts/activity';
-import { apiRequest, cachedCsrfToken, getCsrfToken } from '@/web/lib/queryClient';
+import { type ActivityEvent, type ActivityType, activityEndpoints, sectionOf } from '@/contracts/activity';
+import { api, endpointUrl } from '@/web/lib/api';
+import { cachedCsrfToken, getCsrfToken } from '@/web/lib/queryClient';
 
 /**
  * The seed's activity tracker (sections 4, 7 and 9), outside React so no event re-renders the app:
@@ -9,7 +10,6 @@ import { apiRequest, cachedCsrfToken, getCsrfToken } from '@/web/lib/queryClient
  * failure is swallowed.
  */
 export const HEARTBEAT_MS = 30_000;
-export const TRACK_URL = '/api/activity/track';
 
 const clip = (value: string | null | undefined, max: number): string | undefined => {
   if (value === null || value === undefined) return undefined;
@@ -22,7 +22,7 @@ export async function sendActivity(event: ActivityEvent): Promise<void> {
   try {
     const user = await fetch('/api/user', { credentials: 'include' });
     if (!user.ok) return;
-    await apiRequest('POST', TRACK_URL, event);
+    await api(activityEndpoints.track, { body: event });
   } catch {
     // Seed section 8: activity send failures are silently ignored.
   }
@@ -131,7 +131,7 @@ function onPageHide(): void {
   };
   try {
     navigator.sendBeacon(
-      `${TRACK_URL}?csrf=${encodeURIComponent(token)}`,
+      endpointUrl(activityEndpoints.track, { query: { csrf: token } }),
       new Blob([JSON.stringify(event)], { type: 'application/json' }),
     );
   } catch {

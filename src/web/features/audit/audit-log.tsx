@@ -1,13 +1,12 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
 import { Filter, Link2, Link2Off, RotateCw, ScrollText, ShieldCheck, X } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import type { z } from 'zod';
 import {
   AUDIT_ACTIONS,
   AUDIT_ENTITY_TYPES,
+  type AuditQuery,
   type AuditRow,
-  type auditPageSchema,
-  type chainVerificationSchema,
+  auditEndpoints,
 } from '@/contracts/audit';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
@@ -16,12 +15,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { api } from '@/web/lib/api';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage } from '@/web/lib/queryClient';
 import { AuditDetailDialog } from './audit-detail';
 import { formatAuditTime } from './audit-format';
-
-type AuditPage = z.infer<typeof auditPageSchema>;
-type ChainVerification = z.infer<typeof chainVerificationSchema>;
 
 export interface AuditFilters {
   action: string;
@@ -35,12 +33,12 @@ export interface AuditFilters {
 const EMPTY: AuditFilters = { action: '', entityType: '', entityId: '', actor: '', from: '', to: '' };
 const PAGE_SIZE = 50;
 
-export function auditUrl(filters: AuditFilters, before?: number): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value.trim()) params.set(key, value.trim());
-  if (before) params.set('before', String(before));
-  params.set('limit', String(PAGE_SIZE));
-  return `/api/audit?${params}`;
+/** The log's query: the filters given (trimmed), the keyset position, the page size. */
+function auditQueryOf(filters: AuditFilters, before?: number): AuditQuery {
+  const given = Object.entries(filters)
+    .map(([key, value]) => [key, value.trim()] as const)
+    .filter(([, value]) => value);
+  return { ...Object.fromEntries(given), ...(before ? { before } : {}), limit: PAGE_SIZE };
 }
 
 /** The audit log: filters, newest first, keyset "Load more", row details, and the chain check. */
@@ -52,8 +50,8 @@ export function AuditLog() {
   const ids = useId();
 
   const log = useInfiniteQuery({
-    queryKey: ['/api/audit', applied],
-    queryFn: ({ pageParam }) => apiJson<AuditPage>('GET', auditUrl(applied, pageParam)),
+    queryKey: queryKeys.audit.log(applied),
+    queryFn: ({ pageParam }) => api(auditEndpoints.list, { query: auditQueryOf(applied, pageParam) }),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.nextBefore ?? undefined,
     staleTime: 0,
@@ -306,7 +304,7 @@ export function AuditLog() {
 /** Recomputes the hash chain on the server and says whether it is intact. */
 function VerifyChain() {
   const verify = useMutation({
-    mutationFn: () => apiJson<ChainVerification>('GET', '/api/audit/verify'),
+    mutationFn: () => api(auditEndpoints.verify),
   });
   const result = verify.data;
   return (

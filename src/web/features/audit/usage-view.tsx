@@ -1,14 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChartColumn, RotateCw } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { Usage } from '@/contracts/activity';
+import { activityEndpoints } from '@/contracts/activity';
 import { FormField } from '@/web/components/form-field';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { api } from '@/web/lib/api';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage } from '@/web/lib/queryClient';
 import { formatDuration, lastSevenDays } from './audit-format';
 
 /** Usage of the app by section and by person over a date range (default: the last 7 days). */
@@ -23,13 +25,9 @@ export function UsageView() {
   const toError = range.to ? undefined : 'Choose an end date';
   const invalid = !!(fromError ?? toError);
 
-  const usage = useQuery<Usage>({
-    queryKey: ['/api/activity/usage', range.from, range.to],
-    queryFn: () =>
-      apiJson<Usage>(
-        'GET',
-        `/api/activity/usage?from=${encodeURIComponent(range.from)}&to=${encodeURIComponent(range.to)}`,
-      ),
+  const usage = useQuery({
+    queryKey: queryKeys.activity.usage(range.from, range.to),
+    queryFn: () => api(activityEndpoints.usage, { query: range }),
     enabled: !invalid,
     staleTime: 0,
   });

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { Feature, Tutorial, TutorialProgress } from '@/contracts/help';
+import { helpEndpoints, type Tutorial, type TutorialProgressBody } from '@/contracts/help';
 import { toast } from '@/web/hooks/use-toast';
+import { api, apiOrNull } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { trackEvent } from '../activity/tracker';
 import { markTutorialSeen } from './help-rules';
 import { helpCentre } from './help-store';
@@ -14,23 +15,29 @@ import { helpCentre } from './help-store';
  * (and the user signed in: every caller lives in the signed-in app); the help pages enable them too.
  */
 export function useHelpData(enabled: boolean) {
-  const tutorials = useQuery<Tutorial[] | null>({ queryKey: queryKeys.help.tutorials(), enabled });
-  const progress = useQuery<TutorialProgress[] | null>({ queryKey: queryKeys.help.progress(), enabled });
-  const features = useQuery<Feature[] | null>({ queryKey: queryKeys.help.features(), enabled });
+  const tutorials = useQuery({
+    queryKey: queryKeys.help.tutorials(),
+    queryFn: () => apiOrNull(helpEndpoints.tutorials),
+    enabled,
+  });
+  const progress = useQuery({
+    queryKey: queryKeys.help.progress(),
+    queryFn: () => apiOrNull(helpEndpoints.progress),
+    enabled,
+  });
+  const features = useQuery({
+    queryKey: queryKeys.help.features(),
+    queryFn: () => apiOrNull(helpEndpoints.features),
+    enabled,
+  });
   return { tutorials, progress, features };
-}
-
-interface ProgressBody {
-  tutorialId: string;
-  stepId: string;
-  completed: boolean;
 }
 
 /** Starting, advancing, finishing and closing a tutorial (seed section 4, "Tutorial progress"). */
 export function useTutorialActions() {
   const queryClient = useQueryClient();
   const record = useMutation({
-    mutationFn: (body: ProgressBody) => apiJson<{ ok: true }>('POST', '/api/user/tutorial-progress', body),
+    mutationFn: (body: TutorialProgressBody) => api(helpEndpoints.recordProgress, { body }),
     // Seed: on success the progress list is refetched.
     onSuccess: () => invalidate(queryClient, 'tutorialProgress'),
     onError: (error) =>

@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import type { JobRun, JobRunsPage } from '@/contracts/jobs';
+import { type JobRun, jobEndpoints } from '@/contracts/jobs';
 import { Badge } from '@/web/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { Tabs, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { formatAuditTime } from '@/web/features/audit/audit-format';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { api } from '@/web/lib/api';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage } from '@/web/lib/queryClient';
 
 const STATE_VARIANT: Record<JobRun['state'], 'secondary' | 'success' | 'destructive' | 'warning'> = {
   running: 'secondary',
@@ -29,8 +31,9 @@ export function JobRuns({
   onFailuresChange: (next: boolean) => void;
 }) {
   const page = useQuery({
-    queryKey: ['/api/jobs/runs', { failures }],
-    queryFn: () => apiJson<JobRunsPage>('GET', `/api/jobs/runs?limit=100${failures ? '&failures=true' : ''}`),
+    queryKey: queryKeys.jobs.runs(failures),
+    queryFn: () =>
+      api(jobEndpoints.runs, { query: { limit: 100, ...(failures ? { failures: 'true' as const } : {}) } }),
     refetchInterval: 10_000,
   });
 

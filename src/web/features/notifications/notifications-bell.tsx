@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell, BellOff, CheckCheck, RotateCw, Trash2, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useLocation } from 'wouter';
-import type { Notification } from '@/contracts/notifications';
+import { type Notification, notificationEndpoints } from '@/contracts/notifications';
 import { Spinner } from '@/web/components/loaders';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -10,9 +10,10 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/web/components/ui/pop
 import { ScrollArea } from '@/web/components/ui/scroll-area';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
+import { api, apiOrNull } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
 import {
   bellLabel,
@@ -38,12 +39,14 @@ export function NotificationsBell({ placement }: { placement: BellPlacement }) {
   const queryClient = useQueryClient();
   const titleId = useId();
 
-  const unread = useQuery<{ count: number } | null>({
+  const unread = useQuery({
     queryKey: queryKeys.notifications.unreadCount(),
+    queryFn: () => apiOrNull(notificationEndpoints.unreadCount),
     refetchInterval: UNREAD_POLL_MS,
   });
-  const list = useQuery<Notification[] | null>({
+  const list = useQuery({
     queryKey: queryKeys.notifications.all(),
+    queryFn: () => apiOrNull(notificationEndpoints.list),
     enabled: open,
     // Loaded afresh each time the panel opens.
     staleTime: 0,
@@ -54,23 +57,23 @@ export function NotificationsBell({ placement }: { placement: BellPlacement }) {
     toast({ variant: 'destructive', title, description: errorMessage(error) });
 
   const markRead = useMutation({
-    mutationFn: (id: string) => apiJson<Notification>('PATCH', `/api/notifications/${id}/read`),
+    mutationFn: (id: string) => api(notificationEndpoints.markRead, { params: { id } }),
     onError: failed('Notification not updated'),
     onSettled: refresh,
   });
   const markAllRead = useMutation({
     mutationFn: (ids: string[]) =>
-      Promise.all(ids.map((id) => apiJson<Notification>('PATCH', `/api/notifications/${id}/read`))),
+      Promise.all(ids.map((id) => api(notificationEndpoints.markRead, { params: { id } }))),
     onError: failed('Notifications not updated'),
     onSettled: refresh,
   });
   const remove = useMutation({
-    mutationFn: (id: string) => apiJson<{ ok: true }>('DELETE', `/api/notifications/${id}`),
+    mutationFn: (id: string) => api(notificationEndpoints.remove, { params: { id } }),
     onError: failed('Notification not deleted'),
     onSettled: refresh,
   });
   const clearAll = useMutation({
-    mutationFn: () => apiJson<{ deleted: number }>('DELETE', '/api/notifications/clear-all'),
+    mutationFn: () => api(notificationEndpoints.clearAll),
     onSuccess: () =>
       toast({
         title: 'Notifications Cleared',

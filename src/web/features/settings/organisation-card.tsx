@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { Controller, type FieldError, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { type Organisation, organisationBody } from '@/contracts/profile';
+import { settingsEndpoints } from '@/contracts/settings';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
@@ -15,10 +16,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
+import { api, apiOrNull } from '@/web/lib/api';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { IncomeBandsField } from './income-bands-field';
 import { bucketLabels, countryOptions, currencyOptions, timeZoneOptions } from './organisation-options';
 
@@ -39,7 +41,10 @@ const MAX_BUCKETS = 10;
 
 /** Organisation settings, for administrators and the owner (the server refuses anyone else). */
 export function OrganisationCard() {
-  const organisation = useQuery<Organisation | null>({ queryKey: queryKeys.settings.organisation() });
+  const organisation = useQuery({
+    queryKey: queryKeys.settings.organisation(),
+    queryFn: () => apiOrNull(settingsEndpoints.organisation),
+  });
   return (
     <Card data-testid="card-organisation">
       <CardHeader>
@@ -102,8 +107,7 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
   const countries = useMemo(() => countryOptions(organisation.country), [organisation.country]);
 
   const save = useMutation({
-    mutationFn: (body: OrganisationOutput) =>
-      apiJson<Organisation>('PUT', '/api/settings/organisation', body),
+    mutationFn: (body: OrganisationOutput) => api(settingsEndpoints.saveOrganisation, { body }),
     onSuccess: (saved) => {
       queryClient.setQueryData(queryKeys.settings.organisation(), saved);
       void invalidate(queryClient, 'organisationSaved');

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { OrganisationOptions } from '@/contracts/profile';
+import { settingsEndpoints } from '@/contracts/settings';
+import { apiOrNull } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 
 /**
@@ -7,7 +9,10 @@ import { queryKeys } from '@/web/lib/query-keys';
  * filters offer these, never a copy of the defaults, so a changed setting is matched at once.
  */
 export function useOrganisationOptions() {
-  return useQuery<OrganisationOptions>({ queryKey: queryKeys.settings.options() });
+  return useQuery({
+    queryKey: queryKeys.settings.options(),
+    queryFn: () => apiOrNull(settingsEndpoints.options),
+  });
 }
 
 /** An option list as the list kit's filters take it: [value, label] pairs. */

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Check, Monitor, Moon, RotateCw, Sun } from 'lucide-react';
 import { useId } from 'react';
 import {
@@ -16,10 +15,9 @@ import { Label } from '@/web/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { Switch } from '@/web/components/ui/switch';
-import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
-import { useSavePreferences } from './preferences';
+import { usePreferences, useSavePreferences } from './preferences';
 
 const THEMES: Array<{ value: Theme; label: string; icon: typeof Sun }> = [
   { value: 'light', label: 'Light', icon: Sun },
@@ -31,7 +29,7 @@ const CATEGORIES = Object.entries(NOTIFICATION_CATEGORIES) as Array<[Notificatio
 
 /** The user's own preferences; each change applies and is saved at once. */
 export function PreferencesCard() {
-  const preferences = useQuery<Preferences | null>({ queryKey: queryKeys.profile.preferences() });
+  const preferences = usePreferences();
   const { theme, setTheme } = useTheme();
   const { save, status } = useSavePreferences();
   const landingId = useId();

@@ -2,13 +2,23 @@ import { useMutation, useMutationState, useQuery, useQueryClient } from '@tansta
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import type { Preferences } from '@/contracts/profile';
+import { settingsEndpoints } from '@/contracts/settings';
 import { useTheme } from '@/web/app/theme';
 import { toast } from '@/web/hooks/use-toast';
+import { api, apiOrNull } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 
 const SAVE_KEY = ['save-preferences'] as const;
+
+/** The signed-in user's preferences (null once the session is gone). */
+export function usePreferences() {
+  return useQuery({
+    queryKey: queryKeys.profile.preferences(),
+    queryFn: () => apiOrNull(settingsEndpoints.preferences),
+  });
+}
 
 /**
  * Saves preferences: the cache is updated at once (so a second change made before the first
@@ -18,7 +28,7 @@ export function useSavePreferences() {
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationKey: SAVE_KEY,
-    mutationFn: (next: Preferences) => apiJson<Preferences>('PUT', '/api/user/preferences', next),
+    mutationFn: (next: Preferences) => api(settingsEndpoints.savePreferences, { body: next }),
     onSuccess: (saved) => queryClient.setQueryData(queryKeys.profile.preferences(), saved),
     onError: (error) => {
       toast({ variant: 'destructive', title: 'Preferences not saved', description: errorMessage(error) });
@@ -48,7 +58,7 @@ export function useSavePreferences() {
  * after sign-in; afterwards any theme change (the top-bar toggle or /settings) is saved.
  */
 export function useThemePreferenceSync(): void {
-  const preferences = useQuery<Preferences | null>({ queryKey: queryKeys.profile.preferences() });
+  const preferences = usePreferences();
   const { theme, setTheme } = useTheme();
   const { save } = useSavePreferences();
   const synced = useRef<string | null>(null);
@@ -82,7 +92,7 @@ let landingHandled = false;
 export function useLandingRedirect(): void {
   const [location, navigate] = useLocation();
   const firstLocation = useRef(location);
-  const preferences = useQuery<Preferences | null>({ queryKey: queryKeys.profile.preferences() });
+  const preferences = usePreferences();
 
   useEffect(
     () => () => {

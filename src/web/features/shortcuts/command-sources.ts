@@ -6,7 +6,7 @@ import { NEW_CONTRACT_PATH } from './shortcut-rules';
 /**
  * What the command palette searches. A source turns the query into items: local sources (pages,
  * actions) at once; remote sources by calling the server. Customers, contracts and devices become
- * remote sources (`kind: 'remote', search: (query) => apiJson(...)`) once those areas have a search
+ * remote sources (`kind: 'remote', search: (query) => api(endpoint, { query: { q: query } })`) once those areas have a search
  * endpoint; the palette already waits for them and drops answers to stale queries.
  */
 export interface CommandItem {
