@@ -1,5 +1,6 @@
 import { activityEndpoints } from './activity';
 import { auditEndpoints } from './audit';
+import { authEndpoints, inviteEndpoints, userEndpoints } from './auth';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
@@ -10,6 +11,7 @@ import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { notificationEndpoints } from './notifications';
 import { planEndpoints } from './plans';
+import { profileEndpoints } from './profile';
 import { settingsEndpoints } from './settings';
 
 /**
@@ -31,6 +33,10 @@ export const ENDPOINTS = {
   audit: auditEndpoints,
   jobs: jobEndpoints,
   health: healthEndpoints,
+  auth: authEndpoints,
+  users: userEndpoints,
+  invites: inviteEndpoints,
+  profile: profileEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 import { ROLES } from './roles';
 
 /** Request and response shapes of the auth API (API.md "Auth"), shared by server and web. */
@@ -75,6 +76,9 @@ export type User = z.infer<typeof userSchema>;
 
 export const csrfTokenResponse = z.object({ csrfToken: z.string() });
 
+/** The answer of an action that has nothing else to say. */
+export const okResponse = z.object({ ok: z.literal(true) });
+
 export const inviteCreateBody = z.strictObject({
   email: email.optional(),
   role: z.enum(ROLES, { error: `Role must be one of: ${ROLES.join(', ')}` }),
@@ -118,6 +122,67 @@ export const staffUserUpdateBody = z
     message: 'Nothing to change: give a role or active',
   });
 export type StaffUserUpdateBody = z.input<typeof staffUserUpdateBody>;
+
+/** The invite lookup's query: the token from the link. */
+export const inviteLookupQuery = z.strictObject({ token: z.string().min(1, 'token is required').max(200) });
+
+/** /api/login, /api/register...: signing in and out, and who is signed in. */
+export const authEndpoints = {
+  csrfToken: endpoint({ method: 'GET', path: '/api/csrf-token', response: csrfTokenResponse }),
+  login: endpoint({ method: 'POST', path: '/api/login', body: loginBody, response: userSchema }),
+  /** The administrator sign-in: refuses roles below admin. */
+  adminLogin: endpoint({ method: 'POST', path: '/api/admin-login', body: loginBody, response: userSchema }),
+  register: endpoint({
+    method: 'POST',
+    path: '/api/register',
+    body: registerBody,
+    response: userSchema,
+    status: 201,
+  }),
+  logout: endpoint({ method: 'POST', path: '/api/logout', response: okResponse }),
+  /** The signed-in user (401 when signed out). */
+  user: endpoint({ method: 'GET', path: '/api/user', response: userSchema }),
+};
+
+// The message stays the one these routes have always given, without naming what the id is of.
+const anyId = z.object({ id: z.uuid('Not a valid id') });
+
+/** /api/users: staff user administration (PRODUCT.md section 3, Admin: users). */
+export const userEndpoints = {
+  list: endpoint({ method: 'GET', path: '/api/users', response: z.array(staffUserSchema) }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/users/:id',
+    params: anyId,
+    body: staffUserUpdateBody,
+    response: staffUserSchema,
+  }),
+};
+
+/** /api/invites: invite links to register with a role. */
+export const inviteEndpoints = {
+  list: endpoint({ method: 'GET', path: '/api/invites', response: z.array(inviteSchema) }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/invites',
+    body: inviteCreateBody,
+    response: inviteCreatedSchema,
+    status: 201,
+  }),
+  revoke: endpoint({
+    method: 'POST',
+    path: '/api/invites/:id/revoke',
+    params: anyId,
+    response: inviteSchema,
+  }),
+  /** Public: the register page shows whom an invite is for before the form is filled in. */
+  lookup: endpoint({
+    method: 'GET',
+    path: '/api/invites/lookup',
+    query: inviteLookupQuery,
+    response: invitePreviewSchema,
+  }),
+};
 
 /** Error body of every non-2xx API answer (ARCHITECTURE.md "Errors"). */
 export const apiErrorSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, totpCode } from './auth';
+import { okResponse, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, totpCode, userSchema } from './auth';
+import { endpoint } from './endpoint';
 
 const name = (label: string) =>
   z
@@ -60,6 +61,54 @@ export const sessionInfoSchema = z.object({
   current: z.boolean(),
 });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** /api/user/...: the signed-in user's own name and email, password, two-factor sign-in and sessions. */
+export const profileEndpoints = {
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/user/profile',
+    body: profileUpdateBody,
+    response: userSchema,
+  }),
+  changePassword: endpoint({
+    method: 'POST',
+    path: '/api/user/password',
+    body: passwordChangeBody,
+    response: okResponse,
+  }),
+  twoFactor: endpoint({ method: 'GET', path: '/api/user/two-factor', response: twoFactorStatusSchema }),
+  /** A new secret to enrol; two-factor is on only once a code from it is confirmed. */
+  twoFactorSetup: endpoint({
+    method: 'POST',
+    path: '/api/user/two-factor/setup',
+    response: twoFactorSetupSchema,
+  }),
+  twoFactorEnable: endpoint({
+    method: 'POST',
+    path: '/api/user/two-factor/enable',
+    body: twoFactorEnableBody,
+    response: recoveryCodesSchema,
+  }),
+  twoFactorDisable: endpoint({
+    method: 'POST',
+    path: '/api/user/two-factor/disable',
+    body: twoFactorDisableBody,
+    response: okResponse,
+  }),
+  /** Replaces every recovery code (the current password confirms). */
+  recoveryCodes: endpoint({
+    method: 'POST',
+    path: '/api/user/two-factor/recovery-codes',
+    body: twoFactorDisableBody,
+    response: recoveryCodesSchema,
+  }),
+  sessions: endpoint({ method: 'GET', path: '/api/user/sessions', response: z.array(sessionInfoSchema) }),
+  revokeOtherSessions: endpoint({
+    method: 'POST',
+    path: '/api/user/sessions/revoke-others',
+    response: z.object({ revoked: z.number().int() }),
+  }),
+};
 
 /** Pages a user may choose to land on after signing in. */
 export const LANDING_PAGES = [

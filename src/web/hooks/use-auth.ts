@@ -1,17 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
-import type { User } from '@/contracts/auth';
+import { authEndpoints, type User } from '@/contracts/auth';
+import { endpointUrl, UnexpectedAnswerError } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 
 /**
  * The seed's user query: 401 gives null (unauthenticated); any other failure is an error with
- * the message `{status}: {statusText}`. No retry, never stale, refetched on focus, mount,
- * reconnect and every 60 s; kept 300000 ms in cache.
+ * the message `{status}: {statusText}`, and an answer that is not a user is refused as `api()`
+ * refuses one. Fetched directly rather than through `api()`, whose 401 is an error. No retry,
+ * never stale, refetched on focus, mount, reconnect and every 60 s; kept 300000 ms in cache.
  */
 async function fetchUser(): Promise<User | null> {
-  const response = await fetch('/api/user', { credentials: 'include' });
+  const endpoint = authEndpoints.user;
+  const response = await fetch(endpointUrl(endpoint), { credentials: 'include' });
   if (response.status === 401) return null;
   if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
-  return (await response.json()) as User;
+  const answer = endpoint.response.safeParse(await response.json());
+  if (!answer.success) throw new UnexpectedAnswerError(endpoint, answer.error);
+  return answer.data;
 }
 
 export function useAuth() {

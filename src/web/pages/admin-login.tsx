@@ -1,4 +1,5 @@
 import { Link } from 'wouter';
+import { authEndpoints } from '@/contracts/auth';
 import { AuthCard } from '@/web/features/auth/auth-card';
 import { LoginForm } from '@/web/features/auth/login-form';
 import { useDocumentTitle } from '@/web/hooks/use-document-title';
@@ -22,7 +23,7 @@ export default function AdminLoginPage() {
         </p>
       }
     >
-      <LoginForm endpoint="/api/admin-login" totpAlwaysVisible idPrefix="admin-login" />
+      <LoginForm endpoint={authEndpoints.adminLogin} totpAlwaysVisible idPrefix="admin-login" />
     </AuthCard>
   );
 }

@@ -9,6 +9,7 @@ import {
   Wallet,
 } from 'lucide-react';
 import { Link } from 'wouter';
+import { authEndpoints } from '@/contracts/auth';
 import { PublicLayout } from '@/web/components/public-layout';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -100,7 +101,7 @@ export default function LandingPage() {
             <CardDescription>Sign in with your work e-mail address.</CardDescription>
           </CardHeader>
           <CardContent className="grid grid-cols-1 gap-5">
-            <LoginForm endpoint="/api/login" />
+            <LoginForm endpoint={authEndpoints.login} />
             <div className="grid grid-cols-1 gap-2 border-t pt-4 text-sm">
               <p className="text-muted-foreground">
                 Administrator?{' '}

@@ -1,17 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import {
-  csrfTokenResponse,
-  type LoginInput,
-  loginBody,
-  registerBody,
-  userSchema,
-} from '../../../contracts/auth';
+import { authEndpoints, type LoginInput } from '../../../contracts/auth';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { unauthorized } from '../../errors';
 import { issueCsrfToken } from '../../plugins/csrf';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/session';
+import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { toUser } from '../users/service';
 import { login, logout, register, type SignInMeta } from './service';
@@ -30,12 +24,12 @@ function signInMeta(request: FastifyRequest): SignInMeta {
 
 export async function authRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
+  const tags = ['auth'];
+  const signInOptions = { access: 'public', csrf: false, rateLimit: AUTH_RATE_LIMIT, tags } as const;
 
-  app.get(
-    '/api/csrf-token',
-    { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: csrfTokenResponse } } },
-    async (request, reply) => ({ csrfToken: issueCsrfToken(request, reply, ctx.keyring) }),
-  );
+  route(app, authEndpoints.csrfToken, { access: 'public', tags }, async (request, reply) => ({
+    csrfToken: issueCsrfToken(request, reply, ctx.keyring),
+  }));
 
   const signIn = async (
     request: FastifyRequest,
@@ -48,60 +42,32 @@ export async function authRoutes(app: AppInstance): Promise<void> {
     return user;
   };
 
-  app.post(
-    '/api/login',
-    {
-      config: { access: 'public', csrf: false, rateLimit: AUTH_RATE_LIMIT },
-      schema: { tags: ['auth'], body: loginBody, response: { 200: userSchema } },
-    },
-    (request, reply) => signIn(request, reply, request.body, false),
+  route(app, authEndpoints.login, signInOptions, (request, reply) =>
+    signIn(request, reply, request.body, false),
   );
 
-  app.post(
-    '/api/admin-login',
-    {
-      config: { access: 'public', csrf: false, rateLimit: AUTH_RATE_LIMIT },
-      schema: { tags: ['auth'], body: loginBody, response: { 200: userSchema } },
-    },
-    (request, reply) => signIn(request, reply, request.body, true),
+  route(app, authEndpoints.adminLogin, signInOptions, (request, reply) =>
+    signIn(request, reply, request.body, true),
   );
 
-  app.post(
-    '/api/register',
-    {
-      config: { access: 'public', csrf: false, rateLimit: AUTH_RATE_LIMIT },
-      schema: { tags: ['auth'], body: registerBody, response: { 201: userSchema } },
-    },
-    async (request, reply) => {
-      const { user, token } = await withTransaction(ctx, (tx) =>
-        register(tx, request.body, signInMeta(request)),
-      );
-      setSessionCookie(request, reply, token, ctx.config.SESSION_ABSOLUTE_HOURS);
-      return reply.status(201).send(user);
-    },
-  );
+  route(app, authEndpoints.register, signInOptions, async (request, reply) => {
+    const { user, token } = await withTransaction(ctx, (tx) =>
+      register(tx, request.body, signInMeta(request)),
+    );
+    setSessionCookie(request, reply, token, ctx.config.SESSION_ABSOLUTE_HOURS);
+    return user;
+  });
 
-  app.post(
-    '/api/logout',
-    {
-      // Public so that a browser with an already-expired session can still clear its cookie.
-      config: { access: 'public' },
-      schema: { tags: ['auth'], response: { 200: z.object({ ok: z.literal(true) }) } },
-    },
-    async (request, reply) => {
-      const { session } = request;
-      if (session) await withTransaction(ctx, (tx) => logout(tx, session.id, actorOf(request)));
-      clearSessionCookie(request, reply);
-      return { ok: true as const };
-    },
-  );
+  // Public so that a browser with an already-expired session can still clear its cookie.
+  route(app, authEndpoints.logout, { access: 'public', tags }, async (request, reply) => {
+    const { session } = request;
+    if (session) await withTransaction(ctx, (tx) => logout(tx, session.id, actorOf(request)));
+    clearSessionCookie(request, reply);
+    return { ok: true as const };
+  });
 
-  app.get(
-    '/api/user',
-    { config: { access: 'signedIn' }, schema: { tags: ['auth'], response: { 200: userSchema } } },
-    async (request) => {
-      if (!request.session) throw unauthorized();
-      return toUser(request.session.user);
-    },
-  );
+  route(app, authEndpoints.user, { access: 'signedIn', tags }, async (request) => {
+    if (!request.session) throw unauthorized();
+    return toUser(request.session.user);
+  });
 }

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useLocation } from 'wouter';
-import { apiRequest } from '@/web/lib/queryClient';
+import { authEndpoints } from '@/contracts/auth';
+import { api } from '@/web/lib/api';
 
 /** Seed section 4: POST /api/logout, then — whether it worked or not — clear the cache and go to /login. */
 export function useLogout(): () => Promise<void> {
@@ -9,7 +10,7 @@ export function useLogout(): () => Promise<void> {
   const [, navigate] = useLocation();
   return useCallback(async () => {
     try {
-      await apiRequest('POST', '/api/logout');
+      await api(authEndpoints.logout);
     } catch (error) {
       console.warn('Logout request failed; signing out locally.', error);
     } finally {

@@ -4,7 +4,12 @@ import { Check, Copy, Link2, UserPlus } from 'lucide-react';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { type InviteCreateBody, type InviteCreated, inviteCreateBody } from '@/contracts/auth';
+import {
+  type InviteCreateBody,
+  type InviteCreated,
+  inviteCreateBody,
+  inviteEndpoints,
+} from '@/contracts/auth';
 import { ROLE_LABELS, ROLES } from '@/contracts/roles';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -13,10 +18,10 @@ import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson } from '@/web/lib/queryClient';
 
 type InviteOutput = z.output<typeof inviteCreateBody>;
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -34,7 +39,7 @@ export function InviteForm() {
   const { errors } = form.formState;
 
   const create = useMutation({
-    mutationFn: (body: InviteOutput) => apiJson<InviteCreated>('POST', '/api/invites', body),
+    mutationFn: (body: InviteOutput) => api(inviteEndpoints.create, { body }),
     onSuccess: (invite) => {
       setCreated(invite);
       form.reset({ role: invite.role });

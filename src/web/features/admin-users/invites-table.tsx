@@ -1,17 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MailPlus } from 'lucide-react';
 import { useState } from 'react';
-import type { Invite } from '@/contracts/auth';
+import { type Invite, inviteEndpoints } from '@/contracts/auth';
 import { ROLE_LABELS } from '@/contracts/roles';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { Badge, type BadgeProps } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDay } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { TableSkeleton } from './table-skeleton';
 
 const STATUS: Record<Invite['status'], { label: string; variant: BadgeProps['variant'] }> = {
@@ -23,13 +24,13 @@ const STATUS: Record<Invite['status'], { label: string; variant: BadgeProps['var
 
 export function InvitesTable() {
   const queryClient = useQueryClient();
-  const invites = useQuery<Invite[] | null>({ queryKey: queryKeys.users.invites() });
+  const invites = useQuery({ queryKey: queryKeys.users.invites(), queryFn: () => api(inviteEndpoints.list) });
   const [revoking, setRevoking] = useState<Invite | null>(null);
 
   const revoke = useMutation({
-    mutationFn: (id: string) => apiJson<Invite>('POST', `/api/invites/${id}/revoke`),
+    mutationFn: (id: string) => api(inviteEndpoints.revoke, { params: { id } }),
     onSuccess: (invite) => {
-      queryClient.setQueryData<Invite[] | null>(queryKeys.users.invites(), (list) =>
+      queryClient.setQueryData<Invite[]>(queryKeys.users.invites(), (list) =>
         list?.map((i) => (i.id === invite.id ? invite : i)),
       );
       toast({ title: 'Invite revoked', description: 'The link no longer works.' });

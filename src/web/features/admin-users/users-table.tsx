@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Lock, Users } from 'lucide-react';
 import { useState } from 'react';
-import type { StaffUser, StaffUserUpdateBody, User } from '@/contracts/auth';
+import { type StaffUser, type StaffUserUpdateBody, type User, userEndpoints } from '@/contracts/auth';
 import { ROLE_LABELS, ROLES, type Role } from '@/contracts/roles';
 import { displayName } from '@/web/app/nav-rules';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
@@ -10,21 +10,22 @@ import { Button } from '@/web/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { TableSkeleton } from './table-skeleton';
 
 export function UsersTable({ me }: { me: User }) {
   const queryClient = useQueryClient();
-  const users = useQuery<StaffUser[] | null>({ queryKey: queryKeys.users.all() });
+  const users = useQuery({ queryKey: queryKeys.users.all(), queryFn: () => api(userEndpoints.list) });
   const [confirming, setConfirming] = useState<StaffUser | null>(null);
 
   const update = useMutation({
     mutationFn: ({ id, body }: { id: string; body: StaffUserUpdateBody }) =>
-      apiJson<StaffUser>('PATCH', `/api/users/${id}`, body),
+      api(userEndpoints.update, { params: { id }, body }),
     onSuccess: (updated, { body }) => {
-      queryClient.setQueryData<StaffUser[] | null>(queryKeys.users.all(), (list) =>
+      queryClient.setQueryData<StaffUser[]>(queryKeys.users.all(), (list) =>
         list?.map((u) => (u.id === updated.id ? updated : u)),
       );
       const name = displayName(updated);

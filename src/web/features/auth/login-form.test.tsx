@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { authEndpoints } from '@/contracts/auth';
+import { queryKeys } from '@/web/lib/query-keys';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { LoginForm } from './login-form';
 
@@ -16,7 +18,7 @@ function messageOf(input: HTMLElement): string | null {
 
 describe('LoginForm: messages per field', () => {
   it('shows a message under each empty field, linked to it', async () => {
-    renderWithProviders(<LoginForm endpoint="/api/login" />);
+    renderWithProviders(<LoginForm endpoint={authEndpoints.login} />);
     await userEvent.click(screen.getByTestId('button-submit'));
     const email = screen.getByLabelText('Email');
     const password = screen.getByLabelText('Password');
@@ -27,7 +29,7 @@ describe('LoginForm: messages per field', () => {
   });
 
   it('says when the e-mail is not valid (the shared schema message)', async () => {
-    renderWithProviders(<LoginForm endpoint="/api/login" />);
+    renderWithProviders(<LoginForm endpoint={authEndpoints.login} />);
     await userEvent.type(screen.getByLabelText('Email'), 'not-an-email');
     await userEvent.type(screen.getByLabelText('Password'), 'secret');
     await userEvent.click(screen.getByTestId('button-submit'));
@@ -44,7 +46,7 @@ describe('LoginForm: messages per field', () => {
         jsonResponse({ message: 'Invalid email or password', code: 'INVALID_CREDENTIALS' }, 401),
       ),
     );
-    renderWithProviders(<LoginForm endpoint="/api/login" />);
+    renderWithProviders(<LoginForm endpoint={authEndpoints.login} />);
     await userEvent.type(screen.getByLabelText('Email'), 'owner@demo.example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'wrong-password');
     await userEvent.click(screen.getByTestId('button-submit'));
@@ -59,7 +61,7 @@ describe('LoginForm: messages per field', () => {
         jsonResponse({ message, code: 'TOTP_REQUIRED', errors: [{ field: 'totp', message }] }, 401),
       ),
     );
-    renderWithProviders(<LoginForm endpoint="/api/login" />);
+    renderWithProviders(<LoginForm endpoint={authEndpoints.login} />);
     expect(screen.queryByTestId('input-totp')).not.toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('Email'), 'owner@demo.example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'right-password');
@@ -84,7 +86,9 @@ describe('LoginForm: messages per field', () => {
       role: 'admin',
       isOwner: true,
     };
-    const { client, history } = renderWithProviders(<LoginForm endpoint="/api/login" />, { path: '/login' });
+    const { client, history } = renderWithProviders(<LoginForm endpoint={authEndpoints.login} />, {
+      path: '/login',
+    });
     await userEvent.type(screen.getByLabelText('Email'), 'owner@demo.example.com');
     await userEvent.type(screen.getByLabelText('Password'), 'right-password');
     await userEvent.click(screen.getByTestId('button-submit'));
@@ -92,6 +96,6 @@ describe('LoginForm: messages per field', () => {
     expect(screen.getByTestId('button-submit')).toHaveTextContent('Signing in…');
     answer(jsonResponse(user));
     await waitFor(() => expect(history.at(-1)).toBe('/'));
-    expect(client.getQueryData(['/api/user'])).toEqual(user);
+    expect(client.getQueryData(queryKeys.auth.user())).toEqual(user);
   });
 });

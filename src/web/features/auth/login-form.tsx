@@ -2,20 +2,21 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
-import type { LoginBody, LoginInput, User } from '@/contracts/auth';
+import type { authEndpoints, LoginBody, LoginInput } from '@/contracts/auth';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { api } from '@/web/lib/api';
 import { applyServerError } from '@/web/lib/forms';
 import { lazyZodResolver } from '@/web/lib/lazy-zod-resolver';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, fieldErrors } from '@/web/lib/queryClient';
+import { fieldErrors } from '@/web/lib/queryClient';
 
 interface LoginFormProps {
-  /** '/api/login' for staff, '/api/admin-login' for the administrator sign-in. */
-  endpoint: '/api/login' | '/api/admin-login';
+  /** `authEndpoints.login` for staff, `authEndpoints.adminLogin` for the administrator sign-in. */
+  endpoint: typeof authEndpoints.login | typeof authEndpoints.adminLogin;
   /** Show the two-factor code field from the start (optional); otherwise it appears on TOTP_REQUIRED. */
   totpAlwaysVisible?: boolean;
   idPrefix?: string;
@@ -42,7 +43,7 @@ export function LoginForm({ endpoint, totpAlwaysVisible = false, idPrefix = 'log
   const { errors } = form.formState;
 
   const mutation = useMutation({
-    mutationFn: (body: LoginInput) => apiJson<User>('POST', endpoint, body),
+    mutationFn: (body: LoginInput) => api(endpoint, { body }),
     onSuccess: (user) => {
       queryClient.setQueryData(queryKeys.auth.user(), user);
       navigate('/');

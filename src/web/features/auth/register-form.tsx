@@ -5,16 +5,17 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
-import { type InvitePreview, registerBody, type User } from '@/contracts/auth';
+import { authEndpoints, type InvitePreview, inviteEndpoints, registerBody } from '@/contracts/auth';
 import { ROLE_LABELS } from '@/contracts/roles';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
 import { NameFields } from '@/web/components/name-fields';
 import { Button } from '@/web/components/ui/button';
+import { api } from '@/web/lib/api';
 import { applyServerError, NEW_PASSWORD_HINT } from '@/web/lib/forms';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 
 /** The shared register schema (same messages as the server) plus a confirmation of the password. */
 export const registerFormSchema = registerBody
@@ -40,9 +41,8 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
   });
 
   const invite = useQuery({
-    queryKey: ['/api/invites/lookup', inviteToken],
-    queryFn: () =>
-      apiJson<InvitePreview>('GET', `/api/invites/lookup?token=${encodeURIComponent(inviteToken ?? '')}`),
+    queryKey: queryKeys.auth.invite(inviteToken ?? ''),
+    queryFn: () => api(inviteEndpoints.lookup, { query: { token: inviteToken ?? '' } }),
     enabled: !!inviteToken,
   });
   const lockedEmail = invite.data?.email ?? null;
@@ -52,7 +52,7 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
 
   const mutation = useMutation({
     mutationFn: ({ confirmPassword: _confirm, ...values }: RegisterFormOutput) =>
-      apiJson<User>('POST', '/api/register', { ...values, ...(inviteToken ? { inviteToken } : {}) }),
+      api(authEndpoints.register, { body: { ...values, ...(inviteToken ? { inviteToken } : {}) } }),
     onSuccess: (user) => {
       queryClient.setQueryData(queryKeys.auth.user(), user);
       navigate('/');

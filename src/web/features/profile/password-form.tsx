@@ -4,16 +4,16 @@ import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { passwordChangeBody } from '@/contracts/profile';
+import { passwordChangeBody, profileEndpoints } from '@/contracts/profile';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { applyServerError, NEW_PASSWORD_HINT } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson } from '@/web/lib/queryClient';
 
 /** The shared schema (the server's messages) plus the confirmation of the new password. */
 export const passwordFormSchema = passwordChangeBody
@@ -39,7 +39,7 @@ export function PasswordCard({ email }: { email: string }) {
 
   const change = useMutation({
     mutationFn: ({ currentPassword, newPassword }: PasswordFormOutput) =>
-      apiJson<{ ok: true }>('POST', '/api/user/password', { currentPassword, newPassword }),
+      api(profileEndpoints.changePassword, { body: { currentPassword, newPassword } }),
     onSuccess: () => {
       form.reset();
       void invalidate(queryClient, 'sessionsChanged');

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { User } from '@/contracts/auth';
 import { ERROR_CODES } from '@/contracts/errors';
-import { profileUpdateBody } from '@/contracts/profile';
+import { profileEndpoints, profileUpdateBody } from '@/contracts/profile';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
@@ -14,9 +14,10 @@ import { NameFields } from '@/web/components/name-fields';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { applyServerError } from '@/web/lib/forms';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
+import { apiError, errorMessage } from '@/web/lib/queryClient';
 
 const FIELDS = ['firstName', 'lastName', 'email', 'currentPassword'] as const;
 
@@ -54,7 +55,7 @@ export function ProfileDetailsCard({ user }: { user: User }) {
   const emailChanged = form.watch('email').trim().toLowerCase() !== user.email.toLowerCase();
 
   const save = useMutation({
-    mutationFn: (body: ProfileOutput) => apiJson<User>('PATCH', '/api/user/profile', body),
+    mutationFn: (body: ProfileOutput) => api(profileEndpoints.update, { body }),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.auth.user(), updated);
       form.reset({

@@ -2,17 +2,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
 import { LogOut, Monitor, RotateCw, Smartphone } from 'lucide-react';
 import { useState } from 'react';
-import type { SessionInfo } from '@/contracts/profile';
+import { profileEndpoints } from '@/contracts/profile';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { describeUserAgent, deviceLabel } from './user-agent';
 
 function lastSeen(iso: string): string {
@@ -23,11 +24,15 @@ function lastSeen(iso: string): string {
 /** The user's own sessions, this device marked, and signing out every other one. */
 export function SessionsCard() {
   const queryClient = useQueryClient();
-  const sessions = useQuery<SessionInfo[] | null>({ queryKey: queryKeys.profile.sessions(), staleTime: 0 });
+  const sessions = useQuery({
+    queryKey: queryKeys.profile.sessions(),
+    queryFn: () => api(profileEndpoints.sessions),
+    staleTime: 0,
+  });
   const [confirming, setConfirming] = useState(false);
 
   const revoke = useMutation({
-    mutationFn: () => apiJson<{ revoked: number }>('POST', '/api/user/sessions/revoke-others'),
+    mutationFn: () => api(profileEndpoints.revokeOtherSessions),
     onSuccess: ({ revoked }) => {
       toast({
         title: 'Other sessions signed out',

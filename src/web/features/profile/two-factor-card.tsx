@@ -11,7 +11,7 @@ import {
 } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { renderSVG } from 'uqr';
-import type { TwoFactorSetup, TwoFactorStatus } from '@/contracts/profile';
+import { profileEndpoints, type TwoFactorSetup } from '@/contracts/profile';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
@@ -29,10 +29,11 @@ import {
 import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 
 /** '(ABCD EFGH ...)': the secret in groups of four, easier to type into an app by hand. */
 export function groupSecret(secret: string): string {
@@ -50,13 +51,16 @@ type Panel = { kind: 'setup'; setup: TwoFactorSetup } | { kind: 'codes'; codes: 
 /** Two-factor sign-in: status, enrolment with a QR code, recovery codes, and turning it off. */
 export function TwoFactorCard() {
   const queryClient = useQueryClient();
-  const status = useQuery<TwoFactorStatus | null>({ queryKey: queryKeys.profile.twoFactor() });
+  const status = useQuery({
+    queryKey: queryKeys.profile.twoFactor(),
+    queryFn: () => api(profileEndpoints.twoFactor),
+  });
   const [panel, setPanel] = useState<Panel>(null);
   const [dialog, setDialog] = useState<'disable' | 'regenerate' | null>(null);
   const refresh = () => invalidate(queryClient, 'twoFactorChanged');
 
   const setup = useMutation({
-    mutationFn: () => apiJson<TwoFactorSetup>('POST', '/api/user/two-factor/setup'),
+    mutationFn: () => api(profileEndpoints.twoFactorSetup),
     onSuccess: (answer) => setPanel({ kind: 'setup', setup: answer }),
     onError: (error) =>
       toast({ variant: 'destructive', title: 'Set-up not started', description: errorMessage(error) }),
@@ -156,10 +160,10 @@ export function TwoFactorCard() {
         title="Make new recovery codes?"
         description="Your current recovery codes stop working and 10 new ones are shown once. Enter your password to confirm."
         confirmLabel="Make new codes"
-        url="/api/user/two-factor/recovery-codes"
+        endpoint={profileEndpoints.recoveryCodes}
         onDone={(answer) => {
           setDialog(null);
-          if (answer?.recoveryCodes) setPanel({ kind: 'codes', codes: answer.recoveryCodes });
+          if ('recoveryCodes' in answer) setPanel({ kind: 'codes', codes: answer.recoveryCodes });
           void refresh();
         }}
       />
@@ -170,7 +174,7 @@ export function TwoFactorCard() {
         description="Only your password will protect this account, and your recovery codes stop working. Enter your password to confirm."
         confirmLabel="Turn off"
         destructive
-        url="/api/user/two-factor/disable"
+        endpoint={profileEndpoints.twoFactorDisable}
         onDone={() => {
           setDialog(null);
           setPanel(null);
@@ -200,8 +204,7 @@ function Enrolment({
   const qr = useMemo(() => qrDataUri(setup.otpauthUri), [setup.otpauthUri]);
 
   const enable = useMutation({
-    mutationFn: (value: string) =>
-      apiJson<{ recoveryCodes: string[] }>('POST', '/api/user/two-factor/enable', { code: value }),
+    mutationFn: (value: string) => api(profileEndpoints.twoFactorEnable, { body: { code: value } }),
     onSuccess: ({ recoveryCodes }) => {
       toast({ title: 'Two-factor sign-in is on', description: 'Save your recovery codes now.' });
       onEnabled(recoveryCodes);
@@ -380,8 +383,9 @@ interface PasswordDialogProps {
   description: string;
   confirmLabel: string;
   destructive?: boolean;
-  url: string;
-  onDone: (answer: { recoveryCodes?: string[] } | null) => void;
+  /** Both take the current password; making new codes answers them, turning off answers `ok`. */
+  endpoint: typeof profileEndpoints.recoveryCodes | typeof profileEndpoints.twoFactorDisable;
+  onDone: (answer: { recoveryCodes: string[] } | { ok: true }) => void;
 }
 
 /** Asks for the current password before a sensitive two-factor change. */
@@ -392,7 +396,7 @@ function PasswordDialog({
   description,
   confirmLabel,
   destructive = false,
-  url,
+  endpoint,
   onDone,
 }: PasswordDialogProps) {
   const [password, setPassword] = useState('');
@@ -400,8 +404,7 @@ function PasswordDialog({
   const [alert, setAlert] = useState<string | null>(null);
   const formId = useId();
   const mutation = useMutation({
-    mutationFn: (currentPassword: string) =>
-      apiJson<{ recoveryCodes?: string[]; ok?: true }>('POST', url, { currentPassword }),
+    mutationFn: (currentPassword: string) => api(endpoint, { body: { currentPassword } }),
     onSuccess: (answer) => {
       setPassword('');
       onDone(answer);
