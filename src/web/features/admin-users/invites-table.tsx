@@ -8,7 +8,7 @@ import { Badge, type BadgeProps } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
-import { api } from '@/web/lib/api';
+import { api, apiOrNull } from '@/web/lib/api';
 import { formatDay } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -24,7 +24,10 @@ const STATUS: Record<Invite['status'], { label: string; variant: BadgeProps['var
 
 export function InvitesTable() {
   const queryClient = useQueryClient();
-  const invites = useQuery({ queryKey: queryKeys.users.invites(), queryFn: () => api(inviteEndpoints.list) });
+  const invites = useQuery({
+    queryKey: queryKeys.users.invites(),
+    queryFn: () => apiOrNull(inviteEndpoints.list),
+  });
   const [revoking, setRevoking] = useState<Invite | null>(null);
 
   const revoke = useMutation({

@@ -10,7 +10,7 @@ import { Button } from '@/web/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
-import { api } from '@/web/lib/api';
+import { api, apiOrNull } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
@@ -18,7 +18,7 @@ import { TableSkeleton } from './table-skeleton';
 
 export function UsersTable({ me }: { me: User }) {
   const queryClient = useQueryClient();
-  const users = useQuery({ queryKey: queryKeys.users.all(), queryFn: () => api(userEndpoints.list) });
+  const users = useQuery({ queryKey: queryKeys.users.all(), queryFn: () => apiOrNull(userEndpoints.list) });
   const [confirming, setConfirming] = useState<StaffUser | null>(null);
 
   const update = useMutation({

@@ -9,7 +9,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
-import { api } from '@/web/lib/api';
+import { api, apiOrNull } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -26,7 +26,7 @@ export function SessionsCard() {
   const queryClient = useQueryClient();
   const sessions = useQuery({
     queryKey: queryKeys.profile.sessions(),
-    queryFn: () => api(profileEndpoints.sessions),
+    queryFn: () => apiOrNull(profileEndpoints.sessions),
     staleTime: 0,
   });
   const [confirming, setConfirming] = useState(false);

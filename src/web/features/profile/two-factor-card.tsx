@@ -29,7 +29,7 @@ import {
 import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
-import { api } from '@/web/lib/api';
+import { api, apiOrNull } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -53,7 +53,7 @@ export function TwoFactorCard() {
   const queryClient = useQueryClient();
   const status = useQuery({
     queryKey: queryKeys.profile.twoFactor(),
-    queryFn: () => api(profileEndpoints.twoFactor),
+    queryFn: () => apiOrNull(profileEndpoints.twoFactor),
   });
   const [panel, setPanel] = useState<Panel>(null);
   const [dialog, setDialog] = useState<'disable' | 'regenerate' | null>(null);
