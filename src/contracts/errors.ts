@@ -139,6 +139,10 @@ export const ERROR_CODES = {
   ACTIVATION_REFUSED: 'ACTIVATION_REFUSED',
   /** 422: a deposit payment would collect more than the deposit. */
   DEPOSIT_EXCEEDED: 'DEPOSIT_EXCEEDED',
+  /** 409: an `Idempotency-Key` already used for this operation with a different request. */
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  /** 409: a payment reference already used for another contract or channel. */
+  REFERENCE_USED: 'REFERENCE_USED',
   /** 422: a journal entry's debits and credits differ. */
   UNBALANCED: 'UNBALANCED',
   /** 422: a journal line with both or neither of debit and credit. */

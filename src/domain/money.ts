@@ -130,6 +130,15 @@ export function minorUnitDigits(code: string): number {
 }
 
 /**
+ * The largest amount any single money input may hold: 10^12 minor units (ten billion in the major
+ * unit, far beyond any device or deposit). Chosen so that no figure derived from inputs within the
+ * engine's limits can pass Number.MAX_SAFE_INTEGER: the worst case, 3,660 monthly instalments at
+ * the 1,000 % APR cap with a fee of this size on each, totals about 6.7 * 10^15 < 9.007 * 10^15
+ * (a property test in money-limits.test.ts keeps this true).
+ */
+export const MAX_MONEY_INPUT = 1_000_000_000_000;
+
+/**
  * Returns `value` when it is an integer within ±Number.MAX_SAFE_INTEGER; otherwise throws a
  * RangeError that says which amount overflowed.
  */

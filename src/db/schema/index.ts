@@ -4,6 +4,7 @@ export * from './auth';
 export * from './contracts';
 export * from './customers';
 export * from './devices';
+export * from './idempotency';
 export * from './jobs';
 export * from './ledger';
 export * from './notifications';

@@ -21,8 +21,9 @@ import { inList } from './helpers';
 export const receiptNumbers = pgSequence('receipt_number_seq');
 
 /**
- * PRODUCT.md section 2, Payment. `(method, reference)` and `idempotency_key` are unique: a second
- * delivery of the same payment finds the first and posts nothing.
+ * PRODUCT.md section 2, Payment. `(method, reference)` is unique: a second delivery of the same
+ * payment finds the first and posts nothing. `idempotency_key` records the key it came with; keys
+ * are claimed per operation in `idempotency_keys` (decision 015).
  */
 export const payments = pgTable(
   'payments',
@@ -55,7 +56,6 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_receipt_key').on(t.receiptNumber),
     uniqueIndex('payments_reference_key').on(t.method, t.reference).where(sql`${t.reference} IS NOT NULL`),
-    uniqueIndex('payments_idempotency_key').on(t.idempotencyKey).where(sql`${t.idempotencyKey} IS NOT NULL`),
     index('payments_contract_idx').on(t.contractId, t.receivedAt),
     index('payments_received_idx').on(t.receivedAt, t.id),
     index('payments_status_idx').on(t.status, t.receivedAt),

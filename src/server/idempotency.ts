@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { idempotencyKeys } from '../db/schema';
+import type { TxContext } from './context';
+import { conflict } from './errors';
+
+/** The operations a key can be sent to: a key is unique within one, not across them. */
+export type IdempotentOperation = 'contract.deposit' | 'payment.create';
+
+/** sha256 of the canonical JSON of a request (keys sorted, at every depth). */
+export function fingerprintOf(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export interface IdempotentClaim {
+  operation: IdempotentOperation;
+  key: string;
+  /** What was asked: the target and the body, without the key. */
+  request: unknown;
+  /** The id the request will make if it is the first. */
+  resourceId: string;
+}
+
+/**
+ * Claims an `Idempotency-Key` in the operation's transaction (decision 015). Answers null when this
+ * request is the first (go on and make `resourceId`), or the first request's resource id when it
+ * is a replay. The same key with a different request is a 409. A concurrent first request holding
+ * the key makes this one wait for its commit (the primary key's insert lock), so every replay,
+ * however parallel, answers with the first result; if the first rolls back, this one goes on.
+ */
+export async function claimIdempotencyKey(ctx: TxContext, claim: IdempotentClaim): Promise<string | null> {
+  const fingerprint = fingerprintOf(claim.request);
+  const inserted = await ctx.tx
+    .insert(idempotencyKeys)
+    .values({
+      operation: claim.operation,
+      key: claim.key,
+      fingerprint,
+      resourceId: claim.resourceId,
+      createdAt: ctx.clock.now(),
+    })
+    .onConflictDoNothing()
+    .returning({ resourceId: idempotencyKeys.resourceId });
+  if (inserted.length) return null;
+  const [first] = await ctx.tx
+    .select({ fingerprint: idempotencyKeys.fingerprint, resourceId: idempotencyKeys.resourceId })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.operation, claim.operation), eq(idempotencyKeys.key, claim.key)));
+  if (!first) throw new Error(`Idempotency key ${claim.operation} vanished between insert and read`);
+  if (first.fingerprint !== fingerprint) {
+    throw conflict(
+      'This Idempotency-Key was already used for a different request; send a new key for a new request',
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+  }
+  return first.resourceId;
+}
+
+/** Points a claim at what the request turned out to be (a replay found by its reference). */
+export async function settleIdempotencyKey(
+  ctx: TxContext,
+  claim: Pick<IdempotentClaim, 'operation' | 'key'>,
+  resourceId: string,
+): Promise<void> {
+  await ctx.tx
+    .update(idempotencyKeys)
+    .set({ resourceId })
+    .where(and(eq(idempotencyKeys.operation, claim.operation), eq(idempotencyKeys.key, claim.key)));
+}
