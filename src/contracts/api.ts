@@ -1,6 +1,8 @@
 import { activityEndpoints } from './activity';
+import { assistantEndpoints } from './assistant';
 import { auditEndpoints } from './audit';
 import { authEndpoints, inviteEndpoints, userEndpoints } from './auth';
+import { calculatorEndpoints } from './calculator';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
@@ -37,6 +39,8 @@ export const ENDPOINTS = {
   users: userEndpoints,
   invites: inviteEndpoints,
   profile: profileEndpoints,
+  calculator: calculatorEndpoints,
+  assistant: assistantEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

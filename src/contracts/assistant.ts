@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoint } from './endpoint';
 
 /** Seed section 7 and API.md: POST /api/ai/analyze. */
 export const analyzeBody = z.strictObject({
@@ -25,3 +26,13 @@ export const analysisSchema = z.object({
   suggestions: z.array(z.string()),
 });
 export type Analysis = z.infer<typeof analysisSchema>;
+
+/** /api/ai: the Finance AI Assistant. */
+export const assistantEndpoints = {
+  analyze: endpoint({
+    method: 'POST',
+    path: '/api/ai/analyze',
+    body: analyzeBody,
+    response: analysisSchema,
+  }),
+};

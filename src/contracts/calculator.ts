@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FREQUENCIES, INTEREST_METHODS, isBusinessDate, SCHEDULE_LIMITS } from '../domain';
+import { endpoint } from './endpoint';
 
 const MAX_MONEY = Number.MAX_SAFE_INTEGER;
 
@@ -82,3 +83,13 @@ export const quoteSchema = z.object({
   schedule: z.array(quoteRowSchema),
 });
 export type Quote = z.infer<typeof quoteSchema>;
+
+/** /api/calculator: the public financing calculator, computed by the finance engine. */
+export const calculatorEndpoints = {
+  quote: endpoint({
+    method: 'GET',
+    path: '/api/calculator/quote',
+    query: quoteQuery,
+    response: quoteSchema,
+  }),
+};

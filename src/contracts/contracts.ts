@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint';
+import { endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import type { TransitionTable } from './transitions';
 
@@ -61,6 +61,7 @@ export const reasonBody = z.strictObject({
 });
 
 export const DEPOSIT_CHANNELS = ['cash', 'mobile_money', 'bank_transfer', 'card'] as const;
+export type DepositChannel = (typeof DEPOSIT_CHANNELS)[number];
 
 /** Recording the deposit: a payment of method `deposit` through a channel. */
 export const depositBody = z.strictObject({
@@ -239,6 +240,12 @@ export const activationSchema = z.object({
   /** The first OpenPAYGO token, for devices controlled by tokens. */
   token: z.object({ token: z.string(), days: z.number().int() }).nullable(),
 });
+export type Activation = z.infer<typeof activationSchema>;
+
+/** A deposit's optional idempotency key: a retry after a lost answer records it once. */
+const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(8).max(200).optional() });
+
+const contractId = idParams('contract');
 
 /** /api/contracts: contracts from quote to activation and after. */
 export const contractEndpoints = {
@@ -247,5 +254,74 @@ export const contractEndpoints = {
     path: '/api/contracts',
     query: contractListQuery,
     response: contractPageSchema,
+  }),
+  /** The wizard's schedule preview: nothing saved or reserved. */
+  preview: endpoint({
+    method: 'POST',
+    path: '/api/contracts/preview',
+    body: contractPreviewBody,
+    response: contractPreviewSchema,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/contracts',
+    body: contractCreateBody,
+    response: contractSchema,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/contracts/:id',
+    params: contractId,
+    response: contractSchema,
+  }),
+  submit: endpoint({
+    method: 'POST',
+    path: '/api/contracts/:id/submit',
+    params: contractId,
+    response: contractSchema,
+  }),
+  approve: endpoint({
+    method: 'POST',
+    path: '/api/contracts/:id/approve',
+    params: contractId,
+    response: contractSchema,
+  }),
+  return: endpoint({
+    method: 'POST',
+    path: '/api/contracts/:id/return',
+    params: contractId,
+    body: reasonBody,
+    response: contractSchema,
+  }),
+  /** 201 when the deposit is recorded, 200 when the same one (reference or key) was recorded already. */
+  deposit: endpoint({
+    method: 'POST',
+    path: '/api/contracts/:id/deposit',
+    params: contractId,
+    headers: idempotencyHeaders,
+    body: depositBody,
+    response: contractSchema,
+    createsOnce: true,
+  }),
+  activate: endpoint({
+    method: 'POST',
+    path: '/api/contracts/:id/activate',
+    params: contractId,
+    response: activationSchema,
+  }),
+  cancel: endpoint({
+    method: 'POST',
+    path: '/api/contracts/:id/cancel',
+    params: contractId,
+    body: reasonBody,
+    response: contractSchema,
+  }),
+  /** The key facts statement, a PDF the browser opens. */
+  keyFacts: endpoint({
+    method: 'GET',
+    path: '/api/contracts/:id/key-facts.pdf',
+    params: contractId,
+    response: 'file',
   }),
 };

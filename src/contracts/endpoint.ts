@@ -15,6 +15,8 @@ export interface Endpoint {
   path: string;
   params?: z.ZodObject;
   query?: z.ZodObject;
+  /** Request headers the call reads (an idempotency key), checked like the query. */
+  headers?: z.ZodObject;
   /** The JSON body's schema, or 'multipart' for an upload (its handler reads the parts). */
   body?: z.ZodType | 'multipart';
   /**
@@ -24,6 +26,12 @@ export interface Endpoint {
   response: z.ZodType | 'file';
   /** The success status when it is not 200 (201 for a creation, 204 for an answer without a body). */
   status?: 201 | 204;
+  /**
+   * A call that creates only the first time (a deposit sent again with the same reference or
+   * idempotency key): 201 when it creates, 200 when it finds it made already, the same response
+   * schema for both. Its handler sets 201 itself.
+   */
+  createsOnce?: true;
 }
 
 /** Declares an endpoint, keeping its exact type (the web's client derives its input and output from it). */
@@ -42,11 +50,15 @@ export const okSchema = z.object({ ok: z.literal(true) });
 /** An endpoint that answers JSON (what `api()` accepts). */
 export type JsonEndpoint = Endpoint & { response: z.ZodType };
 
-/** What a caller gives: the path's parameters, the query, the body, each only where the endpoint has one. */
+/**
+ * What a caller gives: the path's parameters, the query, the headers, the body, each only where
+ * the endpoint has one.
+ */
 export type EndpointInput<E extends Endpoint> = (E['params'] extends z.ZodType
   ? { params: z.input<E['params']> }
   : { params?: never }) &
   (E['query'] extends z.ZodType ? { query?: z.input<E['query']> } : { query?: never }) &
+  (E['headers'] extends z.ZodType ? { headers?: z.input<E['headers']> } : { headers?: never }) &
   (E['body'] extends z.ZodType ? { body: z.input<E['body']> } : { body?: never });
 
 /** What the endpoint answers, as its response schema reads it. */

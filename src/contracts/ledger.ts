@@ -64,12 +64,23 @@ export const trialBalanceSchema = z.object({
 });
 export type TrialBalance = z.infer<typeof trialBalanceSchema>;
 
-/** /api/ledger: the journal and the accounts. */
+/** /api/ledger: the chart of accounts, the journal and the trial balance. */
 export const ledgerEndpoints = {
+  accounts: endpoint({
+    method: 'GET',
+    path: '/api/ledger/accounts',
+    response: z.array(accountSchema),
+  }),
   list: endpoint({
     method: 'GET',
     path: '/api/ledger/journal',
     query: journalQuery,
     response: journalPageSchema,
+  }),
+  trialBalance: endpoint({
+    method: 'GET',
+    path: '/api/ledger/trial-balance',
+    query: trialBalanceQuery,
+    response: trialBalanceSchema,
   }),
 };

@@ -4,10 +4,11 @@ import type { Endpoint } from '../contracts/endpoint';
 
 type Schema<T> = T extends z.ZodType ? z.output<T> : unknown;
 
-/** The request a handler receives: params, query and body as the endpoint's schemas parse them. */
+/** The request a handler receives: params, query, headers and body as the endpoint's schemas parse them. */
 export type RouteRequest<E extends Endpoint> = FastifyRequest<{
   Params: Schema<E['params']>;
   Querystring: Schema<E['query']>;
+  Headers: Schema<E['headers']>;
   Body: Schema<E['body']>;
 }>;
 
@@ -57,9 +58,12 @@ export function route<E extends Endpoint>(
       ...(options.description ? { description: options.description } : {}),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.headers ? { headers: endpoint.headers } : {}),
       ...(endpoint.body && !multipart ? { body: endpoint.body } : {}),
       ...(multipart ? { consumes: ['multipart/form-data'] } : {}),
-      ...(response !== 'file' ? { response: { [status]: response } } : {}),
+      ...(response !== 'file'
+        ? { response: { [status]: response, ...(endpoint.createsOnce ? { 201: response } : {}) } }
+        : {}),
     },
     handler: (request, reply) => {
       if (status !== 200) reply.status(status);

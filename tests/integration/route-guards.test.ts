@@ -49,9 +49,11 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
       const schema = route.schema as Record<string, unknown> & { response?: Record<number, unknown> };
       expect(schema.params, `${key(route)} params`).toBe(endpoint?.params);
       expect(schema.querystring, `${key(route)} query`).toBe(endpoint?.query);
+      expect(schema.headers, `${key(route)} headers`).toBe(endpoint?.headers);
       if (endpoint?.body !== 'multipart') expect(schema.body, `${key(route)} body`).toBe(endpoint?.body);
       if (endpoint?.response !== 'file')
         expect(schema.response?.[endpoint?.status ?? 200], `${key(route)} response`).toBe(endpoint?.response);
+      if (endpoint?.createsOnce) expect(schema.response?.[201], `${key(route)} 201`).toBe(endpoint.response);
     }
   });
 

@@ -14,10 +14,10 @@ type Args<E extends JsonEndpoint> =
 
 /**
  * Calls an endpoint described in src/contracts (decision 013): the address comes from its path and
- * the given params and query, the body is sent as JSON under the seed's request rules (apiRequest:
- * CSRF header, credentials, `status: body` errors), and the answer is checked against the
- * endpoint's response schema, so a server that answers something else fails loudly here instead
- * of drawing wrong figures.
+ * the given params and query, the body is sent as JSON with the given headers (an idempotency key)
+ * under the seed's request rules (apiRequest: CSRF header, credentials, `status: body` errors), and
+ * the answer is checked against the endpoint's response schema, so a server that answers something
+ * else fails loudly here instead of drawing wrong figures.
  */
 export async function api<E extends JsonEndpoint>(
   endpoint: E,
@@ -26,9 +26,10 @@ export async function api<E extends JsonEndpoint>(
   const given = (input ?? {}) as {
     params?: Record<string, unknown>;
     query?: Record<string, never>;
+    headers?: Record<string, string | undefined>;
     body?: unknown;
   };
-  const response = await apiRequest(endpoint.method, endpointUrl(endpoint, given), given.body);
+  const response = await apiRequest(endpoint.method, endpointUrl(endpoint, given), given.body, given.headers);
   // 204 No Content has no body to parse: the endpoint's schema reads it as null.
   return checked(endpoint, response.status === 204 ? null : await response.json());
 }

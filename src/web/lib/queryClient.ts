@@ -88,9 +88,16 @@ export async function throwIfResNotOk(response: Response): Promise<void> {
 
 const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
+export async function apiRequest(
+  method: string,
+  url: string,
+  data?: unknown,
+  /** The call's own headers (an idempotency key); undefined ones are left out. */
+  extra: Record<string, string | undefined> = {},
+): Promise<Response> {
   const upper = method.toUpperCase();
   const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value;
   if (data !== undefined) headers['Content-Type'] = 'application/json';
   if (MUTATING.has(upper) && !(upper === 'POST' && url === '/api/login')) {
     const token = await getCsrfToken();

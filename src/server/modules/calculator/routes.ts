@@ -1,21 +1,21 @@
-import { quoteQuery, quoteSchema } from '../../../contracts/calculator';
+import { calculatorEndpoints } from '../../../contracts/calculator';
 import { buildSchedule } from '../../../domain';
 import type { AppInstance } from '../../app';
 import { businessDate } from '../../dates';
 import { organisation } from '../../organisation';
+import { route } from '../../route';
 
 /** API.md: the public financing calculator, computed by the finance engine. */
 export async function calculatorRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
 
-  app.get(
-    '/api/calculator/quote',
+  route(
+    app,
+    calculatorEndpoints.quote,
     {
-      config: {
-        access: 'public',
-        rateLimit: { max: ctx.config.CALCULATOR_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' },
-      },
-      schema: { tags: ['calculator'], querystring: quoteQuery, response: { 200: quoteSchema } },
+      access: 'public',
+      tags: ['calculator'],
+      rateLimit: { max: ctx.config.CALCULATOR_RATE_LIMIT_PER_MINUTE, timeWindow: '1 minute' },
     },
     async (request) => {
       const query = request.query;

@@ -1,29 +1,18 @@
-import { z } from 'zod';
-import { accountSchema, trialBalanceQuery, trialBalanceSchema } from '../../../contracts/ledger';
+import { ledgerEndpoints } from '../../../contracts/ledger';
 import type { AppInstance } from '../../app';
 import { listRoute } from '../../list-route';
+import { route } from '../../route';
 import { journalList } from './list';
 import { accounts, trialBalance } from './service';
 
 /** /finance: the chart of accounts, the journal and the trial balance. */
 export async function ledgerRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
-  const tags = ['ledger'];
+  const read = { access: 'finance.read', tags: ['ledger'] } as const;
 
-  app.get(
-    '/api/ledger/accounts',
-    { config: { access: 'finance.read' }, schema: { tags, response: { 200: z.array(accountSchema) } } },
-    () => accounts(ctx),
-  );
+  route(app, ledgerEndpoints.accounts, read, () => accounts(ctx));
 
-  listRoute(app, journalList, { access: 'finance.read', tags });
+  listRoute(app, journalList, read);
 
-  app.get(
-    '/api/ledger/trial-balance',
-    {
-      config: { access: 'finance.read' },
-      schema: { tags, querystring: trialBalanceQuery, response: { 200: trialBalanceSchema } },
-    },
-    (request) => trialBalance(ctx, request.query.asOf),
-  );
+  route(app, ledgerEndpoints.trialBalance, read, (request) => trialBalance(ctx, request.query.asOf));
 }

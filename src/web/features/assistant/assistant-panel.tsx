@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { Bot, SendHorizontal, Sparkles, X } from 'lucide-react';
 import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import type { Analysis } from '@/contracts/assistant';
+import { type Analysis, assistantEndpoints } from '@/contracts/assistant';
 // Only the money module: the rest of the engine (schedules, decimal maths) stays with the calculator.
 import { formatMoney } from '@/domain/money';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { toast } from '@/web/hooks/use-toast';
-import { apiJson } from '@/web/lib/queryClient';
+import { api } from '@/web/lib/api';
 import { cn } from '@/web/lib/utils';
 import {
   ASSISTANT_TITLE,
@@ -17,16 +17,14 @@ import {
   formatDays,
   GREETING,
   INPUT_PLACEHOLDER,
-  isAnalysis,
   LOADING_TEXT,
   LOW_CONFIDENCE,
   QUICK_QUERIES,
 } from './messages';
 
-async function analyze(query: string): Promise<Analysis> {
-  const data = await apiJson<unknown>('POST', '/api/ai/analyze', { query });
-  if (!isAnalysis(data)) throw new Error('The analysis did not have the expected shape');
-  return data;
+/** The answer is checked against its schema: one of another shape is a failure like any other. */
+function analyze(query: string) {
+  return api(assistantEndpoints.analyze, { body: { query } });
 }
 
 interface AssistantPanelProps {

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Analysis } from '@/contracts/assistant';
+import { type Analysis, analysisSchema } from '@/contracts/assistant';
 import { Toaster } from '@/web/components/ui/toaster';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import FinanceAssistant from './finance-assistant';
-import { formatConfidence, formatDays, GREETING, isAnalysis, QUICK_QUERIES } from './messages';
+import { formatConfidence, formatDays, GREETING, QUICK_QUERIES } from './messages';
 
 const REPLY: Analysis = {
   summary: 'Raising the daily payment to $0.50 clears the 12 affected contracts sooner.',
@@ -208,9 +208,10 @@ describe('assistant formatting', () => {
     expect(formatDays(1)).toBe('1 day');
     expect(formatDays(-5)).toBe('-5 days');
     expect(formatDays(1200)).toBe('1,200 days');
-    expect(isAnalysis(REPLY)).toBe(true);
-    expect(isAnalysis({ ...REPLY, confidence: 1.2 })).toBe(false);
-    expect(isAnalysis({ ...REPLY, impacts: { termReduction: 1.5, interestSavings: 0 } })).toBe(false);
-    expect(isAnalysis(null)).toBe(false);
+    const valid = (value: unknown) => analysisSchema.safeParse(value).success;
+    expect(valid(REPLY)).toBe(true);
+    expect(valid({ ...REPLY, confidence: 1.2 })).toBe(false);
+    expect(valid({ ...REPLY, impacts: { termReduction: 1.5, interestSavings: 0 } })).toBe(false);
+    expect(valid(null)).toBe(false);
   });
 });

@@ -26,27 +26,6 @@ export interface ChatMessage {
   response?: Analysis;
 }
 
-/** The contract's shape (src/contracts/assistant.ts analysisSchema), checked without loading zod. */
-export function isAnalysis(value: unknown): value is Analysis {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  const impacts = v.impacts as Record<string, unknown> | null | undefined;
-  const strings = (list: unknown) => Array.isArray(list) && list.every((item) => typeof item === 'string');
-  return (
-    typeof v.summary === 'string' &&
-    typeof impacts === 'object' &&
-    impacts !== null &&
-    Number.isInteger(impacts.termReduction) &&
-    Number.isInteger(impacts.interestSavings) &&
-    typeof v.confidence === 'number' &&
-    v.confidence >= 0 &&
-    v.confidence <= 1 &&
-    typeof v.currency === 'string' &&
-    strings(v.assumptions) &&
-    strings(v.suggestions)
-  );
-}
-
 /** 0.856 -> "86%". */
 export function formatConfidence(confidence: number): string {
   return `${Math.round(confidence * 100)}%`;

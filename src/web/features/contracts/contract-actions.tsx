@@ -2,7 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import { Ban, CheckCheck, CircleDollarSign, Power, Send, Undo2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import type { User } from '@/contracts/auth';
-import { type Contract, DEPOSIT_CHANNELS } from '@/contracts/contracts';
+import {
+  type Activation,
+  type Contract,
+  contractEndpoints,
+  DEPOSIT_CHANNELS,
+  type DepositChannel,
+} from '@/contracts/contracts';
 import { toMajorString } from '@/domain';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { FormAlert } from '@/web/components/form-alert';
@@ -19,22 +25,11 @@ import {
 } from '@/web/components/ui/dialog';
 import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { amountPlaceholder } from '@/web/lib/format';
 import { money, parseMoneyInput } from '@/web/lib/money';
-import {
-  apiJson,
-  clearCsrfToken,
-  errorMessage,
-  fieldErrors,
-  getCsrfToken,
-  throwIfResNotOk,
-} from '@/web/lib/queryClient';
+import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { type ContractAction, contractActions, DEPOSIT_CHANNEL_LABELS, isMaker } from './contract-rules';
-
-export interface Activation {
-  contract: Contract;
-  token: { token: string; days: number } | null;
-}
 
 interface ContractActionsProps {
   contract: Contract;
@@ -70,23 +65,6 @@ function newIdempotencyKey(): string {
   return globalThis.crypto?.randomUUID?.() ?? `deposit-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-async function postDeposit(id: string, body: unknown, key: string): Promise<Contract> {
-  const token = await getCsrfToken();
-  const response = await fetch(`/api/contracts/${id}/deposit`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'idempotency-key': key,
-      ...(token ? { 'x-csrf-token': token } : {}),
-    },
-    body: JSON.stringify(body),
-    credentials: 'include',
-  });
-  if (response.status === 403) clearCsrfToken();
-  await throwIfResNotOk(response);
-  return (await response.json()) as Contract;
-}
-
 /**
  * The contract's actions for its status and the person's permissions, each behind a confirmation
  * (a reason for Return and Cancel; amount, channel and reference for the deposit).
@@ -94,12 +72,12 @@ async function postDeposit(id: string, body: unknown, key: string): Promise<Cont
 export function ContractActions({ contract, user, onChanged, onRefused }: ContractActionsProps) {
   const [open, setOpen] = useState<ContractAction | null>(null);
   const actions = contractActions(contract, user);
-  const url = (action: string) => `/api/contracts/${contract.id}/${action}`;
+  const params = { id: contract.id };
 
   const simple = useMutation({
-    mutationFn: async (action: 'submit' | 'approve' | 'activate') => {
-      if (action === 'activate') return apiJson<Activation>('POST', url('activate'));
-      return { contract: await apiJson<Contract>('POST', url(action)), token: null };
+    mutationFn: async (action: 'submit' | 'approve' | 'activate'): Promise<Activation> => {
+      if (action === 'activate') return api(contractEndpoints.activate, { params });
+      return { contract: await api(contractEndpoints[action], { params }), token: null };
     },
     onSuccess: (result, action) => {
       setOpen(null);
@@ -189,7 +167,8 @@ export function ContractActions({ contract, user, onChanged, onRefused }: Contra
         title={`Return ${contract.number} to draft?`}
         description="The maker sees your reason on the contract’s timeline and in a notification."
         confirmLabel="Return to draft"
-        url={url('return')}
+        contractId={contract.id}
+        action="return"
         testId="return"
         onDone={(updated) => {
           setOpen(null);
@@ -209,7 +188,8 @@ export function ContractActions({ contract, user, onChanged, onRefused }: Contra
         }
         confirmLabel="Cancel contract"
         destructive
-        url={url('cancel')}
+        contractId={contract.id}
+        action="cancel"
         testId="cancel"
         onDone={(updated) => {
           setOpen(null);
@@ -248,7 +228,8 @@ function ReasonDialog({
   description,
   confirmLabel,
   destructive = false,
-  url,
+  contractId,
+  action,
   testId,
   onDone,
 }: {
@@ -258,7 +239,9 @@ function ReasonDialog({
   description: string;
   confirmLabel: string;
   destructive?: boolean;
-  url: string;
+  contractId: string;
+  /** The call made with the reason. */
+  action: 'return' | 'cancel';
   testId: string;
   onDone: (contract: Contract) => void;
 }) {
@@ -266,7 +249,8 @@ function ReasonDialog({
   const [error, setError] = useState<string | undefined>();
   const id = useId();
   const mutation = useMutation({
-    mutationFn: () => apiJson<Contract>('POST', url, { reason: reason.trim() }),
+    mutationFn: () =>
+      api(contractEndpoints[action], { params: { id: contractId }, body: { reason: reason.trim() } }),
     onSuccess: (contract) => {
       setReason('');
       onDone(contract);
@@ -344,18 +328,22 @@ function DepositDialog({
 }) {
   const { currency } = contract;
   const [amount, setAmount] = useState(() => (missing > 0 ? toMajorString(missing, currency) : ''));
-  const [channel, setChannel] = useState<string>('cash');
+  const [channel, setChannel] = useState<DepositChannel>('cash');
   const [reference, setReference] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [key] = useState(newIdempotencyKey);
   const id = useId();
   const mutation = useMutation({
     mutationFn: (minor: number) =>
-      postDeposit(
-        contract.id,
-        { amount: minor, channel, ...(reference.trim() ? { reference: reference.trim() } : {}) },
-        key,
-      ),
+      api(contractEndpoints.deposit, {
+        params: { id: contract.id },
+        headers: { 'idempotency-key': key },
+        body: {
+          amount: minor,
+          channel,
+          ...(reference.trim() ? { reference: reference.trim() } : {}),
+        },
+      }),
     onSuccess: onDone,
     onError: (failure) => setErrors(fieldErrors(failure)),
   });
@@ -409,7 +397,7 @@ function DepositDialog({
               <select
                 {...control}
                 value={channel}
-                onChange={(event) => setChannel(event.target.value)}
+                onChange={(event) => setChannel(event.target.value as DepositChannel)}
                 className="h-9 w-full rounded-md border border-input bg-card px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40"
                 data-testid="select-deposit-channel"
               >

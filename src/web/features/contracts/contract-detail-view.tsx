@@ -13,7 +13,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import type { User } from '@/contracts/auth';
-import type { Contract } from '@/contracts/contracts';
+import { type Activation, type Contract, contractEndpoints } from '@/contracts/contracts';
 import { AREAS } from '@/web/app/areas';
 import { PageHeader } from '@/web/components/page-header';
 import { Badge } from '@/web/components/ui/badge';
@@ -21,12 +21,13 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { toast } from '@/web/hooks/use-toast';
+import { api, endpointUrl } from '@/web/lib/api';
 import { formatBusinessDate, formatDateTime, formatPercent } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
-import { type Activation, ContractActions } from './contract-actions';
+import { apiError, errorMessage } from '@/web/lib/queryClient';
+import { ContractActions } from './contract-actions';
 import { DEPOSIT_CHANNEL_LABELS, groupToken, PER_PERIOD } from './contract-rules';
 import { ContractSchedule } from './contract-schedule';
 import { ContractStatusBadge } from './status-badge';
@@ -43,7 +44,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
   const queryClient = useQueryClient();
   const contract = useQuery({
     queryKey: queryKeys.contracts.detail(id),
-    queryFn: () => apiJson<Contract>('GET', `/api/contracts/${id}`),
+    queryFn: () => api(contractEndpoints.get, { params: { id } }),
     staleTime: 5_000,
   });
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -276,7 +277,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
 
           <SideCard title="Documents" testId="card-contract-documents">
             <a
-              href={`/api/contracts/${c.id}/key-facts.pdf`}
+              href={endpointUrl(contractEndpoints.keyFacts, { params: { id: c.id } })}
               target="_blank"
               rel="noopener"
               className="inline-flex items-center gap-2 font-medium text-primary hover:underline"

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, ArrowRight, CircleAlert, FilePlus2, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { Contract, ContractPreview } from '@/contracts/contracts';
+import { type ContractPreview, contractEndpoints } from '@/contracts/contracts';
 import {
   type Customer,
   type CustomerListItem,
@@ -22,6 +22,7 @@ import { Card, CardContent } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { termDuration } from '@/web/features/calculator/inputs';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { amountPlaceholder, formatPercent } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
@@ -172,8 +173,7 @@ export function ContractWizard() {
   };
 
   const previewMutation = useMutation({
-    mutationFn: () =>
-      apiJson<ContractPreview>('POST', '/api/contracts/preview', requestBody(values, context)),
+    mutationFn: () => api(contractEndpoints.preview, { body: requestBody(values, context) }),
     onSuccess: (result) => {
       setPreview(result);
       go('preview');
@@ -183,10 +183,10 @@ export function ContractWizard() {
 
   const createMutation = useMutation({
     mutationFn: async () => {
-      const created = await apiJson<Contract>('POST', '/api/contracts', requestBody(values, context));
+      const created = await api(contractEndpoints.create, { body: requestBody(values, context) });
       if (!values.submitForApproval) return { contract: created, submitError: null };
       try {
-        const submitted = await apiJson<Contract>('POST', `/api/contracts/${created.id}/submit`);
+        const submitted = await api(contractEndpoints.submit, { params: { id: created.id } });
         return { contract: submitted, submitError: null };
       } catch (error) {
         return { contract: created, submitError: errorMessage(error) };

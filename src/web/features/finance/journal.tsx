@@ -2,22 +2,23 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, BookOpen } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
-import { type Account, type JournalEntry, ledgerEndpoints } from '@/contracts/ledger';
+import { type JournalEntry, ledgerEndpoints } from '@/contracts/ledger';
 import { ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
+import { api } from '@/web/lib/api';
 import { formatBusinessDate } from '@/web/lib/format';
-import { apiJson } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
 import { amountOrBlank, SOURCE_LABELS, sourceLabel } from './ledger-format';
 
 const PAGE_SIZE = 25;
 
 export function useAccounts() {
   return useQuery({
-    queryKey: ['/api/ledger', 'accounts'],
-    queryFn: () => apiJson<Account[]>('GET', '/api/ledger/accounts'),
+    queryKey: queryKeys.ledger.accounts(),
+    queryFn: () => api(ledgerEndpoints.accounts),
     staleTime: 5 * 60_000,
   });
 }

@@ -1,15 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { TrialBalance } from '@/contracts/ledger';
+import { ledgerEndpoints, type TrialBalance } from '@/contracts/ledger';
 import { formatMoney } from '@/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
+import { api } from '@/web/lib/api';
 import { formatBusinessDate } from '@/web/lib/format';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
 import { ACCOUNT_TYPE_LABELS, amountOrBlank, balanceWithSide } from './ledger-format';
 
@@ -18,10 +20,9 @@ export function TrialBalanceView() {
   const [asOf, setAsOf] = useState('');
   const [showEmpty, setShowEmpty] = useState(false);
   const ids = useId();
-  const url = `/api/ledger/trial-balance${asOf ? `?asOf=${asOf}` : ''}`;
   const query = useQuery({
-    queryKey: ['/api/ledger', 'trial-balance', asOf],
-    queryFn: () => apiJson<TrialBalance>('GET', url),
+    queryKey: queryKeys.ledger.trialBalance(asOf),
+    queryFn: () => api(ledgerEndpoints.trialBalance, { query: { asOf } }),
     staleTime: 10_000,
   });
 
