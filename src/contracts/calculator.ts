@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { FREQUENCIES, INTEREST_METHODS, isBusinessDate, SCHEDULE_LIMITS } from '../domain';
 import { endpoint } from './endpoint';
-
-const MAX_MONEY = Number.MAX_SAFE_INTEGER;
+import { MAX_MONEY_INPUT } from './money';
 
 /** A whole number of minor units from a query-string value, with field-specific messages. */
 const minorUnits = (field: string, options: { required: boolean }) => {
@@ -11,7 +10,10 @@ const minorUnits = (field: string, options: { required: boolean }) => {
     .refine(Number.isFinite, `${field} must be a number`)
     .refine(Number.isInteger, `${field} must be a whole number of minor units (e.g. cents)`)
     .refine((value) => value >= 0, `${field} must not be negative`)
-    .refine((value) => value <= MAX_MONEY, `${field} is too large`);
+    .refine(
+      (value) => value <= MAX_MONEY_INPUT,
+      `${field} must be at most ${MAX_MONEY_INPUT.toLocaleString('en')} minor units`,
+    );
   return options.required
     ? z
         .union([z.string().min(1, `${field} is required`), z.number()], { error: `${field} is required` })

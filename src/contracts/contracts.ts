@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
+import { moneyInput } from './money';
 import type { TransitionTable } from './transitions';
 
 export const CONTRACT_STATUSES = [
@@ -31,19 +32,13 @@ export const CONTRACT_TRANSITIONS = {
 export type ContractMove = keyof typeof CONTRACT_TRANSITIONS;
 
 const date = (field: string) => z.iso.date(`${field} must be a date (YYYY-MM-DD)`);
-const minor = (field: string) =>
-  z
-    .number({ error: `${field} must be a number` })
-    .int(`${field} must be a whole number of minor units`)
-    .min(0, `${field} must not be negative`)
-    .max(Number.MAX_SAFE_INTEGER, `${field} is too large`);
 
 /** API.md: POST /api/contracts. The cash price is the device model's retail price. */
 export const contractCreateBody = z.strictObject({
   customerId: z.uuid('Choose a customer'),
   deviceId: z.uuid('Choose a device'),
   planId: z.uuid('Choose a service plan'),
-  deposit: minor('deposit'),
+  deposit: moneyInput('deposit'),
   term: z.number({ error: 'term must be a number' }).int('term must be a whole number').min(1).max(3660),
   startDate: date('startDate').optional(),
 });
@@ -65,7 +60,7 @@ export type DepositChannel = (typeof DEPOSIT_CHANNELS)[number];
 
 /** Recording the deposit: a payment of method `deposit` through a channel. */
 export const depositBody = z.strictObject({
-  amount: minor('amount').refine((value) => value > 0, 'amount must be more than 0'),
+  amount: moneyInput('amount').refine((value) => value > 0, 'amount must be more than 0'),
   channel: z.enum(DEPOSIT_CHANNELS, { error: `channel must be one of: ${DEPOSIT_CHANNELS.join(', ')}` }),
   reference: z.string().trim().min(1).max(100).optional(),
   receivedAt: z.iso.datetime({ offset: true, error: 'receivedAt must be an ISO date-time' }).optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEVICE_CATEGORIES } from './devices';
 import { endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
+import { MAX_MONEY_INPUT, moneyInput } from './money';
 
 /** Plans are offered per device category (the catalogue's list). */
 export { DEVICE_CATEGORIES };
@@ -33,7 +34,7 @@ const planFields = {
   eligibleCategories: z.array(z.enum(DEVICE_CATEGORIES, { error: 'Unknown device category' })).max(6),
   eligibleModelIds: z.array(z.uuid('Not a valid device model id')).max(500),
   minDepositPercent: percent('Minimum deposit %'),
-  minDepositAmount: wholeNumber('Minimum deposit amount'),
+  minDepositAmount: moneyInput('Minimum deposit amount'),
   frequency: z.enum(['daily', 'weekly', 'monthly'], { error: 'Frequency must be daily, weekly or monthly' }),
   allowedTerms: z
     .array(wholeNumber('A term', 1, 3660), { error: 'Give the allowed numbers of instalments' })
@@ -45,11 +46,14 @@ const planFields = {
     .min(0, 'APR must not be negative')
     .max(1000, 'APR must be at most 1000'),
   interestMethod: z.enum(['declining', 'flat'], { error: 'Interest method must be declining or flat' }),
-  installmentMultiple: wholeNumber('Instalment multiple'),
-  serviceFee: wholeNumber('Service fee'),
+  installmentMultiple: moneyInput('Instalment multiple'),
+  serviceFee: moneyInput('Service fee'),
   lateFeeKind: z.enum(['none', 'flat', 'percent'], { error: 'Late fee must be none, flat or percent' }),
   /** Minor units when flat, percent when percent. */
-  lateFeeValue: z.number({ error: 'Late fee must be a number' }).min(0, 'Late fee must not be negative'),
+  lateFeeValue: z
+    .number({ error: 'Late fee must be a number' })
+    .min(0, 'Late fee must not be negative')
+    .max(MAX_MONEY_INPUT, 'Late fee is too large'),
   graceDays: wholeNumber('Grace days', 0, 365),
   lockAfterDays: wholeNumber('Lock after days', 0, 3650).nullable(),
   defaultAfterDays: wholeNumber('Default after days', 1, 3650).nullable(),

@@ -199,13 +199,13 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     });
     expect(over.statusCode).toBe(422);
     expect(over.json().message).toBe('The deposit is $250.00 and $0.00 is received: at most $250.00 more');
-    const first = await agent.post(`/api/contracts/${contract.id}/deposit`, {
+    const first = await finance.post(`/api/contracts/${contract.id}/deposit`, {
       amount: 10_000,
       channel: 'mobile_money',
       reference: `MP-${contract.id}`,
     });
     expect(first.statusCode).toBe(201);
-    const again = await agent.post(`/api/contracts/${contract.id}/deposit`, {
+    const again = await finance.post(`/api/contracts/${contract.id}/deposit`, {
       amount: 10_000,
       channel: 'mobile_money',
       reference: `MP-${contract.id}`,

@@ -4,13 +4,8 @@ import { queryRows } from '../../db/client';
 import { users } from '../../db/schema';
 import type { Actor } from '../audit';
 import type { AppContext } from '../context';
-import {
-  activate,
-  approve,
-  createDraft,
-  recordDeposit,
-  submitForApproval,
-} from '../modules/contracts/service';
+import { recordDeposit } from '../modules/contracts/deposit';
+import { activate, approve, createDraft, submitForApproval } from '../modules/contracts/service';
 import { reviewDocument, uploadDocument } from '../modules/customers/kyc';
 import { createCustomer } from '../modules/customers/service';
 import { createDeviceModel } from '../modules/devices/models';

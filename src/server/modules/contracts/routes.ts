@@ -1,25 +1,20 @@
 import { contractEndpoints } from '../../../contracts/contracts';
+import { can } from '../../../contracts/roles';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { businessDate } from '../../dates';
+import { forbidden } from '../../errors';
 import { listRoute } from '../../list-route';
 import { organisation } from '../../organisation';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { issueTokenInTransaction } from '../devices/tokens';
+import { recordDeposit } from './deposit';
 import { contractDetail, presentContract } from './detail';
 import { keyFactsPdf } from './key-facts';
 import { contractList } from './list';
 import { quoteContract } from './quote';
-import {
-  activate,
-  approve,
-  cancel,
-  createDraft,
-  recordDeposit,
-  returnToDraft,
-  submitForApproval,
-} from './service';
+import { activate, approve, cancel, createDraft, returnToDraft, submitForApproval } from './service';
 
 /** /contracts: from the wizard's draft to an active contract (API.md "Contracts and payments"). */
 export async function contractRoutes(app: AppInstance): Promise<void> {
@@ -87,6 +82,12 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
   });
 
   route(app, contractEndpoints.deposit, { access: 'payments.cash', tags }, async (request, reply) => {
+    // PRODUCT.md §1: an agent takes cash; every other channel is a finance user's.
+    if (request.body.channel !== 'cash' && !can(request.session?.user, 'payments.manage'))
+      throw forbidden(
+        'Your role records cash deposits only; a finance user records mobile money, bank transfer and card',
+        'ROLE_FORBIDDEN',
+      );
     const { created } = await withTransaction(ctx, (tx) =>
       recordDeposit(tx, actorOf(request), request.params.id, {
         ...request.body,

@@ -9,16 +9,15 @@ import { businessDate } from '../../dates';
 import { conflict, unprocessable } from '../../errors';
 import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
-import { savepoint } from '../../transaction';
 import { transition } from '../../transitions';
 import { uniqueViolation } from '../../unique';
-import { ACCOUNTS, cashAccountFor, type PostingLine, post } from '../ledger/service';
+import { ACCOUNTS, type PostingLine, post } from '../ledger/service';
 import { notify } from '../notifications/service';
-import { depositReceived, duplicatePayment, findPayment, recordPayment } from '../payments/service';
+import { depositReceived } from '../payments/service';
 import { planTerms } from '../plans/service';
 import type { ContractParts } from './detail';
 import { addEvent } from './events';
-import { type ContractRow, contractLifecycle, lockContract } from './lifecycle';
+import { type ContractRow, contractLifecycle } from './lifecycle';
 import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from './parties';
 import { type QuoteInput, quoteContract } from './quote';
 
@@ -249,113 +248,6 @@ export async function returnToDraft(ctx: TxContext, actor: Actor, id: string, re
     },
     audit: () => ({ action: 'contract.return', entityType: 'contract', entityId: id, after: { reason } }),
   });
-}
-
-export interface DepositInput {
-  amount: number;
-  channel: string;
-  reference?: string | undefined;
-  receivedAt?: string | undefined;
-  idempotencyKey?: string | undefined;
-}
-
-/**
- * Records (part of) the deposit as a payment of method `deposit`, before activation. The same
- * reference or idempotency key again returns the first payment and posts nothing.
- * Ledger: the cash in, held as customer credit until activation turns it into the sale.
- */
-export async function recordDeposit(
-  ctx: TxContext,
-  actor: Actor,
-  id: string,
-  input: DepositInput,
-): Promise<{ paymentId: string; created: boolean }> {
-  const existing = await findPayment(ctx.tx, { method: 'deposit', ...input });
-  if (existing) return { paymentId: existing, created: false };
-  const paymentId = randomUUID();
-  try {
-    // Under a savepoint: a concurrent delivery's unique violation leaves the transaction usable.
-    await savepoint(ctx, async (ctx) => {
-      const { tx } = ctx;
-      const row = await lockContract(ctx, id);
-      if (row.status !== 'draft' && row.status !== 'pending_approval') {
-        throw conflict(
-          `The deposit is taken before activation; ${row.number} is ${row.status.replace('_', ' ')}`,
-        );
-      }
-      const received = await depositReceived(tx, id);
-      const missing = row.deposit - received;
-      if (input.amount > missing) {
-        const money = (value: number) => formatMoney(value, row.currency);
-        throw unprocessable(
-          missing === 0
-            ? `The deposit of ${money(row.deposit)} is already received`
-            : `The deposit is ${money(row.deposit)} and ${money(received)} is received: at most ${money(missing)} more`,
-          'DEPOSIT_EXCEEDED',
-        );
-      }
-      const org = await organisation(ctx, tx);
-      const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
-      await recordPayment(tx, {
-        id: paymentId,
-        contractId: id,
-        customerId: row.customerId,
-        amount: input.amount,
-        currency: row.currency,
-        method: 'deposit',
-        provider: input.channel,
-        reference: input.reference ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
-        receivedAt,
-        postedBy: actor.id,
-        postedAt: ctx.clock.now(),
-      });
-      await post(tx, actor, {
-        businessDate: businessDate(receivedAt, org.timeZone),
-        description: `Deposit for ${row.number}`,
-        sourceType: 'deposit',
-        sourceId: paymentId,
-        currency: row.currency,
-        lines: [
-          {
-            account: cashAccountFor(input.channel),
-            debit: input.amount,
-            contractId: id,
-            customerId: row.customerId,
-          },
-          {
-            account: ACCOUNTS.customerCredit,
-            credit: input.amount,
-            contractId: id,
-            customerId: row.customerId,
-            memo: 'deposit held until activation',
-          },
-        ],
-      });
-      await addEvent(
-        ctx,
-        id,
-        actor,
-        'deposit',
-        `Deposit of ${formatMoney(input.amount, row.currency)} received (${input.channel.replace('_', ' ')})`,
-        { paymentId },
-      );
-      await writeAudit(tx, actor, {
-        action: 'contract.deposit',
-        entityType: 'payment',
-        entityId: paymentId,
-        after: { contractId: id, ...input },
-      });
-    });
-  } catch (error) {
-    // A concurrent delivery of the same payment won the race: answer with it.
-    if (duplicatePayment(error)) {
-      const winner = await findPayment(ctx.tx, { method: 'deposit', ...input });
-      if (winner) return { paymentId: winner, created: false };
-    }
-    throw error;
-  }
-  return { paymentId, created: true };
 }
 
 /** Why activation cannot go ahead yet, in the order staff would fix it; empty when it can. */

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { payments } from '../../../db/schema';
+import { contracts, payments } from '../../../db/schema';
 import type { Executor } from '../../context';
 import { nextNumber } from '../../numbers';
 import { uniqueViolation } from '../../unique';
@@ -26,35 +26,35 @@ export async function recordPayment(
   return { receiptNumber };
 }
 
-/** The payment already recorded for this delivery (same idempotency key, or same method and reference). */
-export async function findPayment(
+export interface PaymentByReference {
+  id: string;
+  contractId: string | null;
+  contractNumber: string | null;
+  provider: string | null;
+}
+
+/** The payment already recorded with this method and reference (they are unique together), if any. */
+export async function findPaymentByReference(
   executor: Executor,
-  delivery: {
-    method: PaymentRow['method'];
-    reference?: string | undefined;
-    idempotencyKey?: string | undefined;
-  },
-): Promise<string | undefined> {
-  if (delivery.idempotencyKey) {
-    const [row] = await executor
-      .select({ id: payments.id })
-      .from(payments)
-      .where(eq(payments.idempotencyKey, delivery.idempotencyKey));
-    if (row) return row.id;
-  }
-  if (delivery.reference) {
-    const [row] = await executor
-      .select({ id: payments.id })
-      .from(payments)
-      .where(and(eq(payments.method, delivery.method), eq(payments.reference, delivery.reference)));
-    if (row) return row.id;
-  }
-  return undefined;
+  method: PaymentRow['method'],
+  reference: string,
+): Promise<PaymentByReference | undefined> {
+  const [row] = await executor
+    .select({
+      id: payments.id,
+      contractId: payments.contractId,
+      contractNumber: contracts.number,
+      provider: payments.provider,
+    })
+    .from(payments)
+    .leftJoin(contracts, eq(contracts.id, payments.contractId))
+    .where(and(eq(payments.method, method), eq(payments.reference, reference)));
+  return row;
 }
 
 /** Whether an insert failed because a concurrent delivery of the same payment won the race. */
 export function duplicatePayment(error: unknown): boolean {
-  return ['payments_reference_key', 'payments_idempotency_key'].includes(uniqueViolation(error) ?? '');
+  return uniqueViolation(error) === 'payments_reference_key';
 }
 
 /** Deposit payments posted to a contract (the contract page sums the same rows from its payment list). */
