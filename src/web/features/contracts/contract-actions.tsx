@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Ban, CheckCheck, CircleDollarSign, Power, Send, Undo2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import type { User } from '@/contracts/auth';
+import { can } from '@/contracts/roles';
 import {
   type Activation,
   type Contract,
@@ -202,6 +203,7 @@ export function ContractActions({ contract, user, onChanged, onRefused }: Contra
         <DepositDialog
           contract={contract}
           missing={missing}
+          channels={can(user, 'payments.manage') ? DEPOSIT_CHANNELS : ['cash']}
           onClose={() => setOpen(null)}
           onDone={(updated) => {
             setOpen(null);
@@ -318,11 +320,14 @@ function ReasonDialog({
 function DepositDialog({
   contract,
   missing,
+  channels,
   onClose,
   onDone,
 }: {
   contract: Contract;
   missing: number;
+  /** What the user's role may take: cash for an agent, every channel for finance (PRODUCT.md §1). */
+  channels: readonly DepositChannel[];
   onClose: () => void;
   onDone: (contract: Contract) => void;
 }) {
@@ -401,7 +406,7 @@ function DepositDialog({
                 className="h-9 w-full rounded-md border border-input bg-card px-3 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40"
                 data-testid="select-deposit-channel"
               >
-                {DEPOSIT_CHANNELS.map((value) => (
+                {channels.map((value) => (
                   <option key={value} value={value}>
                     {DEPOSIT_CHANNEL_LABELS[value] ?? value}
                   </option>

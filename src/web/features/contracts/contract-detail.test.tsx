@@ -217,9 +217,18 @@ describe('contract page', () => {
     expect(client.getQueryState(queryKeys.ledger.accounts())?.isInvalidated).toBe(true);
   });
 
+  it('offers an agent the cash channel only (finance takes the others)', async () => {
+    const user = userEvent.setup();
+    await renderDetail(approved(), 'agent', IDS.maker, () => jsonResponse(approved(), 201));
+    await user.click(await screen.findByTestId('button-deposit'));
+    const dialog = await screen.findByTestId('dialog-deposit');
+    const options = within(dialog).getAllByRole('option').map((option) => option.getAttribute('value'));
+    expect(options).toEqual(['cash']);
+  });
+
   it('records the deposit with amount, channel, reference and an idempotency key', async () => {
     const user = userEvent.setup();
-    const { fetchMock } = await renderDetail(approved(), 'agent', IDS.maker, () =>
+    const { fetchMock } = await renderDetail(approved(), 'finance', IDS.maker, () =>
       jsonResponse(approved({ depositReceived: 25000, activationBlockers: [] }), 201),
     );
     await user.click(await screen.findByTestId('button-deposit'));
