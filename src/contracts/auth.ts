@@ -189,6 +189,8 @@ export const apiErrorSchema = z.object({
   message: z.string(),
   code: z.string(),
   errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  /** Structured facts of the refusal, for the codes whose ERROR_CODES entry describes them. */
+  details: z.record(z.string(), z.unknown()).optional(),
   requestId: z.string().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

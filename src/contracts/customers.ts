@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint';
+import { endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import type { TransitionTable } from './transitions';
 
@@ -308,6 +308,23 @@ export const customerEventSchema = z.object({
 });
 export type CustomerEvent = z.infer<typeof customerEventSchema>;
 
+/**
+ * The `details` of a DUPLICATE_PHONE or DUPLICATE_NATIONAL_ID refusal: the customer who already
+ * has the phone or national ID, so that the form links to them without reading the message.
+ */
+export const duplicateCustomerSchema = z.object({
+  customerId: z.string(),
+  accountNumber: z.string(),
+  name: z.string(),
+});
+export type DuplicateCustomer = z.infer<typeof duplicateCustomerSchema>;
+
+const customerId = idParams('customer');
+const documentParams = z.object({
+  id: z.uuid('Not a valid customer id'),
+  documentId: z.uuid('Not a valid document id'),
+});
+
 /** /api/customers: customers, their KYC documents and their record. */
 export const customerEndpoints = {
   list: endpoint({
@@ -315,5 +332,57 @@ export const customerEndpoints = {
     path: '/api/customers',
     query: customerListQuery,
     response: customerPageSchema,
+  }),
+  /** The regions already used, for the form's suggestions. */
+  regions: endpoint({ method: 'GET', path: '/api/customers/regions', response: z.array(z.string()) }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/customers',
+    body: customerCreateBody,
+    response: customerSchema,
+    status: 201,
+  }),
+  get: endpoint({ method: 'GET', path: '/api/customers/:id', params: customerId, response: customerSchema }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/customers/:id',
+    params: customerId,
+    body: customerUpdateBody,
+    response: customerSchema,
+  }),
+  timeline: endpoint({
+    method: 'GET',
+    path: '/api/customers/:id/timeline',
+    params: customerId,
+    response: z.array(customerEventSchema),
+  }),
+  documents: endpoint({
+    method: 'GET',
+    path: '/api/customers/:id/documents',
+    params: customerId,
+    response: z.array(kycDocumentSchema),
+  }),
+  /** Multipart: a "type" field and one "file" (JPEG, PNG or PDF, at most 10 MB). */
+  uploadDocument: endpoint({
+    method: 'POST',
+    path: '/api/customers/:id/documents',
+    params: customerId,
+    body: 'multipart',
+    response: documentUploadResultSchema,
+    status: 201,
+  }),
+  /** The document's bytes, shown inline (the web links to it). */
+  documentFile: endpoint({
+    method: 'GET',
+    path: '/api/customers/:id/documents/:documentId/file',
+    params: documentParams,
+    response: 'file',
+  }),
+  reviewDocument: endpoint({
+    method: 'POST',
+    path: '/api/customers/:id/documents/:documentId/review',
+    params: documentParams,
+    body: documentReviewBody,
+    response: documentUploadResultSchema,
   }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint';
+import { type Endpoint, endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import { movesFrom, type TransitionTable } from './transitions';
 
@@ -425,10 +425,69 @@ export const deviceTokenSchema = issuedTokenSchema.extend({
 });
 export type DeviceToken = z.infer<typeof deviceTokenSchema>;
 
+const deviceId = idParams('device');
+const modelId = idParams('device model');
+
 /** /api/devices: the units in stock and in the field, their tokens and imports. */
 export const deviceEndpoints = {
   list: endpoint({ method: 'GET', path: '/api/devices', query: deviceListQuery, response: devicePageSchema }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/devices',
+    body: deviceCreateBody,
+    response: deviceDetailSchema,
+    status: 201,
+  }),
+  /**
+   * A CSV import, as JSON {csv, dryRun} or as multipart (one "file" and "dryRun", turned into that
+   * body before validation: `deviceImportUpload`). A dry run answers 200, an import 201.
+   */
+  import: endpoint({
+    method: 'POST',
+    path: '/api/devices/import',
+    body: deviceImportBody,
+    response: deviceImportResultSchema,
+    status: 201,
+  }),
+  get: endpoint({ method: 'GET', path: '/api/devices/:id', params: deviceId, response: deviceDetailSchema }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/devices/:id',
+    params: deviceId,
+    body: deviceUpdateBody,
+    response: deviceDetailSchema,
+  }),
+  changeStatus: endpoint({
+    method: 'POST',
+    path: '/api/devices/:id/status',
+    params: deviceId,
+    body: deviceStatusBody,
+    response: deviceDetailSchema,
+  }),
+  issueToken: endpoint({
+    method: 'POST',
+    path: '/api/devices/:id/tokens',
+    params: deviceId,
+    body: tokenCreateBody,
+    response: issuedTokenSchema,
+    status: 201,
+  }),
+  tokens: endpoint({
+    method: 'GET',
+    path: '/api/devices/:id/tokens',
+    params: deviceId,
+    response: z.array(deviceTokenSchema),
+  }),
 };
+
+/**
+ * The import sent as a file (multipart: "file" and "dryRun"), as the web sends it: the same route
+ * as `deviceEndpoints.import`, whose body schema checks the form once the server has read it.
+ */
+export const deviceImportUpload = {
+  ...deviceEndpoints.import,
+  body: 'multipart',
+} as const satisfies Endpoint;
 
 /** /api/device-models: the catalogue. */
 export const deviceModelEndpoints = {
@@ -437,5 +496,37 @@ export const deviceModelEndpoints = {
     path: '/api/device-models',
     query: deviceModelListQuery,
     response: deviceModelPageSchema,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/device-models',
+    body: deviceModelCreateBody,
+    response: deviceModelSchema,
+    status: 201,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/device-models/:id',
+    params: modelId,
+    response: deviceModelSchema,
+  }),
+  update: endpoint({
+    method: 'PATCH',
+    path: '/api/device-models/:id',
+    params: modelId,
+    body: deviceModelUpdateBody,
+    response: deviceModelSchema,
+  }),
+  deactivate: endpoint({
+    method: 'POST',
+    path: '/api/device-models/:id/deactivate',
+    params: modelId,
+    response: deviceModelSchema,
+  }),
+  activate: endpoint({
+    method: 'POST',
+    path: '/api/device-models/:id/activate',
+    params: modelId,
+    response: deviceModelSchema,
   }),
 };

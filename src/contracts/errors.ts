@@ -1,7 +1,10 @@
 /**
- * Every `code` the API puts in an error body `{message, code, errors?}`, and when. The server's
- * `AppError` takes only these; the web compares `ApiError.code` with them, never with a literal.
- * A new refusal gets a code here first, with the status it is sent with and what it means.
+ * Every `code` the API puts in an error body `{message, code, errors?, details?}`, and when. The
+ * server's `AppError` takes only these; the web compares `ApiError.code` with them, never with a
+ * literal. A new refusal gets a code here first, with the status it is sent with and what it means.
+ * `details` is an object of structured facts (ids of the records a refusal names) that a few codes
+ * carry, each saying so below with the contract schema that reads it; the message's words stay for
+ * people and are never parsed.
  */
 export const ERROR_CODES = {
   // --- Generic, by status -------------------------------------------------------------------
@@ -63,9 +66,12 @@ export const ERROR_CODES = {
   OWNER_PROTECTED: 'OWNER_PROTECTED',
 
   // --- Customers and KYC ----------------------------------------------------------------------
-  /** 409: the phone already belongs to another customer (the message names them). */
+  /**
+   * 409: the phone already belongs to another customer (the message names them); `details` is
+   * that customer, `{customerId, accountNumber, name}` (duplicateCustomerSchema in customers.ts).
+   */
   DUPLICATE_PHONE: 'DUPLICATE_PHONE',
-  /** 409: the national ID already belongs to another customer. */
+  /** 409: the national ID already belongs to another customer; `details` as for DUPLICATE_PHONE. */
   DUPLICATE_NATIONAL_ID: 'DUPLICATE_NATIONAL_ID',
   /** 409: another customer with the same details was saved at the same moment. */
   DUPLICATE: 'DUPLICATE',

@@ -7,8 +7,10 @@ export interface FieldError {
 
 /**
  * The one error type of the API. Services throw it; the error handler turns it into
- * `{message, code, errors?}` with its status. Anything else that escapes is a 500. The code is
- * one of `ERROR_CODES` (src/contracts/errors.ts), which says when each is used.
+ * `{message, code, errors?, details?}` with its status. Anything else that escapes is a 500. The
+ * code is one of `ERROR_CODES` (src/contracts/errors.ts), which says when each is used and, for
+ * the few codes that have them, what their `details` hold (the records a refusal names, by id,
+ * so that the web links to them without reading the message).
  */
 export class AppError extends Error {
   constructor(
@@ -17,6 +19,7 @@ export class AppError extends Error {
     message: string,
     readonly errors?: FieldError[],
     readonly headers?: Record<string, string>,
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
     this.name = 'AppError';

@@ -224,6 +224,8 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
       code: 'DUPLICATE_PHONE',
       message: `This phone number already belongs to Amina Otieno (${existing.accountNumber})`,
       errors: [{ field: 'phone' }],
+      // The customer who has it, for the form's link (the message is for people).
+      details: { customerId: existing.id, accountNumber: existing.accountNumber, name: 'Amina Otieno' },
     });
     const sameId = await agent.post('/api/customers', {
       firstName: 'Other',
@@ -235,6 +237,11 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
     expect(sameId.json().message).toBe(
       `This national ID already belongs to Amina Otieno (${existing.accountNumber})`,
     );
+    expect(sameId.json().details).toEqual({
+      customerId: existing.id,
+      accountNumber: existing.accountNumber,
+      name: 'Amina Otieno',
+    });
     // And on update.
     const other = await create(agent);
     const update = await agent.patch(`/api/customers/${other.id}`, { version: other.version, phone });
@@ -260,6 +267,7 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
           `^This (phone number|national ID) already belongs to ${winner.firstName} Race \\(${winner.accountNumber}\\)$`,
         ),
       );
+      expect(loser.details?.customerId).toBe(winner.id);
     }
   });
 

@@ -54,7 +54,7 @@ function databaseEncodingError(error: unknown): boolean {
 }
 
 /**
- * One error shape for every failure: `{message, code, errors?, requestId?}`. Bad input is a 4xx
+ * One error shape for every failure: `{message, code, errors?, details?, requestId?}`. Bad input is a 4xx
  * with a message per field; only a fault of ours is a 500, logged with the request id it carries.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -71,7 +71,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       };
     } else if (error instanceof AppError) {
       status = error.statusCode;
-      body = { message: error.message, code: error.code, ...(error.errors ? { errors: error.errors } : {}) };
+      body = {
+        message: error.message,
+        code: error.code,
+        ...(error.errors ? { errors: error.errors } : {}),
+        ...(error.details ? { details: error.details } : {}),
+      };
       if (error.headers) void reply.headers(error.headers);
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       const errors = fieldErrors(error.validation as unknown as ValidationIssue[]);

@@ -27,7 +27,6 @@ export const queryKeys = {
     documents: (id: string) => ['/api/customers', id, 'documents'] as const,
     timeline: (id: string) => ['/api/customers', id, 'timeline'] as const,
     regions: () => ['/api/customers', 'regions'] as const,
-    byAccount: (accountNumber: string) => ['/api/customers', 'by-account', accountNumber] as const,
   },
   devices: {
     all: () => ['/api/devices'] as const,
@@ -38,6 +37,8 @@ export const queryKeys = {
   deviceModels: {
     all: () => ['/api/device-models'] as const,
     detail: (id: string) => ['/api/device-models', id] as const,
+    /** The whole catalogue by name (pickers and filters), keyed by its address. */
+    catalogue: (url: string) => ['/api/device-models', 'all', url] as const,
   },
   plans: {
     all: () => ['/api/service-plans'] as const,

@@ -161,6 +161,7 @@ describe('errors', () => {
       code: 'VALIDATION',
       detail: 'Invalid body',
       fields: { email: 'Taken' },
+      details: null,
     });
     expect(errorMessage(error)).toBe('Invalid body');
     expect(fieldErrors(error)).toEqual({ email: 'Taken' });
@@ -173,6 +174,15 @@ describe('errors', () => {
     expect(errorMessage(error)).toBe('502: Bad Gateway');
     expect(fieldErrors(new Error('400: {"errors":[{"field":"a","message":"b"}]}'))).toEqual({});
     expect(new ApiError(409, '{"code":"NOT_A_CODE","message":"x"}').code).toBeNull();
+  });
+
+  it('keeps the structured details of a refusal, and only an object', async () => {
+    const { ApiError } = await load();
+    const details = { customerId: 'c-1', accountNumber: 'C-000123', name: 'Amina Otieno' };
+    const body = JSON.stringify({ code: 'DUPLICATE_PHONE', message: 'x', details });
+    expect(new ApiError(409, body).details).toEqual(details);
+    expect(new ApiError(409, '{"code":"CONFLICT","message":"x","details":[1]}').details).toBeNull();
+    expect(new ApiError(502, 'Bad Gateway').details).toBeNull();
   });
 });
 

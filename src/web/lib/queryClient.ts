@@ -39,13 +39,15 @@ export async function getCsrfToken(): Promise<string | null> {
 /**
  * A non-OK answer, parsed once. Its `message` stays the seed's `status: body` text; the parts
  * people and forms need are fields: `detail` (the server's message, or the raw text when the body
- * is not our JSON error shape), `code` (one of ERROR_CODES, else null) and `fields` (field ->
- * message, from the body's `errors`).
+ * is not our JSON error shape), `code` (one of ERROR_CODES, else null), `fields` (field ->
+ * message, from the body's `errors`) and `details` (the body's structured facts, for the codes
+ * whose ERROR_CODES entry describes them, else null: read them with the contract's schema).
  */
 export class ApiError extends Error {
   readonly code: ErrorCode | null;
   readonly detail: string;
   readonly fields: Readonly<Record<string, string>>;
+  readonly details: Readonly<Record<string, unknown>> | null;
 
   constructor(
     readonly status: number,
@@ -61,6 +63,11 @@ export class ApiError extends Error {
         .filter((e): e is { field: string; message: string } => typeof e?.field === 'string')
         .map((e) => [e.field, String(e.message)]),
     );
+    const details = body?.details;
+    this.details =
+      details && typeof details === 'object' && !Array.isArray(details)
+        ? (details as Record<string, unknown>)
+        : null;
   }
 }
 
@@ -68,6 +75,7 @@ type ErrorBody = {
   message?: unknown;
   code?: unknown;
   errors?: Array<{ field?: unknown; message?: unknown }>;
+  details?: unknown;
 };
 
 function parseErrorBody(text: string): ErrorBody | null {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Pencil, SearchX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import type { DeviceDetail } from '@/contracts/devices';
+import { type DeviceDetail, deviceEndpoints } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { DelayedSpinner } from '@/web/components/loaders';
@@ -17,15 +17,16 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog';
 import { CATEGORY_LABELS, CONTROL_LABELS, LOCK_LABELS, labelOf } from '@/web/features/devices/format';
-import { DEVICES_ENDPOINT } from '@/web/features/devices/queries';
 import { DeviceStatusBadge } from '@/web/features/devices/status-badge';
 import { StatusChangeForm } from '@/web/features/devices/status-change';
 import { StatusHistory } from '@/web/features/devices/status-history';
 import { OpenPaygoCard } from '@/web/features/devices/token-panel';
 import { UnitEditForm } from '@/web/features/devices/unit-edit-form';
 import { useAuth } from '@/web/hooks/use-auth';
+import { api } from '@/web/lib/api';
 import { formatDateTime, formatDay } from '@/web/lib/format';
-import { apiError, apiJson, errorMessage } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { apiError, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/devices'];
 
@@ -43,8 +44,8 @@ export default function DeviceDetailPage() {
   const { user } = useAuth();
   const [editing, setEditing] = useState(false);
   const query = useQuery({
-    queryKey: [DEVICES_ENDPOINT, id],
-    queryFn: () => apiJson<DeviceDetail>('GET', `${DEVICES_ENDPOINT}/${encodeURIComponent(id)}`),
+    queryKey: queryKeys.devices.detail(id),
+    queryFn: () => api(deviceEndpoints.get, { params: { id } }),
     staleTime: 0,
   });
   const device = query.data;

@@ -1,33 +1,20 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
-  customerCreateBody,
-  customerEventSchema,
-  customerSchema,
-  customerUpdateBody,
-  documentReviewBody,
-  documentUploadResultSchema,
+  customerEndpoints,
   KYC_DOCUMENT_TYPES,
   KYC_MAX_FILE_BYTES,
   type KycDocumentType,
-  kycDocumentSchema,
 } from '../../../contracts/customers';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { AppError, badRequest, fieldError } from '../../errors';
 import { listRoute } from '../../list-route';
+import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { documentFile, listDocuments, reviewDocument, type Upload, uploadDocument } from './kyc';
 import { customerList } from './list';
 import { createCustomer, customerTimeline, getCustomer, listRegions, updateCustomer } from './service';
-
-const idParams = z.object({ id: z.uuid('Not a valid customer id') });
-const documentParams = z.object({
-  id: z.uuid('Not a valid customer id'),
-  documentId: z.uuid('Not a valid document id'),
-});
 
 const UPLOAD_HELP = 'Send multipart/form-data with a "type" field and one "file"';
 
@@ -84,75 +71,34 @@ function contentDisposition(fileName: string): string {
 /** /customers: customers, their KYC documents and their record (PRODUCT.md section 2, Customer). */
 export async function customerRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
-  const tags = ['customers'];
+  const read = { access: 'business.read', tags: ['customers'] } as const;
+  const write = { access: 'customers.write', tags: ['customers'] } as const;
 
-  listRoute(app, customerList, { access: 'business.read', tags });
+  listRoute(app, customerList, read);
 
-  app.get(
-    '/api/customers/regions',
-    { config: { access: 'business.read' }, schema: { tags, response: { 200: z.array(z.string()) } } },
-    () => listRegions(ctx),
+  route(app, customerEndpoints.regions, read, () => listRegions(ctx));
+
+  route(app, customerEndpoints.create, write, (request) =>
+    withTransaction(ctx, (tx) => createCustomer(tx, actorOf(request), request.session?.user, request.body)),
   );
 
-  app.post(
-    '/api/customers',
-    {
-      config: { access: 'customers.write' },
-      schema: { tags, body: customerCreateBody, response: { 201: customerSchema } },
-    },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(
-          await withTransaction(ctx, (tx) =>
-            createCustomer(tx, actorOf(request), request.session?.user, request.body),
-          ),
-        ),
+  route(app, customerEndpoints.get, read, (request) =>
+    getCustomer(ctx, request.params.id, request.session?.user),
   );
 
-  app.get(
-    '/api/customers/:id',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, params: idParams, response: { 200: customerSchema } },
-    },
-    (request) => getCustomer(ctx, request.params.id, request.session?.user),
+  route(app, customerEndpoints.update, write, (request) =>
+    withTransaction(ctx, (tx) =>
+      updateCustomer(tx, actorOf(request), request.session?.user, request.params.id, request.body),
+    ),
   );
 
-  app.patch(
-    '/api/customers/:id',
-    {
-      config: { access: 'customers.write' },
-      schema: { tags, params: idParams, body: customerUpdateBody, response: { 200: customerSchema } },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) =>
-        updateCustomer(tx, actorOf(request), request.session?.user, request.params.id, request.body),
-      ),
-  );
+  route(app, customerEndpoints.timeline, read, (request) => customerTimeline(ctx, request.params.id));
 
-  app.get(
-    '/api/customers/:id/timeline',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, params: idParams, response: { 200: z.array(customerEventSchema) } },
-    },
-    (request) => customerTimeline(ctx, request.params.id),
-  );
-
-  app.get(
-    '/api/customers/:id/documents',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, params: idParams, response: { 200: z.array(kycDocumentSchema) } },
-    },
-    (request) => listDocuments(ctx, request.params.id),
-  );
+  route(app, customerEndpoints.documents, read, (request) => listDocuments(ctx, request.params.id));
 
   // Multipart only here: the plugin's parser and limits stay in this scope.
   await app.register(async (scope) => {
-    const uploads = scope.withTypeProvider<ZodTypeProvider>();
-    await uploads.register(fastifyMultipart, {
+    await scope.register(fastifyMultipart, {
       limits: {
         fileSize: KYC_MAX_FILE_BYTES,
         files: 1,
@@ -162,61 +108,32 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
         headerPairs: 50,
       },
     });
-    uploads.post(
-      '/api/customers/:id/documents',
-      {
-        config: { access: 'customers.write' },
-        schema: {
-          tags,
-          params: idParams,
-          consumes: ['multipart/form-data'],
-          description: `${UPLOAD_HELP}. JPEG, PNG or PDF (recognised by content), at most 10 MB.`,
-          response: { 201: documentUploadResultSchema },
-        },
-      },
-      async (request, reply) => {
+    route(
+      scope,
+      customerEndpoints.uploadDocument,
+      { ...write, description: `${UPLOAD_HELP}. JPEG, PNG or PDF (recognised by content), at most 10 MB.` },
+      async (request) => {
         const upload = await readUpload(request);
-        return reply
-          .status(201)
-          .send(
-            await withTransaction(ctx, (tx) =>
-              uploadDocument(tx, actorOf(request), request.params.id, upload),
-            ),
-          );
+        return withTransaction(ctx, (tx) => uploadDocument(tx, actorOf(request), request.params.id, upload));
       },
     );
   });
 
-  app.get(
-    '/api/customers/:id/documents/:documentId/file',
-    { config: { access: 'business.read' }, schema: { tags, params: documentParams } },
-    async (request, reply) => {
-      const file = await documentFile(ctx, request.params.id, request.params.documentId);
-      // An uploaded PDF or image must never run script in our origin, nor be sniffed as HTML.
-      return reply
-        .header('content-type', file.mimeType)
-        .header('content-disposition', contentDisposition(file.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', 'sandbox')
-        .header('cache-control', 'private, no-store')
-        .send(file.data);
-    },
-  );
+  route(app, customerEndpoints.documentFile, read, async (request, reply) => {
+    const file = await documentFile(ctx, request.params.id, request.params.documentId);
+    // An uploaded PDF or image must never run script in our origin, nor be sniffed as HTML.
+    return reply
+      .header('content-type', file.mimeType)
+      .header('content-disposition', contentDisposition(file.fileName))
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', 'sandbox')
+      .header('cache-control', 'private, no-store')
+      .send(file.data);
+  });
 
-  app.post(
-    '/api/customers/:id/documents/:documentId/review',
-    {
-      config: { access: 'customers.write' },
-      schema: {
-        tags,
-        params: documentParams,
-        body: documentReviewBody,
-        response: { 200: documentUploadResultSchema },
-      },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) =>
-        reviewDocument(tx, actorOf(request), request.params.id, request.params.documentId, request.body),
-      ),
+  route(app, customerEndpoints.reviewDocument, write, (request) =>
+    withTransaction(ctx, (tx) =>
+      reviewDocument(tx, actorOf(request), request.params.id, request.params.documentId, request.body),
+    ),
   );
 }

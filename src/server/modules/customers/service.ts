@@ -7,6 +7,7 @@ import {
   type CustomerCreateInput,
   type CustomerEvent,
   type CustomerUpdateInput,
+  type DuplicateCustomer,
   KYC_DOCUMENT_LABELS,
   type KycDocumentType,
 } from '../../../contracts/customers';
@@ -68,6 +69,7 @@ async function duplicateOf(
   const column = field === 'phone' ? customers.phone : customers.nationalId;
   const [existing] = await executor
     .select({
+      id: customers.id,
       firstName: customers.firstName,
       lastName: customers.lastName,
       otherNames: customers.otherNames,
@@ -78,10 +80,17 @@ async function duplicateOf(
     .limit(1);
   if (!existing) return null;
   const what = field === 'phone' ? 'This phone number' : 'This national ID';
-  const message = `${what} already belongs to ${fullName(existing)} (${existing.accountNumber})`;
-  return new AppError(409, field === 'phone' ? 'DUPLICATE_PHONE' : 'DUPLICATE_NATIONAL_ID', message, [
-    { field, message },
-  ]);
+  const name = fullName(existing);
+  const message = `${what} already belongs to ${name} (${existing.accountNumber})`;
+  const details: DuplicateCustomer = { customerId: existing.id, accountNumber: existing.accountNumber, name };
+  return new AppError(
+    409,
+    field === 'phone' ? 'DUPLICATE_PHONE' : 'DUPLICATE_NATIONAL_ID',
+    message,
+    [{ field, message }],
+    undefined,
+    details,
+  );
 }
 
 /**

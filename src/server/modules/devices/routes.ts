@@ -1,36 +1,23 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
-  deviceCreateBody,
-  deviceDetailSchema,
-  deviceImportBody,
+  deviceEndpoints,
   deviceImportResultSchema,
-  deviceModelCreateBody,
-  deviceModelSchema,
-  deviceModelUpdateBody,
-  deviceStatusBody,
-  deviceTokenSchema,
-  deviceUpdateBody,
+  deviceModelEndpoints,
   IMPORT_MAX_FILE_BYTES,
   IMPORT_MAX_JSON_BYTES,
-  issuedTokenSchema,
-  tokenCreateBody,
 } from '../../../contracts/devices';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { AppError, badRequest } from '../../errors';
 import { listRoute } from '../../list-route';
+import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { importDevices } from './import';
 import { deviceList, deviceModelList } from './list';
 import { createDeviceModel, getDeviceModel, setDeviceModelActive, updateDeviceModel } from './models';
 import { changeDeviceStatus, createDevice, getDevice, updateDevice } from './service';
 import { issueToken, listTokens } from './tokens';
-
-const modelParams = z.object({ id: z.uuid('Not a valid device model id') });
-const deviceParams = z.object({ id: z.uuid('Not a valid device id') });
 
 const IMPORT_HELP =
   'Send JSON {csv, dryRun} or multipart/form-data with one "file" (CSV) and an optional "dryRun"';
@@ -77,83 +64,40 @@ async function multipartImportBody(request: FastifyRequest): Promise<void> {
 export async function deviceRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const tags = ['devices'];
+  const read = { access: 'business.read', tags } as const;
+  const write = { access: 'inventory.write', tags } as const;
+  const models = deviceModelEndpoints;
+  const devices = deviceEndpoints;
 
-  listRoute(app, deviceModelList, { access: 'business.read', tags });
+  listRoute(app, deviceModelList, read);
 
-  app.post(
-    '/api/device-models',
-    {
-      config: { access: 'inventory.write' },
-      schema: { tags, body: deviceModelCreateBody, response: { 201: deviceModelSchema } },
-    },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(await withTransaction(ctx, (tx) => createDeviceModel(tx, actorOf(request), request.body))),
+  route(app, models.create, write, (request) =>
+    withTransaction(ctx, (tx) => createDeviceModel(tx, actorOf(request), request.body)),
   );
 
-  app.get(
-    '/api/device-models/:id',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
-    },
-    (request) => getDeviceModel(ctx, request.params.id),
+  route(app, models.get, read, (request) => getDeviceModel(ctx, request.params.id));
+
+  route(app, models.update, write, (request) =>
+    withTransaction(ctx, (tx) => updateDeviceModel(tx, actorOf(request), request.params.id, request.body)),
   );
 
-  app.patch(
-    '/api/device-models/:id',
-    {
-      config: { access: 'inventory.write' },
-      schema: {
-        tags,
-        params: modelParams,
-        body: deviceModelUpdateBody,
-        response: { 200: deviceModelSchema },
-      },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) => updateDeviceModel(tx, actorOf(request), request.params.id, request.body)),
+  route(app, models.deactivate, write, (request) =>
+    withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, false)),
   );
 
-  app.post(
-    '/api/device-models/:id/deactivate',
-    {
-      config: { access: 'inventory.write' },
-      schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, false)),
+  route(app, models.activate, write, (request) =>
+    withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, true)),
   );
 
-  app.post(
-    '/api/device-models/:id/activate',
-    {
-      config: { access: 'inventory.write' },
-      schema: { tags, params: modelParams, response: { 200: deviceModelSchema } },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) => setDeviceModelActive(tx, actorOf(request), request.params.id, true)),
-  );
+  listRoute(app, deviceList, read);
 
-  listRoute(app, deviceList, { access: 'business.read', tags });
-
-  app.post(
-    '/api/devices',
-    {
-      config: { access: 'inventory.write' },
-      schema: { tags, body: deviceCreateBody, response: { 201: deviceDetailSchema } },
-    },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(await withTransaction(ctx, (tx) => createDevice(tx, actorOf(request), request.body))),
+  route(app, devices.create, write, (request) =>
+    withTransaction(ctx, (tx) => createDevice(tx, actorOf(request), request.body)),
   );
 
   // JSON or multipart: the multipart parser and its limits stay in this scope.
   await app.register(async (scope) => {
-    const imports = scope.withTypeProvider<ZodTypeProvider>();
-    await imports.register(fastifyMultipart, {
+    await scope.register(fastifyMultipart, {
       limits: {
         fileSize: IMPORT_MAX_FILE_BYTES,
         files: 1,
@@ -163,78 +107,46 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
         headerPairs: 50,
       },
     });
-    imports.post(
-      '/api/devices/import',
+    // What this one route adds to its description, which route() does not carry: the JSON body
+    // limit, the multipart form read into the JSON body before validation, and a dry run's 200
+    // beside the import's 201 (the import is the only route of this scope).
+    scope.addHook('onRoute', (options) => {
+      options.bodyLimit = IMPORT_MAX_JSON_BYTES;
+      options.preValidation = multipartImportBody;
+      const responses = options.schema?.response as Record<number, unknown> | undefined;
+      if (responses) responses[200] = deviceImportResultSchema;
+    });
+    route(
+      scope,
+      devices.import,
       {
-        config: { access: 'inventory.write' },
-        bodyLimit: IMPORT_MAX_JSON_BYTES,
-        preValidation: multipartImportBody,
-        schema: {
-          tags,
-          description: `${IMPORT_HELP}. Columns: serial_number, model_sku or model (with make), imei, openpaygo_secret_key, openpaygo_starting_code. A dry run answers 200 with every row's problems; an import answers 201, or 422 and writes nothing if any row is wrong.`,
-          body: deviceImportBody,
-          response: { 200: deviceImportResultSchema, 201: deviceImportResultSchema },
-        },
+        ...write,
+        description: `${IMPORT_HELP}. Columns: serial_number, model_sku or model (with make), imei, openpaygo_secret_key, openpaygo_starting_code. A dry run answers 200 with every row's problems; an import answers 201, or 422 and writes nothing if any row is wrong.`,
       },
       async (request, reply) => {
         const result = await withTransaction(ctx, (tx) => importDevices(tx, actorOf(request), request.body));
-        return reply.status(result.dryRun ? 200 : 201).send(result);
+        if (result.dryRun) reply.status(200);
+        return result;
       },
     );
   });
 
-  app.get(
-    '/api/devices/:id',
-    {
-      config: { access: 'business.read' },
-      schema: { tags, params: deviceParams, response: { 200: deviceDetailSchema } },
-    },
-    (request) => getDevice(ctx, request.params.id),
+  route(app, devices.get, read, (request) => getDevice(ctx, request.params.id));
+
+  route(app, devices.update, write, (request) =>
+    withTransaction(ctx, (tx) => updateDevice(tx, actorOf(request), request.params.id, request.body)),
   );
 
-  app.patch(
-    '/api/devices/:id',
-    {
-      config: { access: 'inventory.write' },
-      schema: { tags, params: deviceParams, body: deviceUpdateBody, response: { 200: deviceDetailSchema } },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) => updateDevice(tx, actorOf(request), request.params.id, request.body)),
+  route(app, devices.changeStatus, write, (request) =>
+    withTransaction(ctx, (tx) => changeDeviceStatus(tx, actorOf(request), request.params.id, request.body)),
   );
 
-  app.post(
-    '/api/devices/:id/status',
-    {
-      config: { access: 'inventory.write' },
-      schema: { tags, params: deviceParams, body: deviceStatusBody, response: { 200: deviceDetailSchema } },
-    },
-    (request) =>
-      withTransaction(ctx, (tx) => changeDeviceStatus(tx, actorOf(request), request.params.id, request.body)),
-  );
-
-  app.post(
-    '/api/devices/:id/tokens',
-    {
-      config: { access: 'devices.control' },
-      schema: { tags, params: deviceParams, body: tokenCreateBody, response: { 201: issuedTokenSchema } },
-    },
-    async (request, reply) =>
-      reply
-        .status(201)
-        .send(
-          await withTransaction(ctx, (tx) =>
-            issueToken(tx, actorOf(request), request.params.id, request.body),
-          ),
-        ),
+  route(app, devices.issueToken, { access: 'devices.control', tags }, (request) =>
+    withTransaction(ctx, (tx) => issueToken(tx, actorOf(request), request.params.id, request.body)),
   );
 
   // Issued codes are readable by those who talk to customers about their device (collectors and up).
-  app.get(
-    '/api/devices/:id/tokens',
-    {
-      config: { access: 'devices.requestLock' },
-      schema: { tags, params: deviceParams, response: { 200: z.array(deviceTokenSchema) } },
-    },
-    (request) => listTokens(ctx, request.params.id),
+  route(app, devices.tokens, { access: 'devices.requestLock', tags }, (request) =>
+    listTokens(ctx, request.params.id),
   );
 }

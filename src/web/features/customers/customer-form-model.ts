@@ -11,10 +11,12 @@ import {
   type CustomerCreateBody,
   type CustomerUpdateBody,
   customerCreateBody,
+  type DuplicateCustomer,
+  duplicateCustomerSchema,
 } from '@/contracts/customers';
 import { ERROR_CODES } from '@/contracts/errors';
 import { parseMoney, toMajorString } from '@/domain';
-import { apiError, errorMessage } from '@/web/lib/queryClient';
+import { apiError } from '@/web/lib/queryClient';
 
 /**
  * The customer form without React: its values (all text, as typed), the rules checked before
@@ -268,18 +270,21 @@ export function validateCustomerForm(
 export interface Duplicate {
   field: 'phone' | 'nationalId';
   message: string;
-  /** The account number of the customer who has the phone or ID. */
-  accountNumber: string | null;
+  /** The customer who has the phone or ID, from the refusal's `details`. */
+  customer: DuplicateCustomer;
 }
 
 /** A 409 refusal because another customer has the phone or national ID, with who has it. */
 export function duplicateOf(error: unknown): Duplicate | null {
-  const code = apiError(error)?.code;
-  if (code !== ERROR_CODES.DUPLICATE_PHONE && code !== ERROR_CODES.DUPLICATE_NATIONAL_ID) return null;
-  const message = errorMessage(error);
+  const refusal = apiError(error);
+  const code = refusal?.code;
+  if (!refusal || (code !== ERROR_CODES.DUPLICATE_PHONE && code !== ERROR_CODES.DUPLICATE_NATIONAL_ID))
+    return null;
+  const customer = duplicateCustomerSchema.safeParse(refusal.details);
+  if (!customer.success) return null;
   return {
     field: code === ERROR_CODES.DUPLICATE_PHONE ? 'phone' : 'nationalId',
-    message,
-    accountNumber: /\(([A-Z]+-\d+)\)\s*$/.exec(message)?.[1] ?? null,
+    message: refusal.detail,
+    customer: customer.data,
   };
 }

@@ -125,19 +125,13 @@ describe('customer form rules', () => {
     });
   });
 
-  it('recognises a duplicate refusal and the account number it names', () => {
-    const error = new ApiError(
-      409,
-      JSON.stringify({
-        code: 'DUPLICATE_PHONE',
-        message: 'This phone number already belongs to Amina Otieno (C-000123)',
-      }),
-    );
-    expect(duplicateOf(error)).toEqual({
-      field: 'phone',
-      message: 'This phone number already belongs to Amina Otieno (C-000123)',
-      accountNumber: 'C-000123',
-    });
+  it('recognises a duplicate refusal and the customer its details name', () => {
+    const customer = { customerId: 'existing-id', accountNumber: 'C-000123', name: 'Amina Otieno' };
+    const message = 'This phone number already belongs to Amina Otieno (C-000123)';
+    const error = new ApiError(409, JSON.stringify({ code: 'DUPLICATE_PHONE', message, details: customer }));
+    expect(duplicateOf(error)).toEqual({ field: 'phone', message, customer });
+    // The message is for people: without details there is no one to link to.
+    expect(duplicateOf(new ApiError(409, JSON.stringify({ code: 'DUPLICATE_PHONE', message })))).toBeNull();
     expect(duplicateOf(new ApiError(409, '{"code":"VERSION_CONFLICT","message":"x"}'))).toBeNull();
   });
 });
@@ -176,7 +170,12 @@ describe('new customer page', () => {
         attempt += 1;
         if (attempt === 1) {
           const message = 'This phone number already belongs to Grace Wanjiku (C-000123)';
-          return apiError(409, { code: 'DUPLICATE_PHONE', message, errors: [{ field: 'phone', message }] });
+          return apiError(409, {
+            code: 'DUPLICATE_PHONE',
+            message,
+            errors: [{ field: 'phone', message }],
+            details: { customerId: 'existing-id', accountNumber: 'C-000123', name: 'Grace Wanjiku' },
+          });
         }
         if (attempt === 2) {
           const message = 'Choose an active staff member as the assigned agent';
@@ -187,14 +186,6 @@ describe('new customer page', () => {
           });
         }
         return jsonResponse(makeCustomer({ id: 'new-id' }), 201);
-      }
-      if (url.startsWith('/api/customers?q=C-000123')) {
-        return jsonResponse({
-          items: [{ id: 'existing-id', accountNumber: 'C-000123' }],
-          total: 1,
-          page: 1,
-          pageSize: 5,
-        });
       }
       return undefined;
     });
@@ -211,7 +202,7 @@ describe('new customer page', () => {
     );
     const link = await screen.findByTestId('link-duplicate-customer');
     expect(link).toHaveTextContent('Open Grace Wanjiku (C-000123)');
-    await waitFor(() => expect(link).toHaveAttribute('href', '/customers/existing-id'));
+    expect(link).toHaveAttribute('href', '/customers/existing-id');
     const post = calls.find((call) => call.method === 'POST');
     expect(post?.body).toMatchObject({
       firstName: 'Amina',

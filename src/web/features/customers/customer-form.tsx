@@ -4,7 +4,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { User } from '@/contracts/auth';
-import { CONSENTS, type Customer, EMPLOYMENTS, GENDERS } from '@/contracts/customers';
+import { CONSENTS, type Customer, customerEndpoints, EMPLOYMENTS, GENDERS } from '@/contracts/customers';
 import { ERROR_CODES } from '@/contracts/errors';
 import { ROLE_LABELS } from '@/contracts/roles';
 import { FormAlert } from '@/web/components/form-alert';
@@ -15,11 +15,12 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiError, apiJson } from '@/web/lib/queryClient';
+import { apiError } from '@/web/lib/queryClient';
 import {
   CUSTOMER_FIELDS,
   type CustomerField,
@@ -38,7 +39,7 @@ import {
   valuesFromCustomer,
 } from './customer-form-model';
 import { ageFrom, CONSENT_HINTS, CONSENT_LABELS, EMPLOYMENT_LABELS, GENDER_LABELS } from './format';
-import { CUSTOMERS_ENDPOINT, useCustomerByAccount, useRegions, useStaff } from './queries';
+import { useRegions, useStaff } from './queries';
 
 interface CustomerFormProps {
   /** The customer to edit; without it the form creates one. */
@@ -81,12 +82,11 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
   const save = useMutation({
     mutationFn: (values: CustomerFormValues) =>
       customer
-        ? apiJson<Customer>(
-            'PATCH',
-            `${CUSTOMERS_ENDPOINT}/${customer.id}`,
-            toUpdateBody(values, customer, context),
-          )
-        : apiJson<Customer>('POST', CUSTOMERS_ENDPOINT, toCreateBody(values, context)),
+        ? api(customerEndpoints.update, {
+            params: { id: customer.id },
+            body: toUpdateBody(values, customer, context),
+          })
+        : api(customerEndpoints.create, { body: toCreateBody(values, context) }),
     onSuccess: (saved) => {
       queryClient.setQueryData(queryKeys.customers.detail(saved.id), saved);
       void invalidate(queryClient, 'customerSaved');
@@ -103,7 +103,7 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
   });
 
   const reload = useMutation({
-    mutationFn: () => apiJson<Customer>('GET', `${CUSTOMERS_ENDPOINT}/${customer?.id}`),
+    mutationFn: () => api(customerEndpoints.get, { params: { id: customer?.id ?? '' } }),
     onSuccess: (fresh) => {
       queryClient.setQueryData(queryKeys.customers.detail(fresh.id), fresh);
       form.reset(valuesFromCustomer(fresh));
@@ -392,20 +392,15 @@ function Section({
 }
 
 /** "Open Amina Otieno (C-000123)": the customer who already has the phone or ID. */
-function DuplicateLink({ duplicate }: { duplicate: Duplicate }) {
-  const existing = useCustomerByAccount(duplicate.accountNumber);
-  const who = /belongs to (.+)$/.exec(duplicate.message)?.[1] ?? duplicate.accountNumber ?? 'the customer';
-  const href = existing.data
-    ? `/customers/${existing.data}`
-    : `/customers?q=${encodeURIComponent(duplicate.accountNumber ?? '')}`;
+function DuplicateLink({ duplicate: { customer } }: { duplicate: Duplicate }) {
   return (
     <p className="mt-1.5 text-xs">
       <Link
-        href={href}
+        href={`/customers/${encodeURIComponent(customer.customerId)}`}
         className="font-medium text-primary underline-offset-4 hover:underline"
         data-testid="link-duplicate-customer"
       >
-        Open {who}
+        Open {customer.name} ({customer.accountNumber})
       </Link>
     </p>
   );

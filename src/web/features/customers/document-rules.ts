@@ -1,5 +1,11 @@
-import { KYC_MAX_FILE_BYTES, KYC_MIME_TYPES, type KycDocument } from '@/contracts/customers';
+import {
+  customerEndpoints,
+  KYC_MAX_FILE_BYTES,
+  KYC_MIME_TYPES,
+  type KycDocument,
+} from '@/contracts/customers';
 import { can, type RoleHolder } from '@/contracts/roles';
+import { endpointUrl } from '@/web/lib/api';
 import { formatFileSize } from './format';
 
 /**
@@ -66,7 +72,9 @@ export const COMMON_REJECT_REASONS = [
 ] as const;
 
 export function documentFileUrl(document: Pick<KycDocument, 'id' | 'customerId'>): string {
-  return `/api/customers/${document.customerId}/documents/${document.id}/file`;
+  return endpointUrl(customerEndpoints.documentFile, {
+    params: { id: document.customerId, documentId: document.id },
+  });
 }
 
 export const isImage = (document: Pick<KycDocument, 'mimeType'>) => document.mimeType.startsWith('image/');

@@ -1,22 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import type { StaffUser, User } from '@/contracts/auth';
-import type { Customer, CustomerEvent, KycDocument } from '@/contracts/customers';
-import type { Page } from '@/contracts/lists';
+import { customerEndpoints } from '@/contracts/customers';
 import type { PublicOrganisation } from '@/contracts/profile';
 import { can } from '@/contracts/roles';
+import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson } from '@/web/lib/queryClient';
 
 /**
- * Query keys all start with the endpoint, so invalidating ['/api/customers'] after a change
- * refreshes every list page, profile, timeline and document list at once.
+ * Query keys all start with the endpoint (queryKeys.customers), so invalidating
+ * ['/api/customers'] after a change refreshes every list page, profile, timeline and document list at once.
  */
-export const CUSTOMERS_ENDPOINT = '/api/customers';
 
 export function useCustomer(id: string) {
   return useQuery({
     queryKey: queryKeys.customers.detail(id),
-    queryFn: () => apiJson<Customer>('GET', `${CUSTOMERS_ENDPOINT}/${id}`),
+    queryFn: () => api(customerEndpoints.get, { params: { id } }),
     staleTime: 10_000,
   });
 }
@@ -24,7 +23,7 @@ export function useCustomer(id: string) {
 export function useDocuments(id: string) {
   return useQuery({
     queryKey: queryKeys.customers.documents(id),
-    queryFn: () => apiJson<KycDocument[]>('GET', `${CUSTOMERS_ENDPOINT}/${id}/documents`),
+    queryFn: () => api(customerEndpoints.documents, { params: { id } }),
     staleTime: 10_000,
   });
 }
@@ -32,7 +31,7 @@ export function useDocuments(id: string) {
 export function useTimeline(id: string) {
   return useQuery({
     queryKey: queryKeys.customers.timeline(id),
-    queryFn: () => apiJson<CustomerEvent[]>('GET', `${CUSTOMERS_ENDPOINT}/${id}/timeline`),
+    queryFn: () => api(customerEndpoints.timeline, { params: { id } }),
     staleTime: 10_000,
   });
 }
@@ -43,8 +42,8 @@ export function useOrganisation() {
 
 export function useRegions() {
   return useQuery({
-    queryKey: [CUSTOMERS_ENDPOINT, 'regions'],
-    queryFn: () => apiJson<string[]>('GET', `${CUSTOMERS_ENDPOINT}/regions`),
+    queryKey: queryKeys.customers.regions(),
+    queryFn: () => api(customerEndpoints.regions),
     staleTime: 60_000,
   });
 }
@@ -53,26 +52,10 @@ export function useRegions() {
 export function useStaff(user: User | null) {
   const allowed = can(user, 'admin.users');
   return useQuery({
-    queryKey: ['/api/users'],
-    queryFn: () => apiJson<StaffUser[]>('GET', '/api/users'),
+    queryKey: queryKeys.users.all(),
+    queryFn: () => apiJson<StaffUser[]>('GET', queryKeys.users.all()[0]),
     enabled: allowed,
     staleTime: 60_000,
     select: (users) => users.filter((staff) => staff.active),
-  });
-}
-
-/** The id of the customer with this account number (to link to them from a duplicate refusal). */
-export function useCustomerByAccount(accountNumber: string | null) {
-  return useQuery({
-    queryKey: [CUSTOMERS_ENDPOINT, 'by-account', accountNumber],
-    queryFn: async () => {
-      const page = await apiJson<Page<{ id: string; accountNumber: string }>>(
-        'GET',
-        `${CUSTOMERS_ENDPOINT}?q=${encodeURIComponent(accountNumber ?? '')}&pageSize=5`,
-      );
-      return page.items.find((item) => item.accountNumber === accountNumber)?.id ?? null;
-    },
-    enabled: !!accountNumber,
-    staleTime: 60_000,
   });
 }

@@ -1,20 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  customerEndpoints,
   type DocumentReviewBody,
   KYC_DOCUMENT_LABELS,
   type KycDocument,
-  type KycStatus,
 } from '@/contracts/customers';
 import { toast } from '@/web/hooks/use-toast';
+import { api, apiUploadTo } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, apiUpload } from '@/web/lib/queryClient';
 import { KYC_STATUS_LABELS } from './format';
-import { CUSTOMERS_ENDPOINT } from './queries';
-
-export interface DocumentResult {
-  document: KycDocument;
-  kycStatus: KycStatus;
-}
 
 /** After an upload or a review: the profile (KYC status, scorecard), documents, timeline and lists. */
 function useRefreshCustomer() {
@@ -29,7 +23,7 @@ export function useUploadDocument(customerId: string) {
       const form = new FormData();
       form.append('type', type);
       form.append('file', file, file.name);
-      return apiUpload<DocumentResult>(`${CUSTOMERS_ENDPOINT}/${customerId}/documents`, form);
+      return apiUploadTo(customerEndpoints.uploadDocument, { params: { id: customerId } }, form);
     },
     onSuccess: async ({ document, kycStatus }) => {
       toast({
@@ -45,11 +39,10 @@ export function useReviewDocument(customerId: string) {
   const refresh = useRefreshCustomer();
   return useMutation({
     mutationFn: ({ document, body }: { document: KycDocument; body: DocumentReviewBody }) =>
-      apiJson<DocumentResult>(
-        'POST',
-        `${CUSTOMERS_ENDPOINT}/${customerId}/documents/${document.id}/review`,
+      api(customerEndpoints.reviewDocument, {
+        params: { id: customerId, documentId: document.id },
         body,
-      ),
+      }),
     onSuccess: async ({ document, kycStatus }) => {
       toast({
         title: `${KYC_DOCUMENT_LABELS[document.type]} ${document.status === 'verified' ? 'verified' : 'rejected'}`,

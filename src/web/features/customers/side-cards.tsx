@@ -1,17 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Check, CircleDashed, Clock, FilePlus2, ShieldCheck, X } from 'lucide-react';
 import { Link } from 'wouter';
-import type { ContractRow } from '@/contracts/contracts';
+import { contractEndpoints } from '@/contracts/contracts';
 import { type Customer, KYC_DOCUMENT_LABELS, type KycDocument } from '@/contracts/customers';
-import type { Page } from '@/contracts/lists';
 import { can, type RoleHolder } from '@/contracts/roles';
 import { formatMoney } from '@/domain';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
+import { api, endpointUrl } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage } from '@/web/lib/queryClient';
 import { KycBadge } from './badges';
 import type { BadgeVariant } from './format';
 import { useDocuments } from './queries';
@@ -101,10 +102,10 @@ const SHOWN = 5;
 
 /** The customer's contracts, newest first, with a link to all of them and to start a new one. */
 export function ContractsCard({ customer, user }: { customer: Customer; user: RoleHolder | null }) {
-  const url = `/api/contracts?customerId=${customer.id}&sort=createdAt&order=desc&pageSize=${SHOWN}`;
+  const query = { customerId: customer.id, sort: 'createdAt', order: 'desc', pageSize: SHOWN } as const;
   const contracts = useQuery({
-    queryKey: ['/api/contracts', 'list', url],
-    queryFn: () => apiJson<Page<ContractRow>>('GET', url),
+    queryKey: [...queryKeys.contracts.lists(), endpointUrl(contractEndpoints.list, { query })],
+    queryFn: () => api(contractEndpoints.list, { query }),
     staleTime: 10_000,
   });
   const all = `/contracts?customerId=${customer.id}`;

@@ -3,6 +3,7 @@ import { CircleCheck, Download, RotateCw, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import {
   type DeviceImportResult,
+  deviceImportUpload,
   IMPORT_COLUMNS,
   IMPORT_MAX_FILE_BYTES,
   type ImportRowError,
@@ -12,12 +13,12 @@ import { FormAlert } from '@/web/components/form-alert';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { apiUploadTo } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiError, apiUpload, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { apiError, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { CONTROL_LABELS, labelOf } from './format';
 import { TableRegion } from './table-region';
 
-const IMPORT_URL = '/api/devices/import';
 const TEMPLATE = `${IMPORT_COLUMNS.join(',')}\nSN-0001,,Tecno,Spark 20,356938035643809,,\n`;
 export const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE)}`;
 
@@ -33,7 +34,7 @@ function upload(file: File, dryRun: boolean): Promise<DeviceImportResult> {
   const form = new FormData();
   form.append('dryRun', String(dryRun));
   form.append('file', file);
-  return apiUpload<DeviceImportResult>(IMPORT_URL, form);
+  return apiUploadTo(deviceImportUpload, {}, form);
 }
 
 /**

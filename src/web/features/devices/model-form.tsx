@@ -8,6 +8,7 @@ import {
   type DeviceModel,
   type DeviceModelCreateBody,
   type DeviceModelUpdateBody,
+  deviceModelEndpoints,
 } from '@/contracts/devices';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
@@ -16,12 +17,11 @@ import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
+import { api } from '@/web/lib/api';
 import { moneyInputText } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS } from './format';
 import { parseMajor } from './money';
-import { MODELS_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
 
 export interface ModelFormValues {
@@ -120,8 +120,8 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
   const save = useMutation({
     mutationFn: (body: ModelBody) =>
       model
-        ? apiJson<DeviceModel>('PATCH', `${MODELS_ENDPOINT}/${model.id}`, changedFields(model, body))
-        : apiJson<DeviceModel>('POST', MODELS_ENDPOINT, body),
+        ? api(deviceModelEndpoints.update, { params: { id: model.id }, body: changedFields(model, body) })
+        : api(deviceModelEndpoints.create, { body }),
     onSuccess: (saved) => {
       void invalidate(queryClient, 'deviceModelSaved');
       onSaved(saved);

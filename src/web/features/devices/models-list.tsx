@@ -22,11 +22,12 @@ import {
 } from '@/web/components/ui/dialog';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
 import { ModelForm } from './model-form';
-import { MODELS_ENDPOINT, useOrganisation } from './queries';
+import { useOrganisation } from './queries';
 
 const FILTERS: FilterControl[] = [
   {
@@ -69,10 +70,7 @@ export function ModelsList() {
 
   const toggle = useMutation({
     mutationFn: (model: DeviceModel) =>
-      apiJson<DeviceModel>(
-        'POST',
-        `${MODELS_ENDPOINT}/${model.id}/${model.active ? 'deactivate' : 'activate'}`,
-      ),
+      api(deviceModelEndpoints[model.active ? 'deactivate' : 'activate'], { params: { id: model.id } }),
     onSuccess: (model) => {
       setToggling(null);
       void invalidate(queryClient, 'deviceModelSaved');

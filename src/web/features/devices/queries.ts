@@ -1,19 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DeviceModel } from '@/contracts/devices';
-import type { Page } from '@/contracts/lists';
+import { deviceModelEndpoints } from '@/contracts/devices';
 import type { Organisation } from '@/contracts/profile';
+import { api, endpointUrl } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiJson } from '@/web/lib/queryClient';
 
-export const DEVICES_ENDPOINT = '/api/devices';
-export const MODELS_ENDPOINT = '/api/device-models';
-
 /** The whole catalogue (at most 200 models, the API's page limit), by name: pickers and filters. */
 export function useAllDeviceModels(enabled = true) {
-  const url = `${MODELS_ENDPOINT}?sort=name&order=asc&pageSize=200`;
+  const query = { sort: 'name', order: 'asc', pageSize: 200 } as const;
   return useQuery({
-    queryKey: [MODELS_ENDPOINT, 'all', url],
-    queryFn: () => apiJson<Page<DeviceModel>>('GET', url),
+    queryKey: queryKeys.deviceModels.catalogue(endpointUrl(deviceModelEndpoints.list, { query })),
+    queryFn: () => api(deviceModelEndpoints.list, { query }),
     staleTime: 30_000,
     enabled,
   });

@@ -1,7 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ArrowRightLeft } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import type { DeviceDetail, DeviceStatus } from '@/contracts/devices';
+import {
+  type DeviceDetail,
+  type DeviceStatus,
+  type DeviceStatusBody,
+  deviceEndpoints,
+} from '@/contracts/devices';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -9,10 +14,11 @@ import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { NativeSelect } from '@/web/components/ui/native-select';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { STATUS_HINTS, STATUS_LABELS } from './format';
-import { DEVICES_ENDPOINT } from './queries';
 
 /** Why no manual change is offered, by status. */
 const LOCKED_REASONS: Partial<Record<DeviceStatus, string>> = {
@@ -23,18 +29,18 @@ const LOCKED_REASONS: Partial<Record<DeviceStatus, string>> = {
 /** Moves a unit to one of the statuses staff may set by hand, with the reason for the history. */
 export function StatusChangeForm({ device }: { device: DeviceDetail }) {
   const queryClient = useQueryClient();
-  const [target, setTarget] = useState('');
+  const [target, setTarget] = useState<DeviceStatus | ''>('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ status?: string; reason?: string }>({});
   const [alert, setAlert] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
 
   const change = useMutation({
-    mutationFn: (body: { status: string; reason: string }) =>
-      apiJson<DeviceDetail>('POST', `${DEVICES_ENDPOINT}/${device.id}/status`, body),
+    mutationFn: (body: DeviceStatusBody) =>
+      api(deviceEndpoints.changeStatus, { params: { id: device.id }, body }),
     onSuccess: (updated) => {
       setConfirming(false);
-      queryClient.setQueryData([DEVICES_ENDPOINT, updated.id], updated);
+      queryClient.setQueryData(queryKeys.devices.detail(updated.id), updated);
       void invalidate(queryClient, 'deviceChanged');
       setTarget('');
       setReason('');
@@ -68,7 +74,7 @@ export function StatusChangeForm({ device }: { device: DeviceDetail }) {
     if (reason.trim().length < 3) next.reason = 'Give the reason for the change';
     else if (reason.trim().length > 500) next.reason = 'Reason must be at most 500 characters';
     setErrors(next);
-    if (next.status || next.reason) return;
+    if (!target || next.reason) return;
     if (target === 'written_off') setConfirming(true);
     else change.mutate({ status: target, reason: reason.trim() });
   };
@@ -86,14 +92,14 @@ export function StatusChangeForm({ device }: { device: DeviceDetail }) {
         id="status-target"
         label="New status"
         error={errors.status}
-        hint={target ? STATUS_HINTS[target as DeviceStatus] : undefined}
+        hint={target ? STATUS_HINTS[target] : undefined}
       >
         {(control) => (
           <NativeSelect
             {...control}
             value={target}
             onChange={(event) => {
-              setTarget(event.target.value);
+              setTarget(event.target.value as DeviceStatus | '');
               setErrors((current) => ({ ...current, status: undefined }));
             }}
             data-testid="select-status-target"
@@ -137,7 +143,7 @@ export function StatusChangeForm({ device }: { device: DeviceDetail }) {
         confirmLabel="Write off"
         destructive
         pending={change.isPending}
-        onConfirm={() => change.mutate({ status: target, reason: reason.trim() })}
+        onConfirm={() => target && change.mutate({ status: target, reason: reason.trim() })}
       />
     </form>
   );

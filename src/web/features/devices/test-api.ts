@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import type { DeviceModel } from '@/contracts/devices';
+import type { DeviceDetail, DeviceModel } from '@/contracts/devices';
 import { jsonResponse } from '@/web/test/render';
 
 export interface Call {
@@ -74,3 +74,31 @@ export const SOLAR = model({
   sku: 'SK-H120',
   controlKind: 'openpaygo',
 });
+
+/** An OpenPAYGO unit in stock, as GET /api/devices/:id answers it. */
+export function device(overrides: Partial<DeviceDetail> = {}): DeviceDetail {
+  return {
+    id: '33333333-3333-4333-8333-333333333333',
+    serialNumber: 'SK-1',
+    imei: null,
+    model: {
+      id: SOLAR.id,
+      make: SOLAR.make,
+      model: SOLAR.model,
+      name: SOLAR.name,
+      category: SOLAR.category,
+      sku: SOLAR.sku,
+    },
+    status: 'in_stock',
+    lockState: 'unknown',
+    activeUntil: null,
+    controlKind: 'openpaygo',
+    control: { kind: 'openpaygo', startingCode: 123456789, count: 1, timeDivider: 1 },
+    notes: null,
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+    events: [],
+    allowedTransitions: ['reserved', 'lost', 'written_off'],
+    ...overrides,
+  };
+}

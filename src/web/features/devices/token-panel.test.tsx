@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DeviceDetail, DeviceToken } from '@/contracts/devices';
+import type { DeviceToken } from '@/contracts/devices';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
-import { OWNER, SOLAR, stubApi } from './test-api';
+import { device, OWNER, stubApi } from './test-api';
 import { daysIssue, OpenPaygoCard } from './token-panel';
 
 afterEach(() => {
@@ -11,29 +11,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const DEVICE: DeviceDetail = {
-  id: '33333333-3333-4333-8333-333333333333',
-  serialNumber: 'SK-1',
-  imei: null,
-  model: {
-    id: SOLAR.id,
-    make: SOLAR.make,
-    model: SOLAR.model,
-    name: SOLAR.name,
-    category: SOLAR.category,
-    sku: SOLAR.sku,
-  },
-  status: 'in_stock',
-  lockState: 'unknown',
-  activeUntil: null,
-  controlKind: 'openpaygo',
-  control: { kind: 'openpaygo', startingCode: 123456789, count: 1, timeDivider: 1 },
-  notes: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
-  updatedAt: '2026-01-05T10:00:00.000Z',
-  events: [],
-  allowedTransitions: ['reserved', 'lost', 'written_off'],
-};
+const DEVICE = device();
 
 const ISSUED = {
   id: 't1',

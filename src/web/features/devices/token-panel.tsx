@@ -4,7 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import {
   type DeviceDetail,
-  type DeviceToken,
+  deviceEndpoints,
   type IssuedToken,
   MAX_TOKEN_DAYS,
   TOKEN_TYPES,
@@ -23,11 +23,12 @@ import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/co
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
+import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { groupToken, labelOf, TOKEN_TYPE_HINTS, TOKEN_TYPE_LABELS } from './format';
-import { DEVICES_ENDPOINT } from './queries';
 import { TableRegion } from './table-region';
 
 type TokenType = (typeof TOKEN_TYPES)[number];
@@ -110,7 +111,7 @@ function IssueTokenForm({ device }: { device: DeviceDetail }) {
 
   const issue = useMutation({
     mutationFn: (body: TokenCreateBody) =>
-      apiJson<IssuedToken>('POST', `${DEVICES_ENDPOINT}/${device.id}/tokens`, body),
+      api(deviceEndpoints.issueToken, { params: { id: device.id }, body }),
     onSuccess: (token) => {
       setConfirming(false);
       setIssued(token);
@@ -258,10 +259,9 @@ export function IssuedTokenPanel({ token }: { token: IssuedToken }) {
 }
 
 function TokenHistory({ deviceId }: { deviceId: string }) {
-  const url = `${DEVICES_ENDPOINT}/${deviceId}/tokens`;
   const tokens = useQuery({
-    queryKey: [DEVICES_ENDPOINT, deviceId, 'tokens'],
-    queryFn: () => apiJson<DeviceToken[]>('GET', url),
+    queryKey: queryKeys.devices.tokens(deviceId),
+    queryFn: () => api(deviceEndpoints.tokens, { params: { id: deviceId } }),
     staleTime: 0,
   });
   return (

@@ -2,15 +2,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Save } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { type DeviceDetail, type DeviceUpdateBody, imeiIssue } from '@/contracts/devices';
+import { type DeviceDetail, type DeviceUpdateBody, deviceEndpoints, imeiIssue } from '@/contracts/devices';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson } from '@/web/lib/queryClient';
-import { DEVICES_ENDPOINT } from './queries';
+import { queryKeys } from '@/web/lib/query-keys';
 import { applyApiErrors, sameNames } from './server-errors';
 
 interface Values {
@@ -29,10 +29,9 @@ export function UnitEditForm({ device, onDone }: { device: DeviceDetail; onDone(
   const { errors } = form.formState;
 
   const save = useMutation({
-    mutationFn: (body: DeviceUpdateBody) =>
-      apiJson<DeviceDetail>('PATCH', `${DEVICES_ENDPOINT}/${device.id}`, body),
+    mutationFn: (body: DeviceUpdateBody) => api(deviceEndpoints.update, { params: { id: device.id }, body }),
     onSuccess: (updated) => {
-      queryClient.setQueryData([DEVICES_ENDPOINT, updated.id], updated);
+      queryClient.setQueryData(queryKeys.devices.detail(updated.id), updated);
       void invalidate(queryClient, 'deviceChanged');
       onDone();
     },

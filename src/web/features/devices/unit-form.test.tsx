@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
-import { model, SOLAR, stubApi } from './test-api';
+import { device, model, SOLAR, stubApi } from './test-api';
 import { UnitForm } from './unit-form';
 
 afterEach(() => {
@@ -67,7 +67,9 @@ describe('UnitForm', () => {
   });
 
   it('sends the unit with its control settings and hands back the created unit', async () => {
-    const created = { id: 'd1', serialNumber: 'SK-1' };
+    const created = device({
+      control: { kind: 'openpaygo', startingCode: 123456789, count: 0, timeDivider: 1 },
+    });
     const calls = stubApi({ 'POST /api/devices': () => jsonResponse(created, 201) });
     const onCreated = renderForm();
     await userEvent.selectOptions(screen.getByTestId('select-unit-model'), SOLAR.id);

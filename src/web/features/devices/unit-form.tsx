@@ -8,6 +8,7 @@ import {
   type DeviceCreateBody,
   type DeviceDetail,
   type DeviceModel,
+  deviceEndpoints,
   imeiIssue,
   SERIAL_MESSAGE,
   SERIAL_PATTERN,
@@ -19,10 +20,9 @@ import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
+import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiJson } from '@/web/lib/queryClient';
 import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
-import { DEVICES_ENDPOINT } from './queries';
 import { applyApiErrors } from './server-errors';
 
 export interface UnitFormValues {
@@ -146,7 +146,7 @@ export function UnitForm({ models, onCreated, onCancel }: UnitFormProps) {
   const openPaygo = model?.controlKind === 'openpaygo';
 
   const create = useMutation({
-    mutationFn: (body: DeviceCreateBody) => apiJson<DeviceDetail>('POST', DEVICES_ENDPOINT, body),
+    mutationFn: (body: DeviceCreateBody) => api(deviceEndpoints.create, { body }),
     onSuccess: (device) => {
       void invalidate(queryClient, 'devicesAdded');
       onCreated(device);
