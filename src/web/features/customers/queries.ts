@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import type { StaffUser, User } from '@/contracts/auth';
+import { type User, userEndpoints } from '@/contracts/auth';
 import { customerEndpoints } from '@/contracts/customers';
-import type { PublicOrganisation } from '@/contracts/profile';
 import { can } from '@/contracts/roles';
-import { api } from '@/web/lib/api';
+import { settingsEndpoints } from '@/contracts/settings';
+import { api, apiOrNull } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson } from '@/web/lib/queryClient';
 
 /**
  * Query keys all start with the endpoint (queryKeys.customers), so invalidating
@@ -37,7 +36,10 @@ export function useTimeline(id: string) {
 }
 
 export function useOrganisation() {
-  return useQuery<PublicOrganisation | null>({ queryKey: queryKeys.settings.publicOrganisation() });
+  return useQuery({
+    queryKey: queryKeys.settings.publicOrganisation(),
+    queryFn: () => apiOrNull(settingsEndpoints.publicOrganisation),
+  });
 }
 
 export function useRegions() {
@@ -53,7 +55,7 @@ export function useStaff(user: User | null) {
   const allowed = can(user, 'admin.users');
   return useQuery({
     queryKey: queryKeys.users.all(),
-    queryFn: () => apiJson<StaffUser[]>('GET', queryKeys.users.all()[0]),
+    queryFn: () => api(userEndpoints.list),
     enabled: allowed,
     staleTime: 60_000,
     select: (users) => users.filter((staff) => staff.active),

@@ -6,7 +6,7 @@ import type { Plan } from '@/contracts/plans';
 import ServicePlanDetailPage from '@/web/pages/service-plan-detail';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { ModelsList } from './models-list';
-import { model, OWNER, stubApi } from './test-api';
+import { model, ORGANISATION, OWNER, stubApi } from './test-api';
 import { UnitsList } from './units-list';
 
 afterEach(() => {
@@ -76,7 +76,7 @@ function stubAs(user: typeof OWNER) {
     'GET /api/user': () => jsonResponse(user),
     'GET /api/devices': () => page([UNIT]),
     'GET /api/device-models': () => page([model()]),
-    'GET /api/settings/organisation': () => jsonResponse({ currency: 'USD', aprCap: null }),
+    'GET /api/settings/organisation': () => jsonResponse(ORGANISATION),
     [`GET /api/service-plans/${PLAN.id}`]: () => jsonResponse({ ...PLAN, versions: [PLAN] }),
   });
 }

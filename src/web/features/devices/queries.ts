@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { deviceModelEndpoints } from '@/contracts/devices';
-import type { Organisation } from '@/contracts/profile';
+import { settingsEndpoints } from '@/contracts/settings';
 import { api, endpointUrl } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson } from '@/web/lib/queryClient';
 
 /** The whole catalogue (at most 200 models, the API's page limit), by name: pickers and filters. */
 export function useAllDeviceModels(enabled = true) {
@@ -20,7 +19,7 @@ export function useAllDeviceModels(enabled = true) {
 export function useOrganisation() {
   return useQuery({
     queryKey: queryKeys.settings.organisation(),
-    queryFn: () => apiJson<Organisation>('GET', queryKeys.settings.organisation()[0]),
+    queryFn: () => api(settingsEndpoints.organisation),
     staleTime: 60_000,
   });
 }

@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import type { DeviceDetail, DeviceModel } from '@/contracts/devices';
+import type { Organisation } from '@/contracts/profile';
 import { jsonResponse } from '@/web/test/render';
 
 export interface Call {
@@ -102,3 +103,17 @@ export function device(overrides: Partial<DeviceDetail> = {}): DeviceDetail {
     ...overrides,
   };
 }
+
+/** GET /api/settings/organisation: a lender in US dollars without an APR cap. */
+export const ORGANISATION: Organisation = {
+  name: 'Sunrise Device Finance',
+  currency: 'USD',
+  timeZone: 'UTC',
+  country: 'US',
+  delinquencyBuckets: [1, 31, 61, 91],
+  quietHoursStart: '20:00',
+  quietHoursEnd: '08:00',
+  aprCap: null,
+  incomeBands: null,
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
