@@ -21,6 +21,8 @@ const OWNERS: Record<string, readonly string[]> = {
   'contracts.ts': ['modules/contracts'],
   'customers.ts': ['modules/customers'],
   'devices.ts': ['modules/devices'],
+  // Claims of Idempotency-Keys, for every operation that takes one.
+  'idempotency.ts': ['idempotency.ts'],
   'jobs.ts': ['jobs'],
   'ledger.ts': ['modules/ledger'],
   'notifications.ts': ['modules/notifications'],

@@ -1,4 +1,5 @@
 import { MutationCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { authEndpoints } from '@/contracts/auth';
 import { type ErrorCode, isErrorCode } from '@/contracts/errors';
 
 /**
@@ -24,7 +25,7 @@ export function cachedCsrfToken(): string | null {
 export async function getCsrfToken(): Promise<string | null> {
   if (csrfToken) return csrfToken;
   try {
-    const response = await fetch('/api/csrf-token', { credentials: 'include' });
+    const response = await fetch(authEndpoints.csrfToken.path, { credentials: 'include' });
     if (!response.ok) throw new Error(`CSRF token fetch failed: ${response.status}`);
     const data = (await response.json()) as { csrfToken?: string | null };
     if (!data.csrfToken) throw new Error('CSRF token is null or empty');
@@ -107,7 +108,7 @@ export async function apiRequest(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value;
   if (data !== undefined) headers['Content-Type'] = 'application/json';
-  if (MUTATING.has(upper) && !(upper === 'POST' && url === '/api/login')) {
+  if (MUTATING.has(upper) && !(upper === 'POST' && url === authEndpoints.login.path)) {
     const token = await getCsrfToken();
     if (token) headers['x-csrf-token'] = token;
   }
@@ -136,12 +137,6 @@ export async function apiUpload<T>(url: string, form: FormData): Promise<T> {
   });
   if (response.status === 403) clearCsrfToken();
   await throwIfResNotOk(response);
-  return (await response.json()) as T;
-}
-
-/** apiRequest and parse the JSON answer. */
-export async function apiJson<T>(method: string, url: string, data?: unknown): Promise<T> {
-  const response = await apiRequest(method, url, data);
   return (await response.json()) as T;
 }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { contracts } from '../../../db/schema';
 import { formatMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
@@ -56,7 +58,7 @@ export async function recordDeposit(
   }
   const row = await lockContract(ctx, id);
   const replayOf = async (earlier: PaymentByReference) => {
-    refuseOtherUse(earlier, row, input);
+    await refuseOtherUse(ctx, earlier, row, input);
     if (claim) await settleIdempotencyKey(ctx, claim, earlier.id);
     return { paymentId: earlier.id, created: false };
   };
@@ -89,10 +91,20 @@ export async function recordDeposit(
   return { paymentId, created: true };
 }
 
-function refuseOtherUse(earlier: PaymentByReference, row: ContractRow, input: DepositInput): void {
+async function refuseOtherUse(
+  ctx: TxContext,
+  earlier: PaymentByReference,
+  row: ContractRow,
+  input: DepositInput,
+): Promise<void> {
   if (earlier.contractId === row.id && earlier.provider === input.channel) return;
-  const where =
-    earlier.contractId === row.id ? 'this contract' : (earlier.contractNumber ?? 'another contract');
+  const [other] = earlier.contractId
+    ? await ctx.tx
+        .select({ number: contracts.number })
+        .from(contracts)
+        .where(eq(contracts.id, earlier.contractId))
+    : [];
+  const where = earlier.contractId === row.id ? 'this contract' : (other?.number ?? 'another contract');
   throw conflict(
     `Reference ${input.reference} was already used for a ${String(earlier.provider).replace('_', ' ')} deposit on ${where}; check the reference`,
     'REFERENCE_USED',

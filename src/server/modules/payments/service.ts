@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { contracts, payments } from '../../../db/schema';
+import { payments } from '../../../db/schema';
 import type { Executor } from '../../context';
 import { nextNumber } from '../../numbers';
 import { uniqueViolation } from '../../unique';
@@ -29,7 +29,6 @@ export async function recordPayment(
 export interface PaymentByReference {
   id: string;
   contractId: string | null;
-  contractNumber: string | null;
   provider: string | null;
 }
 
@@ -43,11 +42,9 @@ export async function findPaymentByReference(
     .select({
       id: payments.id,
       contractId: payments.contractId,
-      contractNumber: contracts.number,
       provider: payments.provider,
     })
     .from(payments)
-    .leftJoin(contracts, eq(contracts.id, payments.contractId))
     .where(and(eq(payments.method, method), eq(payments.reference, reference)));
   return row;
 }

@@ -1,4 +1,5 @@
 import { type ActivityEvent, type ActivityType, activityEndpoints, sectionOf } from '@/contracts/activity';
+import { authEndpoints } from '@/contracts/auth';
 import { api, endpointUrl } from '@/web/lib/api';
 import { cachedCsrfToken, getCsrfToken } from '@/web/lib/queryClient';
 
@@ -20,7 +21,7 @@ const clip = (value: string | null | undefined, max: number): string | undefined
 /** Sends one event if the user request succeeds; never throws. */
 export async function sendActivity(event: ActivityEvent): Promise<void> {
   try {
-    const user = await fetch('/api/user', { credentials: 'include' });
+    const user = await fetch(endpointUrl(authEndpoints.user), { credentials: 'include' });
     if (!user.ok) return;
     await api(activityEndpoints.track, { body: event });
   } catch {

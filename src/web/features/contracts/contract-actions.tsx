@@ -2,7 +2,6 @@ import { useMutation } from '@tanstack/react-query';
 import { Ban, CheckCheck, CircleDollarSign, Power, Send, Undo2 } from 'lucide-react';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import type { User } from '@/contracts/auth';
-import { can } from '@/contracts/roles';
 import {
   type Activation,
   type Contract,
@@ -10,6 +9,7 @@ import {
   DEPOSIT_CHANNELS,
   type DepositChannel,
 } from '@/contracts/contracts';
+import { can } from '@/contracts/roles';
 import { toMajorString } from '@/domain';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { FormAlert } from '@/web/components/form-alert';

@@ -222,7 +222,9 @@ describe('contract page', () => {
     await renderDetail(approved(), 'agent', IDS.maker, () => jsonResponse(approved(), 201));
     await user.click(await screen.findByTestId('button-deposit'));
     const dialog = await screen.findByTestId('dialog-deposit');
-    const options = within(dialog).getAllByRole('option').map((option) => option.getAttribute('value'));
+    const options = within(dialog)
+      .getAllByRole('option')
+      .map((option) => option.getAttribute('value'));
     expect(options).toEqual(['cash']);
   });
 

@@ -3,13 +3,8 @@ import { ArrowLeft, ArrowRight, CircleAlert, FilePlus2, TriangleAlert } from 'lu
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { type ContractPreview, contractEndpoints } from '@/contracts/contracts';
-import {
-  type Customer,
-  type CustomerListItem,
-  customerEndpoints,
-  type KycStatus,
-} from '@/contracts/customers';
-import { type Device, type DeviceModel, deviceEndpoints } from '@/contracts/devices';
+import { type CustomerListItem, customerEndpoints, type KycStatus } from '@/contracts/customers';
+import { type Device, deviceEndpoints, deviceModelEndpoints } from '@/contracts/devices';
 import { ERROR_CODES } from '@/contracts/errors';
 import { type Plan, planEndpoints } from '@/contracts/plans';
 import { minimumDeposit, planIneligibility } from '@/domain';
@@ -26,7 +21,8 @@ import { api } from '@/web/lib/api';
 import { amountPlaceholder, formatPercent } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
-import { apiError, apiJson, errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { queryKeys } from '@/web/lib/query-keys';
+import { apiError, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { SchedulePreview } from './schedule-preview';
 import { ServerPicker } from './server-picker';
 import {
@@ -99,13 +95,13 @@ export function ContractWizard() {
   const prefillCustomer = params.get('customerId');
   const prefillDevice = params.get('deviceId');
   const customerQuery = useQuery({
-    queryKey: ['/api/customers', prefillCustomer],
-    queryFn: () => apiJson<Customer>('GET', `/api/customers/${prefillCustomer}`),
+    queryKey: queryKeys.customers.detail(prefillCustomer ?? ''),
+    queryFn: () => api(customerEndpoints.get, { params: { id: prefillCustomer ?? '' } }),
     enabled: !!prefillCustomer,
   });
   const deviceQuery = useQuery({
-    queryKey: ['/api/devices', prefillDevice],
-    queryFn: () => apiJson<Device>('GET', `/api/devices/${prefillDevice}`),
+    queryKey: queryKeys.devices.detail(prefillDevice ?? ''),
+    queryFn: () => api(deviceEndpoints.get, { params: { id: prefillDevice ?? '' } }),
     enabled: !!prefillDevice,
   });
   useEffect(() => {
@@ -118,8 +114,8 @@ export function ContractWizard() {
   }, [deviceQuery.data]);
 
   const modelQuery = useQuery({
-    queryKey: ['/api/device-models', values.device?.modelId],
-    queryFn: () => apiJson<DeviceModel>('GET', `/api/device-models/${values.device?.modelId}`),
+    queryKey: queryKeys.deviceModels.detail(values.device?.modelId ?? ''),
+    queryFn: () => api(deviceModelEndpoints.get, { params: { id: values.device?.modelId ?? '' } }),
     enabled: !!values.device,
     staleTime: 60_000,
   });

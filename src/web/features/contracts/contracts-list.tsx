@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { X } from 'lucide-react';
 import { CONTRACT_STATUSES, type ContractRow, contractEndpoints } from '@/contracts/contracts';
-import type { Customer } from '@/contracts/customers';
+import { customerEndpoints } from '@/contracts/customers';
 import { planEndpoints } from '@/contracts/plans';
 import { type Column, type FilterControl, ListPage, type ListStateApi } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
@@ -10,7 +10,6 @@ import { api } from '@/web/lib/api';
 import { formatBusinessDate } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiJson } from '@/web/lib/queryClient';
 import { PER_PERIOD, STATUS_LABELS } from './contract-rules';
 import { ContractStatusBadge } from './status-badge';
 
@@ -147,8 +146,8 @@ export function ContractsList() {
 function ContractScope({ list }: { list: ListStateApi }) {
   const { customerId, planId } = list.state.filters;
   const customer = useQuery({
-    queryKey: ['/api/customers', customerId],
-    queryFn: () => apiJson<Customer>('GET', `/api/customers/${customerId}`),
+    queryKey: queryKeys.customers.detail(customerId ?? ''),
+    queryFn: () => api(customerEndpoints.get, { params: { id: customerId ?? '' } }),
     enabled: !!customerId,
   });
   const plan = useQuery({
