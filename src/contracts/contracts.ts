@@ -297,7 +297,8 @@ export const contractEndpoints = {
     headers: idempotencyHeaders,
     body: depositBody,
     response: contractSchema,
-    createsOnce: true,
+    status: 201,
+    alsoStatus: 200,
   }),
   activate: endpoint({
     method: 'POST',

@@ -448,6 +448,7 @@ export const deviceEndpoints = {
     body: deviceImportBody,
     response: deviceImportResultSchema,
     status: 201,
+    alsoStatus: 200,
   }),
   get: endpoint({ method: 'GET', path: '/api/devices/:id', params: deviceId, response: deviceDetailSchema }),
   update: endpoint({

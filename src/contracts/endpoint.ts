@@ -27,11 +27,11 @@ export interface Endpoint {
   /** The success status when it is not 200 (201 for a creation, 204 for an answer without a body). */
   status?: 201 | 204;
   /**
-   * A call that creates only the first time (a deposit sent again with the same reference or
-   * idempotency key): 201 when it creates, 200 when it finds it made already, the same response
-   * schema for both. Its handler sets 201 itself.
+   * Another status the route answers with the same schema: 200 beside a 201 for a call that
+   * creates only the first time (a deposit sent again, a device import's dry run), 503 for
+   * readiness. The handler sets it itself.
    */
-  createsOnce?: true;
+  alsoStatus?: 200 | 201 | 503;
 }
 
 /** Declares an endpoint, keeping its exact type (the web's client derives its input and output from it). */

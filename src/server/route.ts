@@ -26,6 +26,10 @@ export interface RouteOptions {
   rateLimit?: { max: number; timeWindow: string };
   /** OpenAPI text, where the schema alone does not say how to call it (uploads). */
   description?: string;
+  /** A body limit other than the app's 1 MB (a CSV sent as JSON). */
+  bodyLimit?: number;
+  /** Runs before validation: turns a multipart form into the body the schema checks. */
+  preValidation?: (request: FastifyRequest) => Promise<void>;
 }
 
 // Any Fastify instance: the app, or a scope that adds a parser (multipart uploads).
@@ -48,6 +52,8 @@ export function route<E extends Endpoint>(
   app.route({
     method: endpoint.method,
     url: endpoint.path,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.preValidation ? { preValidation: options.preValidation } : {}),
     config: {
       access: options.access,
       ...(options.csrf !== undefined ? { csrf: options.csrf } : {}),
@@ -62,7 +68,12 @@ export function route<E extends Endpoint>(
       ...(endpoint.body && !multipart ? { body: endpoint.body } : {}),
       ...(multipart ? { consumes: ['multipart/form-data'] } : {}),
       ...(response !== 'file'
-        ? { response: { [status]: response, ...(endpoint.createsOnce ? { 201: response } : {}) } }
+        ? {
+            response: {
+              [status]: response,
+              ...(endpoint.alsoStatus ? { [endpoint.alsoStatus]: response } : {}),
+            },
+          }
         : {}),
     },
     handler: (request, reply) => {

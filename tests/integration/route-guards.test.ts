@@ -53,7 +53,8 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
       if (endpoint?.body !== 'multipart') expect(schema.body, `${key(route)} body`).toBe(endpoint?.body);
       if (endpoint?.response !== 'file')
         expect(schema.response?.[endpoint?.status ?? 200], `${key(route)} response`).toBe(endpoint?.response);
-      if (endpoint?.createsOnce) expect(schema.response?.[201], `${key(route)} 201`).toBe(endpoint.response);
+      if (endpoint?.alsoStatus)
+        expect(schema.response?.[endpoint.alsoStatus], `${key(route)} ${endpoint.alsoStatus}`).toBe(endpoint.response);
     }
   });
 

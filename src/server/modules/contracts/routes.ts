@@ -94,7 +94,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
         idempotencyKey: request.headers['idempotency-key'],
       }),
     );
-    if (created) reply.status(201);
+    if (!created) reply.status(200); // a replay of the first delivery
     return contractDetail(ctx, request.params.id);
   });
 
