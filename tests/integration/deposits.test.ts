@@ -4,7 +4,7 @@ import { queryRows } from '../../src/db/client';
 import { MAX_MONEY_INPUT } from '../../src/domain/money';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
-import { activePlan, deviceInStock, verifiedCustomer } from '../support/origination';
+import { approvedContract } from '../support/origination';
 
 /** Issue 12 §2: money inputs. De-duplication scoped, replays exact, dates bounded, sizes capped, roles enforced. */
 describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
@@ -23,23 +23,7 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
   });
   afterAll(() => t.close());
 
-  async function approvedContract(): Promise<{ id: string; number: string }> {
-    const customer = await verifiedCustomer(t, agent, checker);
-    const device = await deviceInStock(manager, { retailPrice: 150_000, costPrice: 90_000 });
-    const plan = await activePlan(manager);
-    const created = await agent.post('/api/contracts', {
-      customerId: customer.id,
-      deviceId: device.id,
-      planId: plan.id,
-      deposit: 25_000,
-      term: 4,
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const contract = created.json();
-    await agent.post(`/api/contracts/${contract.id}/submit`);
-    await manager.post(`/api/contracts/${contract.id}/approve`);
-    return contract;
-  }
+  const approved = () => approvedContract(t, { agent, manager, reviewer: checker });
 
   const deposit = (client: TestClient, id: string, body: Record<string, unknown>, key?: string) =>
     client.post(`/api/contracts/${id}/deposit`, body, key ? { headers: { 'idempotency-key': key } } : {});
@@ -53,8 +37,8 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
   }
 
   it('refuses a reference already used on another contract with 409 naming it, instead of answering 200 and posting nothing', async () => {
-    const a = await approvedContract();
-    const b = await approvedContract();
+    const a = await approved();
+    const b = await approved();
     const body = { amount: 10_000, channel: 'mobile_money', reference: `REF-${a.id}` };
     expect((await deposit(finance, a.id, body)).statusCode).toBe(201);
     const reused = await deposit(finance, b.id, body);
@@ -75,8 +59,8 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
   });
 
   it('scopes an Idempotency-Key to the operation: the same key with another request is a 409, with the same one a replay', async () => {
-    const a = await approvedContract();
-    const b = await approvedContract();
+    const a = await approved();
+    const b = await approved();
     const key = `key-${a.id}`;
     expect((await deposit(agent, a.id, { amount: 5_000, channel: 'cash' }, key)).statusCode).toBe(201);
     const otherContract = await deposit(agent, b.id, { amount: 5_000, channel: 'cash' }, key);
@@ -92,7 +76,7 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
   });
 
   it('answers all 50 parallel deliveries of one keyed deposit with the first result: one 201, 49 replays, one payment', async () => {
-    const a = await approvedContract();
+    const a = await approved();
     const body = { amount: 25_000, channel: 'cash' };
     const answers = await Promise.all(
       Array.from({ length: 50 }, () => deposit(agent, a.id, body, `parallel-${a.id}`)),
@@ -105,7 +89,7 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
   });
 
   it('refuses a receivedAt in the future or before the contract was created', async () => {
-    const a = await approvedContract();
+    const a = await approved();
     const future = await deposit(agent, a.id, {
       amount: 1_000,
       channel: 'cash',
@@ -128,7 +112,7 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
   });
 
   it('lets an agent record cash only; a finance user records every channel', async () => {
-    const a = await approvedContract();
+    const a = await approved();
     for (const channel of ['mobile_money', 'bank_transfer', 'card']) {
       const refused = await deposit(agent, a.id, { amount: 1_000, channel, reference: `${channel}-${a.id}` });
       expect(refused.statusCode, channel).toBe(403);
@@ -154,7 +138,7 @@ describe.each(DATABASE_KINDS)('deposits and money inputs on %s', (kind) => {
       `/api/calculator/quote?price=${MAX_MONEY_INPUT}&deposit=0&apr=1000&frequency=monthly&term=3660`,
     );
     expect(atCap.statusCode).toBeLessThan(500);
-    const a = await approvedContract();
+    const a = await approved();
     const tooMuch = await deposit(agent, a.id, { amount: MAX_MONEY_INPUT + 1, channel: 'cash' });
     expect(tooMuch.statusCode).toBe(400);
     expect(tooMuch.json().errors[0].field).toBe('amount');

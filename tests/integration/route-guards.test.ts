@@ -54,7 +54,9 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
       if (endpoint?.response !== 'file')
         expect(schema.response?.[endpoint?.status ?? 200], `${key(route)} response`).toBe(endpoint?.response);
       if (endpoint?.alsoStatus)
-        expect(schema.response?.[endpoint.alsoStatus], `${key(route)} ${endpoint.alsoStatus}`).toBe(endpoint.response);
+        expect(schema.response?.[endpoint.alsoStatus], `${key(route)} ${endpoint.alsoStatus}`).toBe(
+          endpoint.response,
+        );
     }
   });
 

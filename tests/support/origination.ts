@@ -1,3 +1,4 @@
+import type { Contract } from '../../src/contracts/contracts';
 import type { TestApp, TestClient } from './app';
 import { multipart, SAMPLE_FILES } from './multipart';
 
@@ -125,4 +126,48 @@ export async function activePlan(
   const activated = await manager.post(`/api/service-plans/${created.json().id}/activate`);
   expectStatus(activated, 200, 'activate plan');
   return activated.json();
+}
+
+/** Who originates in tests: an agent makes, a manager approves, a second manager reviews KYC. */
+export interface OriginationStaff {
+  agent: TestClient;
+  manager: TestClient;
+  reviewer: TestClient;
+}
+
+/**
+ * A draft contract (Fineract case A: 1,500.00 device, 250.00 deposit, four months at 15 %) over a
+ * new verified customer, a device in stock and a new active plan; `overrides` change the request.
+ */
+export async function draftContract(
+  t: TestApp,
+  staff: OriginationStaff,
+  overrides: Record<string, unknown> = {},
+): Promise<{
+  contract: Contract;
+  customer: Awaited<ReturnType<typeof verifiedCustomer>>;
+  device: Awaited<ReturnType<typeof deviceInStock>>;
+  plan: Awaited<ReturnType<typeof activePlan>>;
+}> {
+  const customer = await verifiedCustomer(t, staff.agent, staff.reviewer);
+  const device = await deviceInStock(staff.manager, { retailPrice: 150_000, costPrice: 90_000 });
+  const plan = await activePlan(staff.manager);
+  const created = await staff.agent.post('/api/contracts', {
+    customerId: customer.id,
+    deviceId: device.id,
+    planId: plan.id,
+    deposit: 25_000,
+    term: 4,
+    ...overrides,
+  });
+  expectStatus(created, 201, 'create contract');
+  return { contract: created.json(), customer, device, plan };
+}
+
+/** A draft contract submitted by the agent and approved by the manager, waiting for its deposit. */
+export async function approvedContract(t: TestApp, staff: OriginationStaff): Promise<Contract> {
+  const { contract } = await draftContract(t, staff);
+  expectStatus(await staff.agent.post(`/api/contracts/${contract.id}/submit`), 200, 'submit contract');
+  expectStatus(await staff.manager.post(`/api/contracts/${contract.id}/approve`), 200, 'approve contract');
+  return contract;
 }
