@@ -53,6 +53,7 @@ export const AUDIT_ACTIONS = [
   'contract.deposit',
   'contract.activate',
   'contract.cancel',
+  'job.run',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -67,6 +68,7 @@ export const AUDIT_ENTITY_TYPES = [
   'device',
   'contract',
   'payment',
+  'job',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

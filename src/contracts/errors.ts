@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   INTERNAL: 'INTERNAL',
   /** 503: the server is starting (migrations not yet run). */
   STARTING: 'STARTING',
+  /** 503: this instance's background-job queue is not running, so a run cannot be queued here. */
+  JOBS_STOPPED: 'JOBS_STOPPED',
 
   // --- Fastify's own request errors (plugins/errors.ts keeps their codes) --------------------
   /** 413: the JSON body is over the size limit. */

@@ -55,7 +55,21 @@ export const jobRunsPageSchema = z.object({
 });
 export type JobRunsPage = z.infer<typeof jobRunsPageSchema>;
 
+export const jobNameParams = z.object({
+  name: z.string().regex(/^[a-z-]+\.[a-z-]+$/, 'Not a job name (area.what)'),
+});
+
+/** A run asked for now: queued, or folded into one already queued or running (its singleton key). */
+export const jobRunNowSchema = z.object({ queued: z.boolean() });
+
 /** /api/jobs: the registered background jobs and their recent runs. */
 export const jobEndpoints = {
   runs: endpoint({ method: 'GET', path: '/api/jobs/runs', query: jobRunsQuery, response: jobRunsPageSchema }),
+  /** Runs a job now, besides its schedule (an admin after a fix, or to see fresh figures at once). */
+  runNow: endpoint({
+    method: 'POST',
+    path: '/api/jobs/:name/run',
+    params: jobNameParams,
+    response: jobRunNowSchema,
+  }),
 };

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobRuns } from '../../src/db/schema';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
+import { pruneJobRunsJob } from '../../src/server/jobs/prune';
 import { JobQueue } from '../../src/server/jobs/queue';
 import { refreshArrearsJob } from '../../src/server/modules/contracts/delinquency';
 import { organisation, updateOrganisation } from '../../src/server/organisation';
@@ -27,6 +29,56 @@ describe.each(DATABASE_KINDS)('background jobs on %s', (kind) => {
       state: 'completed',
       counts: { changed: 0 },
     });
+  });
+
+  it('runs a job now when an admin asks, audited; refuses an unknown job and anyone but an admin', async () => {
+    const admin = await t.signedIn('admin');
+    const before = (await runsOf(t.app.ctx.db, refreshArrearsJob.name)).length;
+    const asked = await admin.post(`/api/jobs/${refreshArrearsJob.name}/run`);
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toEqual({ queued: true });
+    const runs = await waitForRuns(
+      t.app.ctx.db,
+      refreshArrearsJob.name,
+      (found) => found.length === before + 1,
+    );
+    expect(runs[0]).toMatchObject({ trigger: 'demand', state: 'completed' });
+    const audit = await admin.get('/api/audit?action=job.run');
+    expect(audit.json().rows[0]).toMatchObject({ entityType: 'job', entityId: refreshArrearsJob.name });
+    expect((await admin.post('/api/jobs/nothing.here/run')).statusCode).toBe(404);
+    expect(
+      (await (await t.signedIn('manager')).post(`/api/jobs/${refreshArrearsJob.name}/run`)).statusCode,
+    ).toBe(403);
+  });
+
+  it('prunes runs older than 90 days nightly, keeping recent ones and any still marked running', async () => {
+    const { db } = t.app.ctx;
+    const old = new Date(t.clock.now().getTime() - 91 * 86_400_000);
+    await db.insert(jobRuns).values([
+      {
+        job: 'old.completed',
+        queueJobId: '00000000-0000-4000-8000-0000000000a1',
+        trigger: 'schedule',
+        attempt: 1,
+        state: 'completed',
+        startedAt: old,
+        finishedAt: old,
+        instance: 'x',
+      },
+      {
+        job: 'old.running',
+        queueJobId: '00000000-0000-4000-8000-0000000000a2',
+        trigger: 'schedule',
+        attempt: 1,
+        state: 'running',
+        startedAt: old,
+        instance: 'x',
+      },
+    ]);
+    expect(await pruneJobRunsJob.run(t.app.ctx, {})).toEqual({ deleted: 1 });
+    expect(await runsOf(db, 'old.completed')).toHaveLength(0);
+    expect(await runsOf(db, 'old.running')).toHaveLength(1);
+    expect((await runsOf(db, refreshArrearsJob.name)).length).toBeGreaterThan(0);
   });
 
   it('runs a job kept current only when what it depends on changes', async () => {

@@ -1,9 +1,10 @@
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
 import type { JobDefinition } from './definition';
+import { pruneJobRunsJob } from './prune';
 
 /**
  * Every job type of the app, each declared once beside the code it runs (`defineJob`). The queue
  * creates a queue and a worker for each; the admin view lists them.
  */
-export const JOBS: readonly JobDefinition[] = [refreshArrearsJob, rescoreJob];
+export const JOBS: readonly JobDefinition[] = [refreshArrearsJob, rescoreJob, pruneJobRunsJob];

@@ -37,6 +37,8 @@ export const MUTATION_EFFECTS = {
   preferencesSaved: [k.profile.preferences()],
   invitesChanged: [k.users.invites()],
   tutorialProgress: [k.help.progress()],
+  /** A background job run asked for: the runs list. */
+  jobQueued: [k.jobs.all()],
 } satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;
 
 type Effects = typeof MUTATION_EFFECTS;

@@ -75,6 +75,7 @@ export const queryKeys = {
     log: (filters: object) => ['/api/audit', filters] as const,
   },
   jobs: {
+    all: () => ['/api/jobs/runs'] as const,
     runs: (failures: boolean) => ['/api/jobs/runs', { failures }] as const,
   },
 } as const;

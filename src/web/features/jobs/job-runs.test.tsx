@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JobRunsPage } from '@/contracts/jobs';
+import { Toaster } from '@/web/components/ui/toaster';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { JobRuns } from './job-runs';
 
@@ -61,5 +62,28 @@ describe('background jobs view', () => {
     expect(urls[0]).toBe('/api/jobs/runs?limit=100');
     await userEvent.setup().click(screen.getByTestId('tab-runs-failures'));
     expect(onFailuresChange).toHaveBeenCalledWith(true);
+  });
+
+  it('runs a job now and says so', async () => {
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+        const url = String(input);
+        calls.push(`${init?.method ?? 'GET'} ${url}`);
+        if (url === '/api/csrf-token') return jsonResponse({ csrfToken: 'token' });
+        if (url.endsWith('/run')) return jsonResponse({ queued: true });
+        return jsonResponse(PAGE);
+      }),
+    );
+    renderWithProviders(
+      <>
+        <JobRuns failures={false} onFailuresChange={vi.fn()} />
+        <Toaster />
+      </>,
+    );
+    await userEvent.setup().click(await screen.findByTestId('button-run-contracts.refresh-arrears'));
+    expect(await screen.findByText('contracts.refresh-arrears queued')).toBeInTheDocument();
+    expect(calls).toContain('POST /api/jobs/contracts.refresh-arrears/run');
   });
 });

@@ -1,12 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Play } from 'lucide-react';
 import { type JobRun, jobEndpoints } from '@/contracts/jobs';
+import { Spinner } from '@/web/components/loaders';
 import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { Tabs, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { formatAuditTime } from '@/web/features/audit/audit-format';
+import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
+import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 
@@ -53,6 +58,9 @@ export function JobRuns({
                 <TableHead>Job</TableHead>
                 <TableHead>What it does</TableHead>
                 <TableHead>Runs</TableHead>
+                <TableHead>
+                  <span className="sr-only">Actions</span>
+                </TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
@@ -61,6 +69,9 @@ export function JobRuns({
                   <TableCell className="font-mono text-xs">{job.name}</TableCell>
                   <TableCell>{job.description}</TableCell>
                   <TableCell>{job.schedule}</TableCell>
+                  <TableCell className="text-right">
+                    <RunNowButton name={job.name} />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>
@@ -131,5 +142,35 @@ export function JobRuns({
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** Queues a run now, besides the schedule; the runs list shows it as soon as it starts. */
+function RunNowButton({ name }: { name: string }) {
+  const queryClient = useQueryClient();
+  const run = useMutation({
+    mutationFn: () => api(jobEndpoints.runNow, { params: { name } }),
+    onSuccess: ({ queued }) => {
+      void invalidate(queryClient, 'jobQueued');
+      toast({
+        title: queued ? `${name} queued` : `${name} is already queued or running`,
+        description: queued ? 'It runs within a few seconds.' : 'Its next run will pick up any change.',
+      });
+    },
+    onError: (error) =>
+      toast({ variant: 'destructive', title: `${name} not queued`, description: errorMessage(error) }),
+  });
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      onClick={() => run.mutate()}
+      disabled={run.isPending}
+      aria-label={`Run ${name} now`}
+      data-testid={`button-run-${name}`}
+    >
+      {run.isPending ? <Spinner /> : <Play aria-hidden="true" />}
+      Run now
+    </Button>
   );
 }
