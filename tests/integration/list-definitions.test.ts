@@ -167,4 +167,24 @@ describe.each(DATABASE_KINDS)('list definitions on %s', (kind) => {
     expect(renamed.statusCode).toBe(200);
     expect((await manager.get(path)).json().items[0].model.model).toBe('Renamed');
   });
+
+  it("shows a staff member's new name as a customer's agent at once, though the customer pages are cached", async () => {
+    const agent = await t.signedIn('agent');
+    const created = await agent.post('/api/customers', {
+      firstName: 'Cached',
+      lastName: 'Agentname',
+      phone: '+254711000999',
+      assignedAgentId: agent.user.id,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const path = `/api/customers?q=${created.json().accountNumber}`;
+    expect((await agent.get(path)).json().items[0].assignedAgent.name).toBe(`Agent ${agent.user.lastName}`);
+    const renamed = await agent.patch('/api/user/profile', {
+      firstName: 'Renamed',
+      lastName: agent.user.lastName,
+      email: agent.user.email,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((await agent.get(path)).json().items[0].assignedAgent.name).toBe(`Renamed ${agent.user.lastName}`);
+  });
 });

@@ -3,6 +3,7 @@ import type { User } from '../../../contracts/auth';
 import type { SessionInfo, TwoFactorSetup, TwoFactorStatus } from '../../../contracts/profile';
 import { sessions, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
+import { tablesChanged } from '../../cache';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
@@ -55,6 +56,8 @@ export async function updateProfile(
     .returning();
   if (!after) throw notFound('User not found');
   await ctx.sessions.userChanged(id, tx);
+  // Lists that show staff names (a customer's agent) drop their cached pages on every instance.
+  await tablesChanged(ctx, tx, users);
   await writeAudit(tx, actor, {
     action: 'user.profile',
     entityType: 'user',

@@ -4,6 +4,7 @@ import type { Invite, InviteCreated, InvitePreview, StaffUser, User } from '../.
 import { ROLE_LABELS, type Role } from '../../../contracts/roles';
 import { invites, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
+import { tablesChanged } from '../../cache';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../errors';
 import { randomToken, sha256 } from '../../secrets';
@@ -132,6 +133,7 @@ export async function updateStaffUser(
   if (change.active === false) await ctx.sessions.revokeUser(id, tx);
   else await ctx.sessions.userChanged(id, tx);
   if (change.active !== false) await deliver();
+  await tablesChanged(ctx, tx, users);
   await writeAudit(tx, actor, {
     action: 'user.update',
     entityType: 'user',
