@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { minimumDeposit, planIneligibility } from '@/domain';
+import { makeCustomer } from '@/web/features/customers/test-fixtures';
+import { model } from '@/web/features/devices/test-api';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { ContractWizard } from './contract-wizard';
 import { contract, IDS, pending, plan, preview } from './test-fixtures';
@@ -44,13 +46,7 @@ const DEVICE = {
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
-const MODEL = {
-  id: IDS.model,
-  name: 'Tecno Spark 20',
-  retailPrice: 150000,
-  currency: 'USD',
-  category: 'smartphone',
-};
+const MODEL = model({ id: IDS.model, retailPrice: 150000, currency: 'USD' });
 const page = <T,>(items: T[]) => ({ items, total: items.length, page: 1, pageSize: 20 });
 
 interface Options {
@@ -66,7 +62,16 @@ function mockApi(options: Options = {}) {
     if (method === 'GET') {
       if (url.startsWith('/api/customers?')) return jsonResponse(page([CUSTOMER]));
       if (url === `/api/customers/${IDS.customer}`)
-        return jsonResponse({ ...CUSTOMER, kyc: { status: 'pending' } });
+        return jsonResponse(
+          makeCustomer({
+            id: IDS.customer,
+            accountNumber: 'C-000007',
+            firstName: 'Amina',
+            lastName: 'Wanjiru',
+            fullName: 'Amina Wanjiru',
+            currency: 'USD',
+          }),
+        );
       if (url.startsWith('/api/devices?')) return jsonResponse(page([DEVICE]));
       if (url === `/api/device-models/${IDS.model}`) return jsonResponse(MODEL);
       if (url.startsWith('/api/service-plans?'))

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ContractRow } from '@/contracts/contracts';
 import type { Role } from '@/contracts/roles';
+import { makeCustomer } from '@/web/features/customers/test-fixtures';
 import ContractsPage from '@/web/pages/contracts';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { IDS, staff } from './test-fixtures';
@@ -44,7 +45,9 @@ function mockApi(role: Role, rows: ContractRow[] = [ROW]) {
         ],
       });
     if (url === `/api/customers/${IDS.customer}`)
-      return jsonResponse({ id: IDS.customer, fullName: 'Amina Wanjiru', accountNumber: 'C-000007' });
+      return jsonResponse(
+        makeCustomer({ id: IDS.customer, fullName: 'Amina Wanjiru', accountNumber: 'C-000007' }),
+      );
     return jsonResponse({ message: 'not found' }, 404);
   });
   vi.stubGlobal('fetch', fetchMock);
