@@ -169,6 +169,13 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
     checkAccess(request);
   });
   registerTextInputCheck(app);
+  // API answers carry personal and financial data: no browser or proxy may keep a copy (a route
+  // that sets its own policy, such as a document's `private, no-store`, keeps it).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   await app.register(fastifySwagger, {
     openapi: {

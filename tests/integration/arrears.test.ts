@@ -38,7 +38,7 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     await agent.post(`/api/contracts/${contract.id}/submit`);
     await manager.post(`/api/contracts/${contract.id}/approve`);
     await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-    const activated = await agent.post(`/api/contracts/${contract.id}/activate`);
+    const activated = await manager.post(`/api/contracts/${contract.id}/activate`);
     expect(activated.statusCode, activated.body).toBe(200);
     const spare = await deviceInStock(manager);
     draft = (

@@ -169,7 +169,7 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
 
   it('refuses activation with 422 and a message for each unmet condition, then activates', async () => {
     const { contract, customer, device } = await draft();
-    const activate = () => agent.post(`/api/contracts/${contract.id}/activate`);
+    const activate = () => manager.post(`/api/contracts/${contract.id}/activate`);
     expect((await activate()).statusCode).toBe(409); // a draft
     await agent.post(`/api/contracts/${contract.id}/submit`);
     let refused = await activate();
@@ -267,7 +267,7 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     await agent.post(`/api/contracts/${contract.id}/submit`);
     await manager.post(`/api/contracts/${contract.id}/approve`);
     await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-    await agent.post(`/api/contracts/${contract.id}/activate`);
+    await manager.post(`/api/contracts/${contract.id}/activate`);
     const journal = (
       await finance.get(`/api/ledger/journal?contractId=${contract.id}&sort=number&order=asc`)
     ).json();
@@ -440,7 +440,7 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     await agent.post(`/api/contracts/${contract.id}/submit`);
     await manager.post(`/api/contracts/${contract.id}/approve`);
     await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-    expect((await agent.post(`/api/contracts/${contract.id}/activate`)).statusCode).toBe(200);
+    expect((await manager.post(`/api/contracts/${contract.id}/activate`)).statusCode).toBe(200);
     const { events } = (await agent.get(`/api/contracts/${contract.id}`)).json();
     const times = events.map((event: { at: string }) => Date.parse(event.at));
     expect(events[0]).toMatchObject({ type: 'created', at: createdAt });
@@ -478,7 +478,7 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     const edited = await manager.patch(`/api/service-plans/${plan.id}`, { apr: 30 });
     await manager.post(`/api/service-plans/${edited.json().id}/activate`);
 
-    const activated = await agent.post(`/api/contracts/${contract.id}/activate`);
+    const activated = await manager.post(`/api/contracts/${contract.id}/activate`);
     expect(activated.statusCode, activated.body).toBe(200);
     const live = activated.json().contract;
     expect(live.startDate).toBe(t.clock.now().toISOString().slice(0, 10));

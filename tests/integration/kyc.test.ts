@@ -173,7 +173,7 @@ describe.each(DATABASE_KINDS)('KYC documents on %s', (kind) => {
     expect(storedFiles(customer.id)).toEqual([]);
   });
 
-  it('serves the file inline with its detected type, nosniff and a sandbox CSP, to readers', async () => {
+  it('serves the file inline with its detected type, nosniff and a sandbox CSP, to the roles that work KYC', async () => {
     const customer = await newCustomer();
     const { document } = (
       await upload(uploader, customer.id, 'proof_of_address', {
@@ -181,7 +181,10 @@ describe.each(DATABASE_KINDS)('KYC documents on %s', (kind) => {
         data: SAMPLE_FILES.pdf,
       })
     ).json();
-    const response = await viewer.get(`/api/customers/${customer.id}/documents/${document.id}/file`);
+    expect((await viewer.get(`/api/customers/${customer.id}/documents/${document.id}/file`)).statusCode).toBe(
+      403,
+    );
+    const response = await uploader.get(`/api/customers/${customer.id}/documents/${document.id}/file`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
@@ -191,7 +194,7 @@ describe.each(DATABASE_KINDS)('KYC documents on %s', (kind) => {
     );
     expect(response.rawPayload.equals(SAMPLE_FILES.pdf)).toBe(true);
     const other = await newCustomer();
-    expect((await viewer.get(`/api/customers/${other.id}/documents/${document.id}/file`)).statusCode).toBe(
+    expect((await uploader.get(`/api/customers/${other.id}/documents/${document.id}/file`)).statusCode).toBe(
       404,
     );
     expect(

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Contract } from '../../../contracts/contracts';
 import type { Organisation } from '../../../contracts/profile';
+import type { RoleHolder } from '../../../contracts/roles';
 import { prepared } from '../../../db/prepared';
 import {
   contractEvents,
@@ -19,6 +20,7 @@ import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
+import { phoneFor } from '../../pii';
 import { toPosition } from './portfolio';
 import { blockersOf } from './service';
 
@@ -152,7 +154,12 @@ type TokenJson = Omit<Contract['tokens'][number], 'issuedAt'> & { issuedAt: stri
 const iso = (text: string) => new Date(text).toISOString();
 
 /** API.md: GET /api/contracts/:id, with figures as of today in the organisation's time zone. */
-export async function contractDetail(ctx: AppContext, id: string): Promise<Contract> {
+/** A contract as `viewer` may see it: the customer's phone masked for a viewer (src/server/pii.ts). */
+export async function contractDetail(
+  ctx: AppContext,
+  id: string,
+  viewer: RoleHolder | null | undefined,
+): Promise<Contract> {
   const [[found], org] = await Promise.all([readContract(ctx.db).execute({ id }), organisation(ctx, ctx.db)]);
   if (!found) throw notFound('Contract not found');
   const { contract: c } = found;
@@ -171,13 +178,17 @@ export async function contractDetail(ctx: AppContext, id: string): Promise<Contr
     penaltyPaid: i[9],
     settledAt: i[10],
   }));
-  return presentContract(ctx, org, {
+  const contract = await presentContract(ctx, org, {
     ...found,
     installments,
     payments: found.payments.map((p) => ({ ...p, receivedAt: iso(p.receivedAt) })),
     events: found.events.map((e) => ({ ...e, at: iso(e.at) })),
     tokens: found.tokens.map((t) => ({ ...t, issuedAt: iso(t.issuedAt) })),
   });
+  return {
+    ...contract,
+    customer: { ...contract.customer, phone: phoneFor(viewer, contract.customer.phone) },
+  };
 }
 
 /**

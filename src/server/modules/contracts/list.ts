@@ -3,6 +3,7 @@ import { type ContractRow, contractEndpoints } from '../../../contracts/contract
 import { contracts, customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
+import { phoneFor, piiVariant } from '../../pii';
 import { customerSearchCondition } from '../customers/list';
 
 /**
@@ -51,7 +52,9 @@ export const contractList = defineList({
     activatedAt: { columns: [contracts.activatedAt], nullsLast: true },
   },
   tieBreak: contracts.id,
-  rows: async ({ ctx, where, orderBy, limit, offset }) => {
+  // Rows carry the customer's phone: masked for viewers, so pages are cached per PII view.
+  variant: piiVariant,
+  rows: async ({ ctx, where, orderBy, limit, offset, viewer }) => {
     // The page's ids first, from the contracts table and its indexes alone; then the joins for
     // those rows only (joining before the offset would join every skipped row too).
     const page = ctx.db
@@ -78,12 +81,13 @@ export const contractList = defineList({
       .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
       .innerJoin(servicePlans, eq(servicePlans.id, contracts.planId))
       .orderBy(...orderBy);
-    return rows.map(({ contract: c, ...rest }) => ({
+    return rows.map(({ contract: c, customerPhone, ...rest }) => ({
       id: c.id,
       number: c.number,
       status: c.status,
       customerId: c.customerId,
       ...rest,
+      customerPhone: phoneFor(viewer, customerPhone),
       currency: c.currency,
       principal: c.principal,
       regularPayment: c.installment + c.serviceFee,

@@ -62,23 +62,25 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
     return presentContract(ctx, await organisation(ctx, ctx.db), parts);
   });
 
-  route(app, contractEndpoints.get, read, (request) => contractDetail(ctx, request.params.id));
+  route(app, contractEndpoints.get, read, (request) =>
+    contractDetail(ctx, request.params.id, request.session?.user),
+  );
 
   route(app, contractEndpoints.submit, draft, async (request) => {
     await withTransaction(ctx, (tx) => submitForApproval(tx, actorOf(request), request.params.id));
-    return contractDetail(ctx, request.params.id);
+    return contractDetail(ctx, request.params.id, request.session?.user);
   });
 
   route(app, contractEndpoints.approve, approval, async (request) => {
     await withTransaction(ctx, (tx) => approve(tx, actorOf(request), request.params.id));
-    return contractDetail(ctx, request.params.id);
+    return contractDetail(ctx, request.params.id, request.session?.user);
   });
 
   route(app, contractEndpoints.return, approval, async (request) => {
     await withTransaction(ctx, (tx) =>
       returnToDraft(tx, actorOf(request), request.params.id, request.body.reason),
     );
-    return contractDetail(ctx, request.params.id);
+    return contractDetail(ctx, request.params.id, request.session?.user);
   });
 
   route(app, contractEndpoints.deposit, { access: 'payments.cash', tags }, async (request, reply) => {
@@ -95,10 +97,12 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
       }),
     );
     if (!created) reply.status(200); // a replay of the first delivery
-    return contractDetail(ctx, request.params.id);
+    return contractDetail(ctx, request.params.id, request.session?.user);
   });
 
-  route(app, contractEndpoints.activate, draft, async (request) => {
+  // Activation hands the device over and issues its first unlock token: device control, a
+  // manager's power (PRODUCT.md §1), like the approval before it.
+  route(app, contractEndpoints.activate, { access: 'devices.control', tags }, async (request) => {
     const actor = actorOf(request);
     let token: { token: string; days: number } | null = null;
     await withTransaction(ctx, (tx) =>
@@ -113,16 +117,16 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
         token = { token: issued.token, days };
       }),
     );
-    return { contract: await contractDetail(ctx, request.params.id), token };
+    return { contract: await contractDetail(ctx, request.params.id, request.session?.user), token };
   });
 
   route(app, contractEndpoints.cancel, draft, async (request) => {
     await withTransaction(ctx, (tx) => cancel(tx, actorOf(request), request.params.id, request.body.reason));
-    return contractDetail(ctx, request.params.id);
+    return contractDetail(ctx, request.params.id, request.session?.user);
   });
 
   route(app, contractEndpoints.keyFacts, read, async (request, reply) => {
-    const contract = await contractDetail(ctx, request.params.id);
+    const contract = await contractDetail(ctx, request.params.id, request.session?.user);
     const org = await organisation(ctx, ctx.db);
     const pdf = await keyFactsPdf(contract, org.name, businessDate(ctx.clock.now(), org.timeZone));
     return reply

@@ -5,37 +5,12 @@ import {
   REQUIRED_KYC_DOCUMENTS,
   type Risk,
 } from '../../../contracts/customers';
-import { can, type RoleHolder } from '../../../contracts/roles';
 import type { customers } from '../../../db/schema';
+import { maskEmail, maskPhone, maskTail } from '../../pii';
+
+export { seesPii } from '../../pii';
 
 export type CustomerRow = typeof customers.$inferSelect;
-
-const DOTS = '••••';
-
-/** PRODUCT.md: viewers read business data with PII masked; agents and above see it in full. */
-export function seesPii(user: RoleHolder | null | undefined): boolean {
-  return can(user, 'customers.write');
-}
-
-/** ••••5678: the last four characters, enough to tell two IDs apart on a call. */
-export function maskTail(value: string | null): string | null {
-  if (value === null) return null;
-  return value.length <= 4 ? DOTS : `${DOTS}${value.slice(-4)}`;
-}
-
-/** +254•••••678: the country code and the last three digits. */
-export function maskPhone(phone: string): string {
-  if (phone.length <= 7) return DOTS;
-  return `${phone.slice(0, 4)}${'•'.repeat(phone.length - 7)}${phone.slice(-3)}`;
-}
-
-/** a•••@example.com */
-export function maskEmail(email: string | null): string | null {
-  if (email === null) return null;
-  const at = email.lastIndexOf('@');
-  if (at < 1) return DOTS;
-  return `${email[0]}${DOTS}${email.slice(at)}`;
-}
 
 export interface PersonNames {
   id: string | null;

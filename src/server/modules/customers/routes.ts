@@ -119,7 +119,8 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
     );
   });
 
-  route(app, customerEndpoints.documentFile, read, async (request, reply) => {
+  // The raw scans are for the roles that work KYC; a viewer sees the review, not the ID (issue 12 §3).
+  route(app, customerEndpoints.documentFile, write, async (request, reply) => {
     const file = await documentFile(ctx, request.params.id, request.params.documentId);
     // An uploaded PDF or image must never run script in our origin, nor be sniffed as HTML.
     return reply

@@ -63,9 +63,15 @@ describe('contractActions (which actions show for which status and permission)',
     ['pending approval, for a manager', pending(), 'manager', ['approve', 'return', 'deposit', 'cancel']],
     ['approved, deposit missing, for a manager', approved(), 'manager', ['deposit', 'activate', 'cancel']],
     [
-      'approved, deposit received',
+      'approved, deposit received, for an agent (activation is device control, a manager power)',
       approved({ depositReceived: 25000, activationBlockers: [] }),
       'agent',
+      ['cancel'],
+    ],
+    [
+      'approved, deposit received, for a manager',
+      approved({ depositReceived: 25000, activationBlockers: [] }),
+      'manager',
       ['activate', 'cancel'],
     ],
     ['active', contract({ status: 'active' }), 'admin', []],
@@ -173,7 +179,7 @@ describe('contract page', () => {
   it('shows the activation refusal message, then the first unlock token after activation', async () => {
     const user = userEvent.setup();
     let deposit = false;
-    await renderDetail(approved(), 'agent', IDS.maker, () => {
+    await renderDetail(approved(), 'manager', IDS.maker, () => {
       if (!deposit)
         return jsonResponse(
           { message: 'The deposit of $250.00 is not fully received ($0.00 so far)', code: 'UNPROCESSABLE' },
@@ -204,7 +210,7 @@ describe('contract page', () => {
   it('refreshes the device it assigns on activation, with the lists and the ledger', async () => {
     const user = userEvent.setup();
     const activated = contract({ status: 'active', device: { ...contract().device, status: 'assigned' } });
-    const { client } = await renderDetail(approved(), 'agent', IDS.maker, () =>
+    const { client } = await renderDetail(approved(), 'manager', IDS.maker, () =>
       jsonResponse({ contract: activated, token: null }),
     );
     const deviceKey = queryKeys.devices.detail(contract().device.id);

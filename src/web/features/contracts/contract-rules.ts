@@ -70,7 +70,8 @@ type ActionView = Pick<Contract, 'status' | 'approvedAt' | 'deposit' | 'depositR
  * - approve / return: pending approval and not yet approved, by approvers. The maker is offered
  *   Approve too, and the server's maker-checker refusal is shown (a manager may not know who made it);
  * - deposit: before activation while part of the deposit is missing, by anyone who takes cash;
- * - activate: pending approval once approved; unmet conditions are refused by the server with a
+ * - activate: pending approval once approved, by device controllers (managers: activation issues
+ *   the device's first token); unmet conditions are refused by the server with a
  *   message each, which the page shows;
  * - cancel: before activation.
  */
@@ -82,7 +83,7 @@ export function contractActions(contract: ActionView, user: RoleHolder | null | 
   if (pending && !contract.approvedAt && can(user, 'contracts.approve')) actions.push('approve', 'return');
   if (open && contract.depositReceived < contract.deposit && can(user, 'payments.cash'))
     actions.push('deposit');
-  if (pending && contract.approvedAt && can(user, 'contracts.draft')) actions.push('activate');
+  if (pending && contract.approvedAt && can(user, 'devices.control')) actions.push('activate');
   if (open && can(user, 'contracts.draft')) actions.push('cancel');
   return actions;
 }

@@ -2,6 +2,7 @@ import { BadgeCheck, Eye, FileImage, FileText, History, RotateCw, UserCheck, X }
 import { useState } from 'react';
 import type { User } from '@/contracts/auth';
 import { type Customer, KYC_DOCUMENT_LABELS, type KycDocument } from '@/contracts/customers';
+import { can } from '@/contracts/roles';
 import { Spinner } from '@/web/components/loaders';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -166,16 +167,19 @@ export function DocumentsCard({ customer, user }: { customer: Customer; user: Us
           </div>
         </div>
         <div className="flex flex-wrap items-center gap-2 sm:justify-end">
-          <Button
-            size="sm"
-            variant="outline"
-            onClick={() => setPreviewId(document.id)}
-            aria-label={`Preview ${label} (${document.fileName})`}
-            data-testid={`button-preview-${document.id}`}
-          >
-            <Eye aria-hidden="true" />
-            Preview
-          </Button>
+          {/* The scans themselves are for the roles that work KYC (issue 12 §3); viewers see the review. */}
+          {can(user, 'customers.write') && (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setPreviewId(document.id)}
+              aria-label={`Preview ${label} (${document.fileName})`}
+              data-testid={`button-preview-${document.id}`}
+            >
+              <Eye aria-hidden="true" />
+              Preview
+            </Button>
+          )}
           {reviewButtons(document)}
         </div>
       </li>

@@ -73,10 +73,10 @@ function renderCard(user: typeof agent, documents = [pending], handler?: Paramet
 }
 
 describe('documents card', () => {
-  it('lets a viewer preview but neither upload nor review', async () => {
+  it('shows a viewer the review but not the scan, and neither upload nor review', async () => {
     renderCard(viewer);
     await screen.findByTestId(`row-document-${pending.id}`);
-    expect(screen.getByTestId(`button-preview-${pending.id}`)).toBeInTheDocument();
+    expect(screen.queryByTestId(`button-preview-${pending.id}`)).not.toBeInTheDocument();
     expect(screen.queryByTestId(`button-verify-${pending.id}`)).not.toBeInTheDocument();
     expect(screen.queryByTestId(`button-reject-${pending.id}`)).not.toBeInTheDocument();
     expect(screen.queryByTestId('form-upload-document')).not.toBeInTheDocument();
