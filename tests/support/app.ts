@@ -165,6 +165,8 @@ export class TestClient {
         cookie.value === '';
       if (expired) this.cookies.delete(cookie.name);
       else this.cookies.set(cookie.name, cookie.value);
+      // A new CSRF cookie (sign-in, sign-out) voids the cached token, as in the web client.
+      if (cookie.name === 'csrf') this.csrfToken = undefined;
     }
     return response;
   }

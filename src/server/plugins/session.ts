@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors';
 import type { ActiveSession, SessionStore } from '../sessions';
+import { rotateCsrfSecret } from './csrf';
 
 export const SESSION_COOKIE = 'sid';
 
@@ -28,10 +29,12 @@ export function setSessionCookie(
   absoluteHours: number,
 ): void {
   reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: absoluteHours * 3600 });
+  rotateCsrfSecret(request, reply);
 }
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+  rotateCsrfSecret(request, reply);
 }
 
 export async function resolveSession(request: FastifyRequest, sessions: SessionStore): Promise<void> {

@@ -96,6 +96,12 @@ export async function throwIfResNotOk(response: Response): Promise<void> {
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+/** Calls after which another session is in force, so the cached CSRF token is no longer valid. */
+const SESSION_CHANGES = new Set<string>(
+  [authEndpoints.login, authEndpoints.adminLogin, authEndpoints.register, authEndpoints.logout].map(
+    (e) => e.path,
+  ),
+);
 
 export async function apiRequest(
   method: string,
@@ -119,6 +125,8 @@ export async function apiRequest(
     credentials: 'include',
   });
   if (response.status === 403) clearCsrfToken();
+  // The server binds the token to the session and renews it at sign-in and sign-out.
+  if (response.ok && SESSION_CHANGES.has(url)) clearCsrfToken();
   await throwIfResNotOk(response);
   return response;
 }
