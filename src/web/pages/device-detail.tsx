@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, Pencil, SearchX } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { type DeviceDetail, deviceEndpoints } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
-import { DelayedSpinner } from '@/web/components/loaders';
-import { PageHeader } from '@/web/components/page-header';
+import { BackLink, DetailPage, DetailPageStates, type DetailTexts } from '@/web/components/detail-page';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import {
@@ -26,9 +25,14 @@ import { useAuth } from '@/web/hooks/use-auth';
 import { api } from '@/web/lib/api';
 import { formatDateTime, formatDay } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiError, errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/devices'];
+const MISSING: DetailTexts = {
+  notFoundTitle: 'Unit not found',
+  notFound: 'No unit has this address',
+  failed: 'The unit could not be loaded',
+  list: { href: '/devices', label: 'Back to the inventory' },
+};
 
 /** The contract holding the unit now (reserved or assigned), else the last one it was on. */
 export function contractOf(device: DeviceDetail): { id: string; current: boolean } | null {
@@ -51,61 +55,31 @@ export default function DeviceDetailPage() {
   const device = query.data;
   const writer = can(user, 'inventory.write');
 
-  if (query.isLoading) return <DelayedSpinner />;
-  if (!device) {
-    const status = apiError(query.error)?.status;
-    const missing = status === 404 || status === 400;
-    return (
-      <div className="w-full max-w-2xl">
-        <BackLink />
-        <PageHeader title={missing ? 'Unit not found' : AREA.title} icon={AREA.icon} />
-        <Card data-testid={missing ? 'card-not-found' : 'card-error'}>
-          <CardContent className="flex items-start gap-3 p-6">
-            <SearchX className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
-            <div className="grid grid-cols-1 gap-3">
-              <p className="text-sm" role={missing ? undefined : 'alert'}>
-                {missing
-                  ? 'No unit has this address. It may have been mistyped, or the link is old.'
-                  : `The unit could not be loaded: ${errorMessage(query.error)}`}
-              </p>
-              <Button asChild variant="outline" className="w-fit">
-                <Link href="/devices">Back to the inventory</Link>
-              </Button>
-            </div>
-          </CardContent>
-        </Card>
-      </div>
-    );
-  }
+  if (!device) return <DetailPageStates query={query} area={AREA} back={<Back />} texts={MISSING} />;
 
   const contract = contractOf(device);
   return (
-    <div className="flex min-w-0 flex-col gap-4" data-testid="page-device-detail">
-      <div>
-        <BackLink />
-        <PageHeader
-          className="mb-0"
-          title={device.serialNumber}
-          documentTitle={`${device.serialNumber} · ${AREA.title}`}
-          icon={AREA.icon}
-          description={
-            <span className="flex flex-wrap items-center gap-2">
-              <span data-testid="text-device-model">{device.model.name}</span>
-              <span aria-hidden="true">·</span>
-              <span>{labelOf(CATEGORY_LABELS, device.model.category)}</span>
-              <DeviceStatusBadge status={device.status} testId="badge-device-status" />
-            </span>
-          }
-          actions={
-            writer && (
-              <Button variant="outline" onClick={() => setEditing(true)} data-testid="button-edit-unit">
-                <Pencil aria-hidden="true" /> Edit IMEI or notes
-              </Button>
-            )
-          }
-        />
-      </div>
-
+    <DetailPage
+      area={AREA}
+      back={<Back />}
+      title={device.serialNumber}
+      testId="page-device-detail"
+      description={
+        <span className="flex flex-wrap items-center gap-2">
+          <span data-testid="text-device-model">{device.model.name}</span>
+          <span aria-hidden="true">·</span>
+          <span>{labelOf(CATEGORY_LABELS, device.model.category)}</span>
+          <DeviceStatusBadge status={device.status} testId="badge-device-status" />
+        </span>
+      }
+      actions={
+        writer && (
+          <Button variant="outline" onClick={() => setEditing(true)} data-testid="button-edit-unit">
+            <Pencil aria-hidden="true" /> Edit IMEI or notes
+          </Button>
+        )
+      }
+    >
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2" data-testid="card-unit">
           <CardHeader>
@@ -204,19 +178,15 @@ export default function DeviceDetailPage() {
           {editing && <UnitEditForm device={device} onDone={() => setEditing(false)} />}
         </DialogContent>
       </Dialog>
-    </div>
+    </DetailPage>
   );
 }
 
-function BackLink() {
+function Back() {
   return (
-    <Link
-      href="/devices"
-      className="mb-3 inline-flex items-center gap-1 text-muted-foreground text-sm hover:text-foreground"
-      data-testid="link-back-devices"
-    >
-      <ArrowLeft className="size-4" aria-hidden="true" /> Devices
-    </Link>
+    <BackLink href="/devices" testId="link-back-devices">
+      Devices
+    </BackLink>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, ArrowLeft, CircleCheck, Info, Pencil, SearchX } from 'lucide-react';
+import { Archive, CircleCheck, Info, Pencil } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useParams } from 'wouter';
 import type { DeviceModel } from '@/contracts/devices';
@@ -8,11 +8,11 @@ import { can } from '@/contracts/roles';
 import { toMinorUnits } from '@/domain/money';
 import { AREAS } from '@/web/app/areas';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
+import { BackLink, DetailPage, DetailPageStates, type DetailTexts } from '@/web/components/detail-page';
 import { DelayedSpinner } from '@/web/components/loaders';
 import { PageHeader } from '@/web/components/page-header';
 import { RequirePermission } from '@/web/components/require-permission';
 import { Button } from '@/web/components/ui/button';
-import { Card, CardContent } from '@/web/components/ui/card';
 import { useAllDeviceModels, useOrganisation } from '@/web/features/devices/queries';
 import { PlanForm } from '@/web/features/plans/plan-form';
 import { PlanTerms, PlanVersions, planTimeline } from '@/web/features/plans/plan-view';
@@ -23,9 +23,16 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { apiError, errorMessage } from '@/web/lib/queryClient';
+import { errorMessage } from '@/web/lib/queryClient';
 
 const AREA = AREAS['/service-plans'];
+const MISSING: DetailTexts = {
+  notFoundTitle: 'Plan not found',
+  notFound: 'No service plan has this address',
+  failed: 'The plan could not be loaded',
+  list: { href: '/service-plans', label: 'Back to the plans' },
+};
+
 /** /service-plans/new and /service-plans/:id: a plan version, its family, and the form. */
 export default function ServicePlanDetailPage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -33,7 +40,7 @@ export default function ServicePlanDetailPage() {
   return (
     <RequirePermission
       permission="plans.write"
-      page={{ title: 'New service plan', icon: AREA.icon, above: <BackLink /> }}
+      page={{ title: 'New service plan', icon: AREA.icon, above: <Back /> }}
       heading="You cannot create service plans"
       reason="Managers and administrators create service plans."
       testId="card-permission"
@@ -52,7 +59,7 @@ function NewPlan() {
   if (organisation.isLoading) return <DelayedSpinner />;
   return (
     <div className="flex min-w-0 flex-col">
-      <BackLink />
+      <Back />
       <PageHeader
         title="New service plan"
         icon={AREA.icon}
@@ -106,32 +113,7 @@ function PlanPage({ id }: { id: string }) {
     },
   });
 
-  if (query.isLoading) return <DelayedSpinner />;
-  if (!plan) {
-    const status = apiError(query.error)?.status;
-    const missing = status === 404 || status === 400;
-    return (
-      <div className="w-full max-w-2xl">
-        <BackLink />
-        <PageHeader title={missing ? 'Plan not found' : AREA.title} icon={AREA.icon} />
-        <Card data-testid={missing ? 'card-not-found' : 'card-error'}>
-          <CardContent className="flex items-start gap-3 p-6">
-            <SearchX className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
-            <div className="grid grid-cols-1 gap-3">
-              <p className="text-sm" role={missing ? undefined : 'alert'}>
-                {missing
-                  ? 'No service plan has this address. It may have been mistyped, or the link is old.'
-                  : `The plan could not be loaded: ${errorMessage(query.error)}`}
-              </p>
-              <Button asChild variant="outline" className="w-fit">
-                <Link href="/service-plans">Back to the plans</Link>
-              </Button>
-            </div>
-          </CardContent>
-        </Card>
-      </div>
-    );
-  }
+  if (!plan) return <DetailPageStates query={query} area={AREA} back={<Back />} texts={MISSING} />;
 
   const writer = can(user, 'plans.write');
   const active = plan.versions.find((version) => version.status === 'active' && version.id !== plan.id);
@@ -140,54 +122,46 @@ function PlanPage({ id }: { id: string }) {
   const currency = plan.currency;
 
   return (
-    <div className="flex min-w-0 flex-col gap-4" data-testid="page-plan-detail">
-      <div>
-        <BackLink />
-        <PageHeader
-          className="mb-0"
-          title={plan.name}
-          documentTitle={`${plan.code} v${plan.version} · ${AREA.title}`}
-          icon={AREA.icon}
-          description={
-            <span className="flex flex-wrap items-center gap-2">
-              <span className="font-mono" data-testid="text-plan-code">
-                {plan.code}
-              </span>
-              <span data-testid="text-plan-version">version {plan.version}</span>
-              <PlanStatusBadge status={plan.status} testId="badge-plan-status" />
-              <span className="text-xs">{planTimeline(plan)}</span>
-            </span>
-          }
-          actions={
-            writer &&
-            !editing && (
-              <div className="flex flex-wrap gap-2">
-                {plan.status === 'draft' && (
-                  <Button onClick={() => setConfirm('activate')} data-testid="button-activate-plan">
-                    <CircleCheck aria-hidden="true" /> Activate
-                  </Button>
-                )}
-                {!(plan.status !== 'draft' && draft) && (
-                  <Button variant="outline" onClick={() => setEditing(true)} data-testid="button-edit-plan">
-                    <Pencil aria-hidden="true" />
-                    {plan.status === 'draft' ? 'Edit draft' : `Edit as version ${nextVersion}`}
-                  </Button>
-                )}
-                {plan.status !== 'retired' && (
-                  <Button
-                    variant="outline"
-                    onClick={() => setConfirm('retire')}
-                    data-testid="button-retire-plan"
-                  >
-                    <Archive aria-hidden="true" /> Retire
-                  </Button>
-                )}
-              </div>
-            )
-          }
-        />
-      </div>
-
+    <DetailPage
+      area={AREA}
+      back={<Back />}
+      title={plan.name}
+      tabTitle={`${plan.code} v${plan.version}`}
+      testId="page-plan-detail"
+      description={
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="font-mono" data-testid="text-plan-code">
+            {plan.code}
+          </span>
+          <span data-testid="text-plan-version">version {plan.version}</span>
+          <PlanStatusBadge status={plan.status} testId="badge-plan-status" />
+          <span className="text-xs">{planTimeline(plan)}</span>
+        </span>
+      }
+      actions={
+        writer &&
+        !editing && (
+          <div className="flex flex-wrap gap-2">
+            {plan.status === 'draft' && (
+              <Button onClick={() => setConfirm('activate')} data-testid="button-activate-plan">
+                <CircleCheck aria-hidden="true" /> Activate
+              </Button>
+            )}
+            {!(plan.status !== 'draft' && draft) && (
+              <Button variant="outline" onClick={() => setEditing(true)} data-testid="button-edit-plan">
+                <Pencil aria-hidden="true" />
+                {plan.status === 'draft' ? 'Edit draft' : `Edit as version ${nextVersion}`}
+              </Button>
+            )}
+            {plan.status !== 'retired' && (
+              <Button variant="outline" onClick={() => setConfirm('retire')} data-testid="button-retire-plan">
+                <Archive aria-hidden="true" /> Retire
+              </Button>
+            )}
+          </div>
+        )
+      }
+    >
       <StatusNote plan={plan} active={active} draft={draft} writer={writer} />
 
       {editing ? (
@@ -252,7 +226,7 @@ function PlanPage({ id }: { id: string }) {
         pending={act.isPending}
         onConfirm={() => act.mutate('retire')}
       />
-    </div>
+    </DetailPage>
   );
 }
 
@@ -320,14 +294,10 @@ function examplePriceOf(plan: Plan, models: readonly DeviceModel[]) {
   return eligible?.retailPrice ?? toMinorUnits(500, plan.currency);
 }
 
-function BackLink() {
+function Back() {
   return (
-    <Link
-      href="/service-plans"
-      className="mb-3 inline-flex items-center gap-1 text-muted-foreground text-sm hover:text-foreground"
-      data-testid="link-back-plans"
-    >
-      <ArrowLeft className="size-4" aria-hidden="true" /> Service plans
-    </Link>
+    <BackLink href="/service-plans" testId="link-back-plans">
+      Service plans
+    </BackLink>
   );
 }

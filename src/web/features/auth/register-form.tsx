@@ -7,10 +7,10 @@ import { useLocation } from 'wouter';
 import { z } from 'zod';
 import { authEndpoints, type InvitePreview, inviteEndpoints, registerBody } from '@/contracts/auth';
 import { ROLE_LABELS } from '@/contracts/roles';
+import { AccountFields } from '@/web/components/account-fields';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
-import { NameFields } from '@/web/components/name-fields';
 import { Button } from '@/web/components/ui/button';
 import { api } from '@/web/lib/api';
 import { applyServerError, NEW_PASSWORD_HINT } from '@/web/lib/forms';
@@ -46,6 +46,12 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
     enabled: !!inviteToken,
   });
   const lockedEmail = invite.data?.email ?? null;
+  // An invitation for an address fixes it.
+  const email = {
+    label: 'Work email',
+    hint: lockedEmail ? 'This invitation is for this address.' : undefined,
+    readOnly: !!lockedEmail,
+  };
   useEffect(() => {
     if (lockedEmail) form.setValue('email', lockedEmail, { shouldValidate: true });
   }, [lockedEmail, form]);
@@ -70,20 +76,7 @@ export function RegisterForm({ inviteToken }: { inviteToken: string | null }) {
       {inviteToken && <InviteNotice loading={invite.isLoading} error={invite.error} invite={invite.data} />}
       <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4" aria-label="Create account">
         <FormAlert message={alert} />
-        <NameFields form={form} idPrefix="register" testIdPrefix="input" />
-        <FormInput
-          form={form}
-          name="email"
-          id="register-email"
-          label="Work email"
-          hint={lockedEmail ? 'This invitation is for this address.' : undefined}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          readOnly={!!lockedEmail}
-          data-testid="input-email"
-        />
+        <AccountFields form={form} idPrefix="register" testIdPrefix="input" email={email} />
         <FormInput
           form={form}
           name="password"

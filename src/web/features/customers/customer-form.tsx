@@ -4,16 +4,20 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { type FieldErrors, type Resolver, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { User } from '@/contracts/auth';
-import { CONSENTS, type Customer, customerEndpoints, EMPLOYMENTS, GENDERS } from '@/contracts/customers';
+import { CONSENTS, type Customer, customerEndpoints } from '@/contracts/customers';
 import { ERROR_CODES } from '@/contracts/errors';
 import { ROLE_LABELS } from '@/contracts/roles';
+import { FormActions } from '@/web/components/form-actions';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormField } from '@/web/components/form-field';
+import {
+  FormInput,
+  type FormInputProps,
+  FormSelect,
+  type FormSelectProps,
+} from '@/web/components/form-controls';
+import { FormSection } from '@/web/components/form-section';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Input } from '@/web/components/ui/input';
-import { NativeSelect } from '@/web/components/ui/native-select';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
@@ -50,8 +54,13 @@ interface CustomerFormProps {
   onCancel: () => void;
 }
 
+type Values = CustomerFormValues;
+/** What the text and select helpers set from the field's name. */
+type Named = 'form' | 'name' | 'id' | 'label';
 const fieldId = (name: CustomerField) => `customer-${name}`;
 const testId = (name: string) => `input-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+/** The sections lay their fields out two by two on wider screens. */
+const SECTION_GRID = 'grid grid-cols-1 gap-4 sm:grid-cols-2';
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Create or edit a customer: every field the API takes, checked as typed, refusals under their field. */
@@ -132,30 +141,13 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
   const regions = useRegions();
   const agentOptions = useAgentOptions(user, customer);
 
-  const text = (
-    name: CustomerField,
-    label: string,
-    options: {
-      hint?: ReactNode;
-      type?: string;
-      autoComplete?: string;
-      inputMode?: 'email' | 'tel' | 'decimal';
-    } = {},
-    extra: Partial<React.ComponentProps<'input'>> = {},
-  ) => (
-    <FormField id={fieldId(name)} label={label} error={errors[name]?.message} hint={options.hint}>
-      {(control) => (
-        <Input
-          {...control}
-          type={options.type ?? 'text'}
-          autoComplete={options.autoComplete ?? 'off'}
-          inputMode={options.inputMode}
-          data-testid={testId(name)}
-          {...extra}
-          {...form.register(name)}
-        />
-      )}
-    </FormField>
+  // Each field is named after its value: the id and test id come from the name.
+  const bound = (name: CustomerField, label: string) => ({ form, name, id: fieldId(name), label });
+  const text = (name: CustomerField, label: string, props: Omit<FormInputProps<Values>, Named> = {}) => (
+    <FormInput {...bound(name, label)} type="text" autoComplete="off" data-testid={testId(name)} {...props} />
+  );
+  const select = (name: CustomerField, label: string, props: Omit<FormSelectProps<Values>, Named>) => (
+    <FormSelect {...bound(name, label)} data-testid={testId(name).replace(/^input-/, 'select-')} {...props} />
   );
 
   const duplicateLink = (field: Duplicate['field']) =>
@@ -196,7 +188,7 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
         </div>
       )}
 
-      <Section title="Identity" description="As written on the national ID.">
+      <FormSection className={SECTION_GRID} title="Identity" description="As written on the national ID.">
         {text('firstName', 'First name', { autoComplete: 'given-name' })}
         {text('lastName', 'Last name', { autoComplete: 'family-name' })}
         {text('otherNames', 'Other names (optional)', { autoComplete: 'additional-name' })}
@@ -206,27 +198,18 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
           })}
           {duplicateLink('nationalId')}
         </div>
-        {text(
-          'dateOfBirth',
-          'Date of birth (optional)',
-          { type: 'date', hint: age !== null && age >= 0 ? `Age ${age}` : 'Used by the risk scorecard.' },
-          { min: '1900-01-01', max: today(), className: 'dark:[color-scheme:dark]' },
-        )}
-        <FormField id={fieldId('gender')} label="Gender (optional)" error={errors.gender?.message}>
-          {(control) => (
-            <NativeSelect {...control} data-testid="select-gender" {...form.register('gender')}>
-              <option value="">Not given</option>
-              {GENDERS.map((gender) => (
-                <option key={gender} value={gender}>
-                  {GENDER_LABELS[gender]}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </FormField>
-      </Section>
+        {text('dateOfBirth', 'Date of birth (optional)', {
+          type: 'date',
+          hint: age !== null && age >= 0 ? `Age ${age}` : 'Used by the risk scorecard.',
+          min: '1900-01-01',
+          max: today(),
+          controlClassName: 'dark:[color-scheme:dark]',
+        })}
+        {select('gender', 'Gender (optional)', { emptyOption: 'Not given', options: GENDER_LABELS })}
+      </FormSection>
 
-      <Section
+      <FormSection
+        className={SECTION_GRID}
         title="Contact"
         description="The phone number is the customer's account for payments and messages."
       >
@@ -240,154 +223,96 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
           {duplicateLink('phone')}
         </div>
         {text('email', 'Email (optional)', { type: 'email', autoComplete: 'email', inputMode: 'email' })}
-        {text('address', 'Address (optional)', { autoComplete: 'street-address' }, { maxLength: 300 })}
-        {text(
-          'region',
-          'Region (optional)',
-          { hint: 'County, district or sales area.' },
-          { list: 'customer-regions' },
-        )}
+        {text('address', 'Address (optional)', { autoComplete: 'street-address', maxLength: 300 })}
+        {text('region', 'Region (optional)', {
+          hint: 'County, district or sales area.',
+          list: 'customer-regions',
+        })}
         <datalist id="customer-regions">
           {(regions.data ?? []).map((region) => (
             <option key={region} value={region} />
           ))}
         </datalist>
-      </Section>
+      </FormSection>
 
-      <Section title="Work and income" description="What the risk scorecard weighs, with the documents.">
+      <FormSection
+        className={SECTION_GRID}
+        title="Work and income"
+        description="What the risk scorecard weighs, with the documents."
+      >
         {text('occupation', 'Occupation (optional)', { autoComplete: 'organization-title' })}
-        <FormField
-          id={fieldId('employment')}
-          label="Employment (optional)"
-          error={errors.employment?.message}
-        >
-          {(control) => (
-            <NativeSelect {...control} data-testid="select-employment" {...form.register('employment')}>
-              <option value="">Not given</option>
-              {EMPLOYMENTS.map((employment) => (
-                <option key={employment} value={employment}>
-                  {EMPLOYMENT_LABELS[employment]}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </FormField>
+        {select('employment', 'Employment (optional)', {
+          emptyOption: 'Not given',
+          options: EMPLOYMENT_LABELS,
+        })}
         {text('monthlyIncome', `Monthly income in ${context.currency} (optional)`, {
           inputMode: 'decimal',
           hint: `Before deductions, e.g. 45000 or 45,000.00 ${context.currency}.`,
         })}
-        <FormField
-          id={fieldId('assignedAgentId')}
-          label="Assigned agent"
-          error={errors.assignedAgentId?.message}
-          hint="Who follows this customer up."
-        >
-          {(control) => (
-            <NativeSelect
-              {...control}
-              data-testid="select-assigned-agent"
-              {...form.register('assignedAgentId')}
-            >
-              <option value="">Nobody yet</option>
-              {agentOptions.map(([id, name]) => (
-                <option key={id} value={id}>
-                  {name}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </FormField>
-      </Section>
+        {select('assignedAgentId', 'Assigned agent', {
+          hint: 'Who follows this customer up.',
+          emptyOption: 'Nobody yet',
+          options: agentOptions,
+          'data-testid': 'select-assigned-agent',
+        })}
+      </FormSection>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Consents</CardTitle>
-          <CardDescription>
-            Ask the customer for each one. Giving or withdrawing a consent is recorded with its time.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="group-consents">
-            <legend className="sr-only">Consents</legend>
-            {CONSENTS.map((name) => {
-              const givenAt = customer?.consents[name] ?? null;
-              const checked = consents[name];
-              let status: string;
-              if (customer && checked !== (givenAt !== null)) {
-                status = checked
-                  ? 'Will be recorded as given when you save'
-                  : 'Will be withdrawn when you save';
-              } else if (givenAt) {
-                status = `Given ${formatDateTime(givenAt)}`;
-              } else {
-                status = customer ? 'Not given' : CONSENT_HINTS[name];
-              }
-              const id = `customer-consent-${name}`;
-              return (
-                <div key={name} className="flex items-start gap-3 rounded-md border p-3">
-                  <input
-                    id={id}
-                    type="checkbox"
-                    className="mt-0.5 size-4 shrink-0 accent-primary"
-                    aria-describedby={`${id}-status`}
-                    data-testid={`checkbox-consent-${name}`}
-                    {...form.register(`consents.${name}`)}
-                  />
-                  <div className="grid grid-cols-1 gap-0.5">
-                    <label htmlFor={id} className="font-medium text-sm leading-none">
-                      {CONSENT_LABELS[name]}
-                    </label>
-                    <span
-                      id={`${id}-status`}
-                      className="text-muted-foreground text-xs"
-                      data-testid={`text-consent-status-${name}`}
-                    >
-                      {status}
-                    </span>
-                  </div>
+      <FormSection
+        title="Consents"
+        description="Ask the customer for each one. Giving or withdrawing a consent is recorded with its time."
+      >
+        <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="group-consents">
+          <legend className="sr-only">Consents</legend>
+          {CONSENTS.map((name) => {
+            const givenAt = customer?.consents[name] ?? null;
+            const checked = consents[name];
+            let status: string;
+            if (customer && checked !== (givenAt !== null)) {
+              status = checked
+                ? 'Will be recorded as given when you save'
+                : 'Will be withdrawn when you save';
+            } else if (givenAt) {
+              status = `Given ${formatDateTime(givenAt)}`;
+            } else {
+              status = customer ? 'Not given' : CONSENT_HINTS[name];
+            }
+            const id = `customer-consent-${name}`;
+            return (
+              <div key={name} className="flex items-start gap-3 rounded-md border p-3">
+                <input
+                  id={id}
+                  type="checkbox"
+                  className="mt-0.5 size-4 shrink-0 accent-primary"
+                  aria-describedby={`${id}-status`}
+                  data-testid={`checkbox-consent-${name}`}
+                  {...form.register(`consents.${name}`)}
+                />
+                <div className="grid grid-cols-1 gap-0.5">
+                  <label htmlFor={id} className="font-medium text-sm leading-none">
+                    {CONSENT_LABELS[name]}
+                  </label>
+                  <span
+                    id={`${id}-status`}
+                    className="text-muted-foreground text-xs"
+                    data-testid={`text-consent-status-${name}`}
+                  >
+                    {status}
+                  </span>
                 </div>
-              );
-            })}
-          </fieldset>
-        </CardContent>
-      </Card>
+              </div>
+            );
+          })}
+        </fieldset>
+      </FormSection>
 
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button type="button" variant="outline" onClick={onCancel} data-testid="button-cancel-customer">
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending} data-testid="button-save-customer">
-          {save.isPending ? (
-            <Spinner className="size-4" />
-          ) : customer ? (
-            <Save aria-hidden="true" />
-          ) : (
-            <UserPlus aria-hidden="true" />
-          )}
-          {customer ? 'Save changes' : 'Create customer'}
-        </Button>
-      </div>
+      <FormActions
+        testName="customer"
+        onCancel={onCancel}
+        pending={save.isPending}
+        icon={customer ? <Save aria-hidden="true" /> : <UserPlus aria-hidden="true" />}
+        submitLabel={customer ? 'Save changes' : 'Create customer'}
+      />
     </form>
-  );
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid grid-cols-1 gap-4 sm:grid-cols-2">{children}</CardContent>
-    </Card>
   );
 }
 

@@ -1,22 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Save } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
-  CONTROL_KINDS,
-  DEVICE_CATEGORIES,
   type DeviceModel,
   type DeviceModelCreateBody,
   type DeviceModelUpdateBody,
   deviceModelEndpoints,
 } from '@/contracts/devices';
+import { FormActions } from '@/web/components/form-actions';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormInput } from '@/web/components/form-controls';
-import { FormField } from '@/web/components/form-field';
-import { Spinner } from '@/web/components/loaders';
-import { Button } from '@/web/components/ui/button';
-import { Input } from '@/web/components/ui/input';
-import { NativeSelect } from '@/web/components/ui/native-select';
+import { FormInput, FormSelect } from '@/web/components/form-controls';
 import { api } from '@/web/lib/api';
 import { moneyInputText } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
@@ -114,7 +107,6 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<ModelFormValues>({ defaultValues: valuesOf(model) });
-  const { errors } = form.formState;
   const units = model?.units ?? 0;
 
   const save = useMutation({
@@ -144,9 +136,6 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
     save.mutate(body);
   });
 
-  const text = (name: keyof ModelFormValues) =>
-    form.register(name, { onChange: () => form.clearErrors(name) });
-
   return (
     <form
       onSubmit={onSubmit}
@@ -157,28 +146,34 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
     >
       <FormAlert message={alert} />
       <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-        <FormField id="model-make" label="Make" error={errors.make?.message}>
-          {(control) => (
-            <Input {...control} autoComplete="off" data-testid="input-model-make" {...text('make')} />
-          )}
-        </FormField>
-        <FormField id="model-model" label="Model" error={errors.model?.message}>
-          {(control) => (
-            <Input {...control} autoComplete="off" data-testid="input-model-model" {...text('model')} />
-          )}
-        </FormField>
-        <FormField id="model-category" label="Category" error={errors.category?.message}>
-          {(control) => (
-            <NativeSelect {...control} data-testid="select-model-category" {...text('category')}>
-              <option value="">Choose…</option>
-              {DEVICE_CATEGORIES.map((category) => (
-                <option key={category} value={category}>
-                  {CATEGORY_LABELS[category]}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </FormField>
+        <FormInput
+          form={form}
+          name="make"
+          clearErrorOnChange
+          id="model-make"
+          label="Make"
+          autoComplete="off"
+          data-testid="input-model-make"
+        />
+        <FormInput
+          form={form}
+          name="model"
+          clearErrorOnChange
+          id="model-model"
+          label="Model"
+          autoComplete="off"
+          data-testid="input-model-model"
+        />
+        <FormSelect
+          form={form}
+          name="category"
+          clearErrorOnChange
+          id="model-category"
+          label="Category"
+          emptyOption="Choose…"
+          options={CATEGORY_LABELS}
+          data-testid="select-model-category"
+        />
         <FormInput
           form={form}
           name="sku"
@@ -213,44 +208,31 @@ export function ModelForm({ model, currency, onSaved, onCancel }: ModelFormProps
           placeholder="0.00"
           data-testid="input-model-cost-price"
         />
-        <FormField
+        <FormSelect
+          form={form}
+          name="controlKind"
+          clearErrorOnChange
           id="model-control"
           label="Control"
           className="sm:col-span-2"
-          error={errors.controlKind?.message}
           hint={
             units > 0
               ? `${units} ${units === 1 ? 'unit uses' : 'units use'} this model, so its control cannot change.`
               : (CONTROL_HINTS[form.watch('controlKind')] ??
                 'How the lender keeps control of a financed unit.')
           }
-        >
-          {(control) => (
-            <NativeSelect
-              {...control}
-              disabled={units > 0}
-              data-testid="select-model-control"
-              {...text('controlKind')}
-            >
-              <option value="">Choose…</option>
-              {CONTROL_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {CONTROL_LABELS[kind]}
-                </option>
-              ))}
-            </NativeSelect>
-          )}
-        </FormField>
+          disabled={units > 0}
+          emptyOption="Choose…"
+          options={CONTROL_LABELS}
+          data-testid="select-model-control"
+        />
       </div>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button type="button" variant="outline" onClick={onCancel} data-testid="button-cancel-model">
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending} data-testid="button-save-model">
-          {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" />}
-          {model ? 'Save changes' : 'Create model'}
-        </Button>
-      </div>
+      <FormActions
+        testName="model"
+        onCancel={onCancel}
+        pending={save.isPending}
+        submitLabel={model ? 'Save changes' : 'Create model'}
+      />
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Info, Save } from 'lucide-react';
+import { Info } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { type Path, type UseFormRegisterReturn, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
@@ -13,14 +13,10 @@ import {
   planEndpoints,
 } from '@/contracts/plans';
 import { toMinorUnits } from '@/domain/money';
+import { FormActions } from '@/web/components/form-actions';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormInput } from '@/web/components/form-controls';
-import { FormField } from '@/web/components/form-field';
-import { Spinner } from '@/web/components/loaders';
-import { Button } from '@/web/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Input } from '@/web/components/ui/input';
-import { NativeSelect } from '@/web/components/ui/native-select';
+import { FormInput, FormSelect, FormTextarea } from '@/web/components/form-controls';
+import { FormSection } from '@/web/components/form-section';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
@@ -46,9 +42,6 @@ interface PlanFormProps {
   onSaved(plan: Plan): void;
   onCancel(): void;
 }
-
-const textareaClass =
-  'w-full rounded-md border border-input bg-card px-3 py-2 text-base shadow-xs outline-none focus-visible:border-ring focus-visible:ring-2 focus-visible:ring-ring/40 aria-invalid:border-destructive md:text-sm';
 
 /**
  * Creates a plan, or edits a version: a draft changes in place; an active or retired version is
@@ -159,6 +152,11 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
   const err = (name: PlanField) => errors[name]?.message as string | undefined;
   const [one, many] = PERIOD_NAMES[values.frequency];
   const lateFeeKind = values.lateFeeKind;
+  const submitLabel = !plan
+    ? 'Create draft plan'
+    : newVersion
+      ? `Save as version ${nextVersion} (draft)`
+      : 'Save draft';
 
   return (
     <div className="grid grid-cols-1 items-start gap-4 xl:grid-cols-[minmax(0,1fr)_24rem]">
@@ -184,7 +182,7 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
         )}
         <FormAlert message={alert} />
 
-        <Section title="Plan" description="How staff and customers know the plan.">
+        <FormSection headerClassName="pb-4" title="Plan" description="How staff and customers know the plan.">
           <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-[12rem_1fr]">
             <FormInput
               form={form}
@@ -199,43 +197,43 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
               controlClassName="font-mono uppercase"
               data-testid="input-plan-code"
             />
-            <FormField id="plan-name" label="Name" error={err('name')}>
-              {(control) => (
-                <Input {...control} autoComplete="off" data-testid="input-plan-name" {...field('name')} />
-              )}
-            </FormField>
-            <FormField
+            <FormInput
+              form={form}
+              name="name"
+              clearErrorOnChange
+              id="plan-name"
+              label="Name"
+              autoComplete="off"
+              data-testid="input-plan-name"
+            />
+            <FormTextarea
+              form={form}
+              name="description"
+              clearErrorOnChange
               id="plan-description"
               label="Description (optional)"
-              error={err('description')}
               className="sm:col-span-2"
-            >
-              {(control) => (
-                <textarea
-                  {...control}
-                  rows={2}
-                  className={textareaClass}
-                  data-testid="input-plan-description"
-                  {...field('description')}
-                />
-              )}
-            </FormField>
+              rows={2}
+              data-testid="input-plan-description"
+            />
           </div>
-        </Section>
+        </FormSection>
 
-        <Section title="Repayment" description="How often the customer pays, for how long, and the interest.">
+        <FormSection
+          headerClassName="pb-4"
+          title="Repayment"
+          description="How often the customer pays, for how long, and the interest."
+        >
           <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-            <FormField id="plan-frequency" label="Frequency" error={err('frequency')}>
-              {(control) => (
-                <NativeSelect {...control} data-testid="select-plan-frequency" {...field('frequency')}>
-                  {Object.entries(FREQUENCY_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+            <FormSelect
+              form={form}
+              name="frequency"
+              clearErrorOnChange
+              id="plan-frequency"
+              label="Frequency"
+              options={FREQUENCY_LABELS}
+              data-testid="select-plan-frequency"
+            />
             <FormInput
               form={form}
               name="allowedTerms"
@@ -259,17 +257,15 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
               autoComplete="off"
               data-testid="input-plan-apr"
             />
-            <FormField id="plan-method" label="Interest method" error={err('interestMethod')}>
-              {(control) => (
-                <NativeSelect {...control} data-testid="select-plan-method" {...field('interestMethod')}>
-                  {Object.entries(METHOD_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+            <FormSelect
+              form={form}
+              name="interestMethod"
+              clearErrorOnChange
+              id="plan-method"
+              label="Interest method"
+              options={METHOD_LABELS}
+              data-testid="select-plan-method"
+            />
             <FormInput
               form={form}
               name="installmentMultiple"
@@ -283,9 +279,13 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
               data-testid="input-plan-multiple"
             />
           </div>
-        </Section>
+        </FormSection>
 
-        <Section title="Deposit and fees" description="Paid up front, and added to every instalment.">
+        <FormSection
+          headerClassName="pb-4"
+          title="Deposit and fees"
+          description="Paid up front, and added to every instalment."
+        >
           <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
             <FormInput
               form={form}
@@ -333,21 +333,23 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
               data-testid="input-plan-early-discount"
             />
           </div>
-        </Section>
+        </FormSection>
 
-        <Section title="Arrears" description="What happens when an instalment is late.">
+        <FormSection
+          headerClassName="pb-4"
+          title="Arrears"
+          description="What happens when an instalment is late."
+        >
           <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-            <FormField id="plan-late-fee-kind" label="Late fee" error={err('lateFeeKind')}>
-              {(control) => (
-                <NativeSelect {...control} data-testid="select-plan-late-fee-kind" {...field('lateFeeKind')}>
-                  {Object.entries(LATE_FEE_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+            <FormSelect
+              form={form}
+              name="lateFeeKind"
+              clearErrorOnChange
+              id="plan-late-fee-kind"
+              label="Late fee"
+              options={LATE_FEE_LABELS}
+              data-testid="select-plan-late-fee-kind"
+            />
             <FormInput
               form={form}
               name="lateFeeValue"
@@ -397,29 +399,23 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
               autoComplete="off"
               data-testid="input-plan-default-after"
             />
-            <FormField
+            <FormSelect
+              form={form}
+              name="allocationStrategy"
+              clearErrorOnChange
               id="plan-allocation"
               label="Payments beyond what is due"
-              error={err('allocationStrategy')}
-            >
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  data-testid="select-plan-allocation"
-                  {...field('allocationStrategy')}
-                >
-                  {Object.entries(ALLOCATION_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+              options={ALLOCATION_LABELS}
+              data-testid="select-plan-allocation"
+            />
           </div>
-        </Section>
+        </FormSection>
 
-        <Section title="Eligibility" description="Leave both empty to finance any device.">
+        <FormSection
+          headerClassName="pb-4"
+          title="Eligibility"
+          description="Leave both empty to finance any device."
+        >
           <div className="grid grid-cols-1 gap-5">
             <CheckboxGroup
               legend="Device categories"
@@ -445,21 +441,9 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
               />
             )}
           </div>
-        </Section>
+        </FormSection>
 
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button type="button" variant="outline" onClick={onCancel} data-testid="button-cancel-plan">
-            Cancel
-          </Button>
-          <Button type="submit" disabled={save.isPending} data-testid="button-save-plan">
-            {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" />}
-            {!plan
-              ? 'Create draft plan'
-              : newVersion
-                ? `Save as version ${nextVersion} (draft)`
-                : 'Save draft'}
-          </Button>
-        </div>
+        <FormActions testName="plan" onCancel={onCancel} pending={save.isPending} submitLabel={submitLabel} />
       </form>
       <div className="xl:sticky xl:top-4">
         <SchedulePreview
@@ -470,26 +454,6 @@ export function PlanForm({ plan, currency, aprCap, models, onSaved, onCancel }: 
         />
       </div>
     </div>
-  );
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card>
-      <CardHeader className="pb-4">
-        <CardTitle>{title}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
   );
 }
 

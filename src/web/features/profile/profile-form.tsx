@@ -7,10 +7,10 @@ import type { z } from 'zod';
 import type { User } from '@/contracts/auth';
 import { ERROR_CODES } from '@/contracts/errors';
 import { profileEndpoints, profileUpdateBody } from '@/contracts/profile';
+import { AccountFields } from '@/web/components/account-fields';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
-import { NameFields } from '@/web/components/name-fields';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { toast } from '@/web/hooks/use-toast';
@@ -53,6 +53,10 @@ export function ProfileDetailsCard({ user }: { user: User }) {
   });
   const { isDirty } = form.formState;
   const emailChanged = form.watch('email').trim().toLowerCase() !== user.email.toLowerCase();
+  const email = {
+    label: 'Email',
+    hint: emailChanged ? 'You will sign in with the new address from now on.' : undefined,
+  };
 
   const save = useMutation({
     mutationFn: (body: ProfileOutput) => api(profileEndpoints.update, { body }),
@@ -90,19 +94,7 @@ export function ProfileDetailsCard({ user }: { user: User }) {
       <CardContent>
         <form onSubmit={onSubmit} noValidate className="grid grid-cols-1 gap-4" aria-label="Name and email">
           <FormAlert message={alert} />
-          <NameFields form={form} idPrefix="profile" testIdPrefix="input-profile" />
-          <FormInput
-            form={form}
-            name="email"
-            id="profile-email"
-            label="Email"
-            hint={emailChanged ? 'You will sign in with the new address from now on.' : undefined}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            spellCheck={false}
-            data-testid="input-profile-email"
-          />
+          <AccountFields form={form} idPrefix="profile" testIdPrefix="input-profile" email={email} />
           {emailChanged && (
             <FormInput
               form={form}

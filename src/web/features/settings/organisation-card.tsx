@@ -2,14 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Plus, RotateCw, Save, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
-import { Controller, type FieldError, useForm } from 'react-hook-form';
+import { Controller, type FieldError, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { type Organisation, organisationBody } from '@/contracts/profile';
 import { settingsEndpoints } from '@/contracts/settings';
 import { FormAlert } from '@/web/components/form-alert';
-import { FormField } from '@/web/components/form-field';
+import { FormInput, FormSearchableSelect } from '@/web/components/form-controls';
 import { Spinner } from '@/web/components/loaders';
-import { SearchableSelect } from '@/web/components/searchable-select';
+import type { SelectOption } from '@/web/components/searchable-select';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -38,6 +38,27 @@ const FIELDS = [
   'incomeBands',
 ] as const;
 const MAX_BUCKETS = 10;
+/** The two ends of the quiet hours: the same time field twice. */
+const QUIET_HOURS = [
+  { name: 'quietHoursStart', key: 'start', label: 'From' },
+  { name: 'quietHoursEnd', key: 'end', label: 'Until' },
+] as const;
+/** The settings chosen from long lists: their label, hint and search box, and the ids' middle part. */
+const SEARCHED = {
+  currency: {
+    key: 'currency',
+    label: 'Currency',
+    hint: "Amounts are kept in this currency's minor unit.",
+    searchLabel: 'Search currencies',
+  },
+  country: { key: 'country', label: 'Country', hint: undefined, searchLabel: 'Search countries' },
+  timeZone: {
+    key: 'time-zone',
+    label: 'Time zone',
+    hint: 'Due dates, the end of day and reports follow this time zone.',
+    searchLabel: 'Search time zones',
+  },
+} as const;
 
 /** Organisation settings, for administrators and the owner (the server refuses anyone else). */
 export function OrganisationCard() {
@@ -132,109 +153,38 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
       aria-label="Organisation settings"
     >
       <FormAlert message={alert} />
-      <FormField id="org-name" label="Name" error={errors.name?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            autoComplete="organization"
-            data-testid="input-org-name"
-            {...form.register('name')}
-          />
-        )}
-      </FormField>
+      <FormInput
+        form={form}
+        name="name"
+        id="org-name"
+        label="Name"
+        autoComplete="organization"
+        data-testid="input-org-name"
+      />
       <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
-        <FormField
-          id="org-currency"
-          label="Currency"
-          error={errors.currency?.message}
-          hint="Amounts are kept in this currency's minor unit."
-        >
-          {(control) => (
-            <Controller
-              control={form.control}
-              name="currency"
-              render={({ field }) => (
-                <SearchableSelect
-                  {...control}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  options={currencies}
-                  searchLabel="Search currencies"
-                  data-testid="select-org-currency"
-                />
-              )}
-            />
-          )}
-        </FormField>
-        <FormField id="org-country" label="Country" error={errors.country?.message}>
-          {(control) => (
-            <Controller
-              control={form.control}
-              name="country"
-              render={({ field }) => (
-                <SearchableSelect
-                  {...control}
-                  value={field.value}
-                  onChange={field.onChange}
-                  onBlur={field.onBlur}
-                  options={countries}
-                  searchLabel="Search countries"
-                  data-testid="select-org-country"
-                />
-              )}
-            />
-          )}
-        </FormField>
+        <SearchedField form={form} name="currency" options={currencies} />
+        <SearchedField form={form} name="country" options={countries} />
       </div>
-      <FormField
-        id="org-time-zone"
-        label="Time zone"
-        error={errors.timeZone?.message}
-        hint="Due dates, the end of day and reports follow this time zone."
-      >
-        {(control) => (
-          <Controller
-            control={form.control}
-            name="timeZone"
-            render={({ field }) => (
-              <SearchableSelect
-                {...control}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                options={timeZones}
-                searchLabel="Search time zones"
-                data-testid="select-org-time-zone"
-              />
-            )}
-          />
-        )}
-      </FormField>
+      <SearchedField form={form} name="timeZone" options={timeZones} />
 
-      <FormField
+      <FormInput
+        form={form}
+        name="aprCap"
         id="org-apr-cap"
         label="APR cap (% a year)"
-        error={errors.aprCap?.message}
         hint="The highest APR a service plan may charge, where a regulator sets one. Leave empty for no cap."
-      >
-        {(control) => (
-          <Input
-            {...control}
-            type="number"
-            inputMode="decimal"
-            min={0}
-            max={1000}
-            step="0.01"
-            className="max-w-40"
-            data-testid="input-org-apr-cap"
-            {...form.register('aprCap', {
-              setValueAs: (value: unknown) =>
-                value === '' || value === null || value === undefined ? null : Number(value),
-            })}
-          />
-        )}
-      </FormField>
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={1000}
+        step="0.01"
+        controlClassName="max-w-40"
+        data-testid="input-org-apr-cap"
+        registerOptions={{
+          setValueAs: (value: unknown) =>
+            value === '' || value === null || value === undefined ? null : Number(value),
+        }}
+      />
 
       <fieldset
         className="grid grid-cols-1 gap-2"
@@ -304,28 +254,18 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
           No reminders or messages are sent to customers between these times (organisation time zone).
         </p>
         <div className="grid grid-cols-1 gap-4 sm:max-w-md sm:grid-cols-2">
-          <FormField id="org-quiet-start" label="From" error={errors.quietHoursStart?.message}>
-            {(control) => (
-              <Input
-                {...control}
-                type="time"
-                className="dark:[color-scheme:dark]"
-                data-testid="input-org-quiet-start"
-                {...form.register('quietHoursStart')}
-              />
-            )}
-          </FormField>
-          <FormField id="org-quiet-end" label="Until" error={errors.quietHoursEnd?.message}>
-            {(control) => (
-              <Input
-                {...control}
-                type="time"
-                className="dark:[color-scheme:dark]"
-                data-testid="input-org-quiet-end"
-                {...form.register('quietHoursEnd')}
-              />
-            )}
-          </FormField>
+          {QUIET_HOURS.map(({ name, key, label }) => (
+            <FormInput
+              key={name}
+              form={form}
+              name={name}
+              id={`org-quiet-${key}`}
+              label={label}
+              type="time"
+              controlClassName="dark:[color-scheme:dark]"
+              data-testid={`input-org-quiet-${key}`}
+            />
+          ))}
         </div>
       </fieldset>
 
@@ -349,6 +289,29 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
         )}
       </div>
     </form>
+  );
+}
+
+/** One of the long-list settings (SEARCHED), searched as typed. */
+function SearchedField({
+  form,
+  name,
+  options,
+}: {
+  form: UseFormReturn<OrganisationInput, unknown, OrganisationOutput>;
+  name: keyof typeof SEARCHED;
+  options: readonly SelectOption[];
+}) {
+  const { key, ...texts } = SEARCHED[name];
+  return (
+    <FormSearchableSelect
+      form={form}
+      name={name}
+      id={`org-${key}`}
+      {...texts}
+      options={options}
+      data-testid={`select-org-${key}`}
+    />
   );
 }
 
