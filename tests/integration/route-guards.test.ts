@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints } from '../../src/contracts/api';
 import { PERMISSIONS, ROLES, roleRank } from '../../src/contracts/roles';
 import type { RouteEntry } from '../../src/server/plugins/access';
-import { startTestApp, type TestApp, type TestClient } from '../support/app';
+import { startTestApp, TEST_PASSWORD, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 
 /** API.md: the only mutating routes a browser may call without the CSRF header. */
@@ -93,6 +93,53 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
       { csrf: false, headers: { 'x-csrf-token': stolen } },
     );
     expect(response.statusCode).toBe(403);
+  });
+
+  it("refuses an attacker's own cookie and token pair planted in a victim's session, on every mutating route", async () => {
+    const attacker = await t.signedIn('agent');
+    const token = await attacker.csrf();
+    const plantedCookie = attacker.cookies.get('csrf') ?? '';
+    const victim = await t.signedIn('admin');
+    victim.cookies.set('csrf', plantedCookie);
+    for (const route of routes.filter((r) => r.method !== 'GET' && r.csrf)) {
+      const response = await victim.request(
+        route.method as Method,
+        concrete(route.url),
+        {},
+        {
+          csrf: false,
+          headers: { 'x-csrf-token': token },
+        },
+      );
+      expect(response.statusCode, key(route)).toBe(403);
+    }
+    // The same pair signed out does not pass either once the victim signs in.
+    const anonymous = t.client();
+    const signedOutToken = await anonymous.csrf();
+    const later = await t.signedIn('admin');
+    later.cookies.set('csrf', anonymous.cookies.get('csrf') ?? '');
+    const planted = await later.post(
+      '/api/invites',
+      { role: 'viewer' },
+      { csrf: false, headers: { 'x-csrf-token': signedOutToken } },
+    );
+    expect(planted.statusCode).toBe(403);
+  });
+
+  it('renews the CSRF pair at sign-in: a token from before no longer passes, a fresh one does', async () => {
+    const client = t.client();
+    const before = await client.csrf();
+    const email = (await t.signedIn('admin')).user.email;
+    await client.post('/api/logout');
+    const signedIn = await client.post('/api/login', { email, password: TEST_PASSWORD });
+    expect(signedIn.statusCode).toBe(200);
+    const stale = await client.post(
+      '/api/invites',
+      { role: 'viewer' },
+      { csrf: false, headers: { 'x-csrf-token': before } },
+    );
+    expect(stale.statusCode).toBe(403);
+    expect((await client.post('/api/invites', { role: 'viewer' })).statusCode).toBe(201);
   });
 
   it('answers 401 on every non-public route when signed out', async () => {
