@@ -128,6 +128,28 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
         lastName: 'Last name is required',
       });
     });
+
+    it('refuses a common or guessable password, or one built on the name or e-mail, on registration and on change', async () => {
+      const owner = await t.signedIn('admin');
+      for (const password of ['aaaaaaaaaa', '1234567890', 'password12', 'Kamau Otieno 1990']) {
+        const invite = (await owner.post('/api/invites', { role: 'agent' })).json();
+        const response = await t.client().post('/api/register', {
+          email: `weak${Math.random().toString(36).slice(2)}@example.com`,
+          password,
+          firstName: 'Kamau',
+          lastName: 'Otieno',
+          inviteToken: invite.token,
+        });
+        expect(response.statusCode, password).toBe(400);
+        expect(response.json().errors[0].field, password).toBe('password');
+      }
+      const change = await owner.post('/api/user/password', {
+        currentPassword: TEST_PASSWORD,
+        newPassword: 'qwertyuiop123',
+      });
+      expect(change.statusCode).toBe(400);
+      expect(change.json().errors[0].field).toBe('newPassword');
+    });
   });
 
   describe('sign-in and sessions', () => {

@@ -12,6 +12,7 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { AppError, conflict, forbidden, unauthorized } from '../../errors';
 import { withTransaction } from '../../transaction';
+import { signedInFrom } from '../audit/sign-ins';
 import { notify } from '../notifications/service';
 import {
   consumeInvite,
@@ -22,8 +23,9 @@ import {
   toUser,
 } from '../users/service';
 import { decoyHash, hashPassword, verifyPassword } from './password';
+import { assertStrongPassword } from './password-policy';
 import { consumeRecoveryCode } from './recovery-codes';
-import { assertNotThrottled, clearAccountFailures, recordFailure } from './throttle';
+import { assertNotThrottled, clearAccountFailures, MAX_FAILURES, recordFailure } from './throttle';
 import { matchTotp } from './totp';
 
 export interface SignInMeta {
@@ -51,6 +53,7 @@ function anonymous(meta: SignInMeta, label: string | null): Actor {
  * whose role they take. Signs the new user in.
  */
 export async function register(ctx: TxContext, input: RegisterInput, meta: SignInMeta): Promise<SignedIn> {
+  assertStrongPassword(input.password, input);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   const { tx } = ctx;
@@ -123,11 +126,12 @@ export async function login(
   meta: SignInMeta,
   options: { adminOnly: boolean },
 ): Promise<SignedIn> {
-  await assertNotThrottled(ctx, input.email, meta.ip);
   const row = await findUserByEmail(ctx.db, input.email);
+  const knownAddress = row ? await signedInFrom(ctx.db, row.id, meta.ip, ctx.clock.now()) : false;
+  await assertNotThrottled(ctx, { email: input.email, ip: meta.ip, knownAddress });
   const passwordOk = await verifyPassword(input.password, row?.passwordHash ?? (await decoyHash()));
   if (!row || !passwordOk) {
-    await failed(ctx, input.email, meta, 'bad_password');
+    await failed(ctx, input.email, meta, 'bad_password', row?.id);
     throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
   }
   if (!row.active) {
@@ -157,7 +161,7 @@ export async function login(
       recoveryCode !== undefined &&
       (await consumeRecoveryCode(ctx.db, row.id, recoveryCode, ctx.clock.now()));
     if (totpStep === undefined && !recoveryOk) {
-      await failed(ctx, input.email, meta, 'bad_totp');
+      await failed(ctx, input.email, meta, 'bad_totp', row.id);
       throw invalidCode();
     }
   }
@@ -198,9 +202,31 @@ function invalidCode(): AppError {
   ]);
 }
 
-async function failed(ctx: AppContext, email: string, meta: SignInMeta, reason: string): Promise<void> {
-  await recordFailure(ctx, email, meta.ip);
+async function failed(
+  ctx: AppContext,
+  email: string,
+  meta: SignInMeta,
+  reason: string,
+  userId?: string,
+): Promise<void> {
+  const failures = await recordFailure(ctx, email, meta.ip);
   await audit(ctx, anonymous(meta, email), 'auth.login_failed', null, { reason });
+  // The owner hears of a guessing run once, when it reaches the throttle, not at every attempt.
+  if (userId && failures === MAX_FAILURES) {
+    await withTransaction(ctx, (tx) =>
+      notify(
+        tx,
+        { userId },
+        {
+          title: 'Failed sign-ins to your account',
+          message: `${MAX_FAILURES} failed sign-in attempts in 15 minutes, the last from ${meta.ip}. If this was not you, change your password and turn on two-factor sign-in.`,
+          type: 'warning',
+          link: '/profile',
+          category: 'system',
+        },
+      ),
+    );
+  }
 }
 
 async function audit(

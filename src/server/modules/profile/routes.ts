@@ -1,10 +1,12 @@
+import type { FastifyRequest } from 'fastify';
 import { profileEndpoints } from '../../../contracts/profile';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { unauthorized } from '../../errors';
+import { AppError, unauthorized } from '../../errors';
 import { userId } from '../../plugins/session';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
+import { assertNotThrottled, recordFailure } from '../auth/throttle';
 import {
   changePassword,
   disableTwoFactor,
@@ -26,13 +28,32 @@ export async function profileRoutes(app: AppInstance): Promise<void> {
     return request.session.id;
   };
 
+  /**
+   * A call that checks the current password is throttled like sign-in (issue 12 §4): five wrong
+   * within 15 minutes from one address, and it waits. A wrong password is recorded after its
+   * transaction rolled back, so the count survives the refusal.
+   */
+  const checkingPassword = async <T>(request: FastifyRequest, run: () => Promise<T>): Promise<T> => {
+    const email = request.session?.user.email ?? '';
+    await assertNotThrottled(ctx, { email, ip: request.ip, knownAddress: true });
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'WRONG_PASSWORD')
+        await recordFailure(ctx, email, request.ip);
+      throw error;
+    }
+  };
+
   route(app, profileEndpoints.update, own, (request) =>
-    withTransaction(ctx, (tx) => updateProfile(tx, actorOf(request), request.body)),
+    checkingPassword(request, () =>
+      withTransaction(ctx, (tx) => updateProfile(tx, actorOf(request), request.body)),
+    ),
   );
 
   route(app, profileEndpoints.changePassword, own, async (request) => {
-    await withTransaction(ctx, (tx) =>
-      changePassword(tx, actorOf(request), sessionId(request), request.body),
+    await checkingPassword(request, () =>
+      withTransaction(ctx, (tx) => changePassword(tx, actorOf(request), sessionId(request), request.body)),
     );
     return { ok: true as const };
   });
@@ -50,13 +71,17 @@ export async function profileRoutes(app: AppInstance): Promise<void> {
   }));
 
   route(app, profileEndpoints.twoFactorDisable, own, async (request) => {
-    await withTransaction(ctx, (tx) => disableTwoFactor(tx, actorOf(request), request.body.currentPassword));
+    await checkingPassword(request, () =>
+      withTransaction(ctx, (tx) => disableTwoFactor(tx, actorOf(request), request.body.currentPassword)),
+    );
     return { ok: true as const };
   });
 
   route(app, profileEndpoints.recoveryCodes, own, async (request) => ({
-    recoveryCodes: await withTransaction(ctx, (tx) =>
-      regenerateRecoveryCodes(tx, actorOf(request), request.body.currentPassword),
+    recoveryCodes: await checkingPassword(request, () =>
+      withTransaction(ctx, (tx) =>
+        regenerateRecoveryCodes(tx, actorOf(request), request.body.currentPassword),
+      ),
     ),
   }));
 

@@ -8,6 +8,7 @@ import type { AppContext, Executor, TxContext } from '../../context';
 import { AppError, conflict, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { hashPassword, verifyPassword } from '../auth/password';
+import { assertStrongPassword } from '../auth/password-policy';
 import { deleteRecoveryCodes, issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes';
 import { generateTotpSecret, matchTotp, otpauthUri } from '../auth/totp';
 import { findUserByEmail, findUserById, toUser } from '../users/service';
@@ -81,6 +82,7 @@ export async function changePassword(
   if (input.currentPassword === input.newPassword) {
     throw fieldError('newPassword', 'Choose a password different from the current one');
   }
+  assertStrongPassword(input.newPassword, user, 'newPassword');
   const passwordHash = await hashPassword(input.newPassword);
   const { tx } = ctx;
   await tx.update(users).set({ passwordHash, updatedAt: ctx.clock.now() }).where(eq(users.id, id));
