@@ -3,6 +3,7 @@ export { FilterSelect } from './filter-select';
 export { type FilterControl, ListPage } from './list-page';
 export { ListToolbar } from './list-toolbar';
 export { Pagination } from './pagination';
+export { TwoLineCell } from './two-line-cell';
 export { LIST_PAGE_SIZE, useList } from './use-list';
 export {
   csvHref,

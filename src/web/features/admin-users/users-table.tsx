@@ -4,17 +4,20 @@ import { useState } from 'react';
 import { type StaffUser, type StaffUserUpdateBody, type User, userEndpoints } from '@/contracts/auth';
 import { ROLE_LABELS, ROLES, type Role } from '@/contracts/roles';
 import { displayName } from '@/web/app/nav-rules';
+import { ActionCell } from '@/web/components/action-table';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
+import { EmptyMessage } from '@/web/components/empty-message';
 import { Badge } from '@/web/components/ui/badge';
-import { Button } from '@/web/components/ui/button';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/web/components/ui/select';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { TableCell, TableRow } from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
 import { api, apiOrNull } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
-import { TableSkeleton } from './table-skeleton';
+import { WholeListTable } from './whole-list-table';
+
+const HEADINGS = ['Name', 'Email', 'Role', 'Status', '2FA', 'Last sign-in'];
 
 export function UsersTable({ me }: { me: User }) {
   const queryClient = useQueryClient();
@@ -45,125 +48,92 @@ export function UsersTable({ me }: { me: User }) {
     },
   });
 
-  if (users.isLoading) return <TableSkeleton label="Loading users…" />;
-  if (users.error) {
-    return (
-      <p role="alert" className="p-6 text-destructive text-sm">
-        Users could not be loaded: {errorMessage(users.error)}
-      </p>
-    );
-  }
-  const list = users.data ?? [];
-  if (list.length === 0) {
-    return (
-      <div className="flex flex-col items-center gap-2 p-10 text-center text-muted-foreground text-sm">
-        <Users className="size-6" aria-hidden="true" />
-        No users yet.
-      </div>
-    );
-  }
-
   const pendingId = update.isPending ? update.variables?.id : undefined;
   return (
     <>
-      <Table data-testid="table-users">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Name</TableHead>
-            <TableHead>Email</TableHead>
-            <TableHead>Role</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead>2FA</TableHead>
-            <TableHead>Last sign-in</TableHead>
-            <TableHead className="text-right">
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {list.map((user) => {
-            const self = user.id === me.id;
-            const locked = user.isOwner || self;
-            const name = displayName(user);
-            return (
-              <TableRow key={user.id} data-testid={`row-user-${user.id}`}>
-                <TableCell>
-                  <span className="flex items-center gap-2 font-medium">
-                    {name}
-                    {user.isOwner && <Badge variant="secondary">Owner</Badge>}
-                    {self && <Badge variant="outline">You</Badge>}
-                  </span>
-                </TableCell>
-                <TableCell className="text-muted-foreground">{user.email}</TableCell>
-                <TableCell>
-                  {locked ? (
-                    <span className="flex items-center gap-1.5" data-testid={`text-role-${user.id}`}>
-                      {ROLE_LABELS[user.role]}
-                      <Lock className="size-3.5 text-muted-foreground" aria-hidden="true" />
-                      <span className="sr-only">
-                        {user.isOwner ? '(the owner cannot be changed)' : '(you cannot change your own role)'}
-                      </span>
+      <WholeListTable
+        query={users}
+        label="Users"
+        empty={<EmptyMessage icon={Users}>No users yet.</EmptyMessage>}
+        headings={HEADINGS}
+        testId="table-users"
+        row={(user) => {
+          const self = user.id === me.id;
+          const locked = user.isOwner || self;
+          const name = displayName(user);
+          return (
+            <TableRow key={user.id} data-testid={`row-user-${user.id}`}>
+              <TableCell>
+                <span className="flex items-center gap-2 font-medium">
+                  {name}
+                  {user.isOwner && <Badge variant="secondary">Owner</Badge>}
+                  {self && <Badge variant="outline">You</Badge>}
+                </span>
+              </TableCell>
+              <TableCell className="text-muted-foreground">{user.email}</TableCell>
+              <TableCell>
+                {locked ? (
+                  <span className="flex items-center gap-1.5" data-testid={`text-role-${user.id}`}>
+                    {ROLE_LABELS[user.role]}
+                    <Lock className="size-3.5 text-muted-foreground" aria-hidden="true" />
+                    <span className="sr-only">
+                      {user.isOwner ? '(the owner cannot be changed)' : '(you cannot change your own role)'}
                     </span>
-                  ) : (
-                    <Select
-                      value={user.role}
-                      disabled={pendingId === user.id}
-                      onValueChange={(role) => update.mutate({ id: user.id, body: { role: role as Role } })}
-                    >
-                      <SelectTrigger
-                        className="h-8 w-40"
-                        aria-label={`Role of ${name}`}
-                        data-testid={`select-role-${user.id}`}
-                      >
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        {ROLES.map((role) => (
-                          <SelectItem key={role} value={role} data-testid={`option-role-${role}`}>
-                            {ROLE_LABELS[role]}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                  )}
-                </TableCell>
-                <TableCell>
-                  {user.active ? (
-                    <Badge variant="success" data-testid={`badge-status-${user.id}`}>
-                      Active
-                    </Badge>
-                  ) : (
-                    <Badge variant="outline" data-testid={`badge-status-${user.id}`}>
-                      Deactivated
-                    </Badge>
-                  )}
-                </TableCell>
-                <TableCell>
-                  <span className={user.twoFactorEnabled ? 'font-medium' : 'text-muted-foreground'}>
-                    {user.twoFactorEnabled ? 'On' : 'Off'}
                   </span>
-                </TableCell>
-                <TableCell className="text-muted-foreground">
-                  {formatDateTime(user.lastLoginAt, 'Never')}
-                </TableCell>
-                <TableCell className="text-right">
-                  {!locked && (
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      disabled={pendingId === user.id}
-                      onClick={() => setConfirming(user)}
-                      data-testid={`button-toggle-active-${user.id}`}
+                ) : (
+                  <Select
+                    value={user.role}
+                    disabled={pendingId === user.id}
+                    onValueChange={(role) => update.mutate({ id: user.id, body: { role: role as Role } })}
+                  >
+                    <SelectTrigger
+                      className="h-8 w-40"
+                      aria-label={`Role of ${name}`}
+                      data-testid={`select-role-${user.id}`}
                     >
-                      {user.active ? 'Deactivate' : 'Reactivate'}
-                    </Button>
-                  )}
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {ROLES.map((role) => (
+                        <SelectItem key={role} value={role} data-testid={`option-role-${role}`}>
+                          {ROLE_LABELS[role]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </TableCell>
+              <TableCell>
+                {user.active ? (
+                  <Badge variant="success" data-testid={`badge-status-${user.id}`}>
+                    Active
+                  </Badge>
+                ) : (
+                  <Badge variant="outline" data-testid={`badge-status-${user.id}`}>
+                    Deactivated
+                  </Badge>
+                )}
+              </TableCell>
+              <TableCell>
+                <span className={user.twoFactorEnabled ? 'font-medium' : 'text-muted-foreground'}>
+                  {user.twoFactorEnabled ? 'On' : 'Off'}
+                </span>
+              </TableCell>
+              <TableCell className="text-muted-foreground">
+                {formatDateTime(user.lastLoginAt, 'Never')}
+              </TableCell>
+              <ActionCell
+                show={!locked}
+                disabled={pendingId === user.id}
+                onClick={() => setConfirming(user)}
+                data-testid={`button-toggle-active-${user.id}`}
+              >
+                {user.active ? 'Deactivate' : 'Reactivate'}
+              </ActionCell>
+            </TableRow>
+          );
+        }}
+      />
       <ConfirmDialog
         open={!!confirming}
         onOpenChange={(open) => !open && setConfirming(null)}

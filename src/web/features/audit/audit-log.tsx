@@ -1,37 +1,24 @@
 import { useInfiniteQuery, useMutation } from '@tanstack/react-query';
-import { Filter, Link2, Link2Off, RotateCw, ScrollText, ShieldCheck, X } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_ENTITY_TYPES,
-  type AuditQuery,
-  type AuditRow,
-  auditEndpoints,
-} from '@/contracts/audit';
-import { FormField } from '@/web/components/form-field';
+import { Link2, Link2Off, RotateCw, ScrollText, ShieldCheck } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { type AuditQuery, type AuditRow, auditEndpoints } from '@/contracts/audit';
+import { ActionCell, ActionTableHeader } from '@/web/components/action-table';
+import { EmptyMessage } from '@/web/components/empty-message';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Input } from '@/web/components/ui/input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { Table, TableBody, TableCell, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
+import { cn } from '@/web/lib/utils';
 import { AuditDetailDialog } from './audit-detail';
+import { AuditFilterForm, type AuditFilters, NO_FILTERS } from './audit-filter-form';
 import { formatAuditTime } from './audit-format';
 
-export interface AuditFilters {
-  action: string;
-  entityType: string;
-  entityId: string;
-  actor: string;
-  from: string;
-  to: string;
-}
-
-const EMPTY: AuditFilters = { action: '', entityType: '', entityId: '', actor: '', from: '', to: '' };
 const PAGE_SIZE = 50;
+const HEADINGS = ['#', 'Time', 'Actor', 'Action', 'Entity', 'Address'];
 
 /** The log's query: the filters given (trimmed), the keyset position, the page size. */
 function auditQueryOf(filters: AuditFilters, before?: number): AuditQuery {
@@ -43,11 +30,8 @@ function auditQueryOf(filters: AuditFilters, before?: number): AuditQuery {
 
 /** The audit log: filters, newest first, keyset "Load more", row details, and the chain check. */
 export function AuditLog() {
-  const [draft, setDraft] = useState<AuditFilters>(EMPTY);
-  const [applied, setApplied] = useState<AuditFilters>(EMPTY);
-  const [rangeError, setRangeError] = useState<string | null>(null);
+  const [applied, setApplied] = useState<AuditFilters>(NO_FILTERS);
   const [selected, setSelected] = useState<AuditRow | null>(null);
-  const ids = useId();
 
   const log = useInfiniteQuery({
     queryKey: queryKeys.audit.log(applied),
@@ -57,23 +41,6 @@ export function AuditLog() {
     staleTime: 0,
   });
 
-  const set = (key: keyof AuditFilters) => (event: { target: { value: string } }) =>
-    setDraft((current) => ({ ...current, [key]: event.target.value }));
-
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    if (draft.from && draft.to && draft.from > draft.to) {
-      setRangeError('The start date must not be after the end date');
-      return;
-    }
-    setRangeError(null);
-    setApplied(draft);
-  };
-  const clear = () => {
-    setDraft(EMPTY);
-    setApplied(EMPTY);
-    setRangeError(null);
-  };
   const filtered = Object.values(applied).some((value) => value.trim() !== '');
   const rows = log.data?.pages.flatMap((page) => page.rows) ?? [];
 
@@ -88,107 +55,7 @@ export function AuditLog() {
           </CardDescription>
         </CardHeader>
         <CardContent className="grid grid-cols-1 gap-4 p-0 pb-2">
-          <form
-            onSubmit={apply}
-            noValidate
-            aria-label="Filter audit entries"
-            className="grid grid-cols-1 gap-3 px-6 sm:grid-cols-2 lg:grid-cols-3"
-            data-testid="form-audit-filters"
-          >
-            <FormField id={`${ids}-action`} label="Action">
-              {(control) => (
-                <Input
-                  {...control}
-                  list={`${ids}-actions`}
-                  placeholder="e.g. auth.login"
-                  value={draft.action}
-                  onChange={set('action')}
-                  data-testid="input-audit-action"
-                />
-              )}
-            </FormField>
-            <datalist id={`${ids}-actions`}>
-              {AUDIT_ACTIONS.map((action) => (
-                <option key={action} value={action} />
-              ))}
-            </datalist>
-            <FormField id={`${ids}-entity-type`} label="Entity type">
-              {(control) => (
-                <Input
-                  {...control}
-                  list={`${ids}-entity-types`}
-                  placeholder="e.g. user"
-                  value={draft.entityType}
-                  onChange={set('entityType')}
-                  data-testid="input-audit-entity-type"
-                />
-              )}
-            </FormField>
-            <datalist id={`${ids}-entity-types`}>
-              {AUDIT_ENTITY_TYPES.map((type) => (
-                <option key={type} value={type} />
-              ))}
-            </datalist>
-            <FormField id={`${ids}-entity-id`} label="Entity id">
-              {(control) => (
-                <Input
-                  {...control}
-                  spellCheck={false}
-                  value={draft.entityId}
-                  onChange={set('entityId')}
-                  data-testid="input-audit-entity-id"
-                />
-              )}
-            </FormField>
-            <FormField id={`${ids}-actor`} label="Actor email contains">
-              {(control) => (
-                <Input
-                  {...control}
-                  type="search"
-                  spellCheck={false}
-                  value={draft.actor}
-                  onChange={set('actor')}
-                  data-testid="input-audit-actor"
-                />
-              )}
-            </FormField>
-            <FormField id={`${ids}-from`} label="From" error={rangeError ?? undefined}>
-              {(control) => (
-                <Input
-                  {...control}
-                  type="date"
-                  className="dark:[color-scheme:dark]"
-                  value={draft.from}
-                  onChange={set('from')}
-                  data-testid="input-audit-from"
-                />
-              )}
-            </FormField>
-            <FormField id={`${ids}-to`} label="To">
-              {(control) => (
-                <Input
-                  {...control}
-                  type="date"
-                  className="dark:[color-scheme:dark]"
-                  value={draft.to}
-                  onChange={set('to')}
-                  data-testid="input-audit-to"
-                />
-              )}
-            </FormField>
-            <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-3">
-              <Button type="submit" data-testid="button-audit-apply">
-                <Filter aria-hidden="true" />
-                Apply filters
-              </Button>
-              {(filtered || Object.values(draft).some(Boolean)) && (
-                <Button type="button" variant="ghost" onClick={clear} data-testid="button-audit-clear">
-                  <X aria-hidden="true" />
-                  Clear
-                </Button>
-              )}
-            </div>
-          </form>
+          <AuditFilterForm filtered={filtered} onApply={setApplied} />
 
           {log.isLoading ? (
             <TableSkeleton label="Loading audit entries…" rows={6} />
@@ -201,29 +68,13 @@ export function AuditLog() {
               </Button>
             </div>
           ) : rows.length === 0 ? (
-            <div
-              className="flex flex-col items-center gap-2 p-10 text-center text-muted-foreground text-sm"
-              data-testid="text-audit-empty"
-            >
-              <ScrollText className="size-6" aria-hidden="true" />
+            <EmptyMessage icon={ScrollText} testId="text-audit-empty">
               {filtered ? 'No entries match these filters.' : 'No entries yet.'}
-            </div>
+            </EmptyMessage>
           ) : (
             <>
               <Table data-testid="table-audit" className="hidden md:table">
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>#</TableHead>
-                    <TableHead>Time</TableHead>
-                    <TableHead>Actor</TableHead>
-                    <TableHead>Action</TableHead>
-                    <TableHead>Entity</TableHead>
-                    <TableHead>Address</TableHead>
-                    <TableHead className="text-right">
-                      <span className="sr-only">Details</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
+                <ActionTableHeader headings={HEADINGS} actions="Details" />
                 <TableBody>
                   {rows.map((row) => (
                     <TableRow key={row.id} data-testid={`row-audit-${row.id}`}>
@@ -238,17 +89,13 @@ export function AuditLog() {
                         {row.entityId ? ` · ${row.entityId}` : ''}
                       </TableCell>
                       <TableCell className="text-muted-foreground">{row.ip ?? '—'}</TableCell>
-                      <TableCell className="text-right">
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          onClick={() => setSelected(row)}
-                          aria-label={`Details of entry ${row.id}`}
-                          data-testid={`button-audit-details-${row.id}`}
-                        >
-                          Details
-                        </Button>
-                      </TableCell>
+                      <ActionCell
+                        onClick={() => setSelected(row)}
+                        aria-label={`Details of entry ${row.id}`}
+                        data-testid={`button-audit-details-${row.id}`}
+                      >
+                        Details
+                      </ActionCell>
                     </TableRow>
                   ))}
                 </TableBody>
@@ -323,44 +170,20 @@ function VerifyChain() {
               </p>
             )}
             {result?.ok && (
-              <div
-                className="mt-3 flex items-start gap-2 rounded-lg border border-success/50 bg-success/10 px-3 py-2.5 text-sm"
-                data-testid="text-chain-ok"
-              >
-                <Link2 className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                <div className="min-w-0">
-                  <p className="font-medium">Chain intact: all {result.rows} entries check out.</p>
-                  <p
-                    className="mt-1 break-all font-mono text-muted-foreground text-xs"
-                    data-testid="text-last-hash"
-                  >
-                    Last hash: {result.lastHash ?? '—'}
-                  </p>
-                </div>
-              </div>
+              <ChainResult ok lastHash={result.lastHash} testId="text-chain-ok">
+                <p className="font-medium">Chain intact: all {result.rows} entries check out.</p>
+              </ChainResult>
             )}
             {result && !result.ok && (
-              <div
-                className="mt-3 flex items-start gap-2 rounded-lg border border-destructive/50 bg-destructive/10 px-3 py-2.5 text-sm"
-                data-testid="text-chain-broken"
-              >
-                <Link2Off className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden="true" />
-                <div className="min-w-0">
-                  <p className="font-medium">
-                    Chain broken at entry #{result.firstBrokenId ?? '?'}: {result.reason ?? 'unknown reason'}.
-                  </p>
-                  <p className="mt-1 text-muted-foreground">
-                    {result.rows} entries checked. Entries from #{result.firstBrokenId ?? '?'} on cannot be
-                    trusted; restore from a backup and investigate.
-                  </p>
-                  <p
-                    className="mt-1 break-all font-mono text-muted-foreground text-xs"
-                    data-testid="text-last-hash"
-                  >
-                    Last hash: {result.lastHash ?? '—'}
-                  </p>
-                </div>
-              </div>
+              <ChainResult ok={false} lastHash={result.lastHash} testId="text-chain-broken">
+                <p className="font-medium">
+                  Chain broken at entry #{result.firstBrokenId ?? '?'}: {result.reason ?? 'unknown reason'}.
+                </p>
+                <p className="mt-1 text-muted-foreground">
+                  {result.rows} entries checked. Entries from #{result.firstBrokenId ?? '?'} on cannot be
+                  trusted; restore from a backup and investigate.
+                </p>
+              </ChainResult>
             )}
           </div>
         </div>
@@ -370,5 +193,37 @@ function VerifyChain() {
         </Button>
       </CardContent>
     </Card>
+  );
+}
+
+/** The check's verdict, intact or broken, with the last hash it reached. */
+function ChainResult({
+  ok,
+  lastHash,
+  testId,
+  children,
+}: {
+  ok: boolean;
+  lastHash: string | null | undefined;
+  testId: string;
+  children: ReactNode;
+}) {
+  const Icon = ok ? Link2 : Link2Off;
+  return (
+    <div
+      className={cn(
+        'mt-3 flex items-start gap-2 rounded-lg border px-3 py-2.5 text-sm',
+        ok ? 'border-success/50 bg-success/10' : 'border-destructive/50 bg-destructive/10',
+      )}
+      data-testid={testId}
+    >
+      <Icon className={cn('mt-0.5 size-4 shrink-0', !ok && 'text-destructive')} aria-hidden="true" />
+      <div className="min-w-0">
+        {children}
+        <p className="mt-1 break-all font-mono text-muted-foreground text-xs" data-testid="text-last-hash">
+          Last hash: {lastHash ?? '—'}
+        </p>
+      </div>
+    </div>
   );
 }

@@ -3,7 +3,13 @@ import { X } from 'lucide-react';
 import { CONTRACT_STATUSES, type ContractRow, contractEndpoints } from '@/contracts/contracts';
 import { customerEndpoints } from '@/contracts/customers';
 import { planEndpoints } from '@/contracts/plans';
-import { type Column, type FilterControl, ListPage, type ListStateApi } from '@/web/components/data-list';
+import {
+  type Column,
+  type FilterControl,
+  ListPage,
+  type ListStateApi,
+  TwoLineCell,
+} from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
 import { optionPairs, useOrganisationOptions } from '@/web/features/settings/organisation-options-query';
 import { api } from '@/web/lib/api';
@@ -37,23 +43,13 @@ const COLUMNS: ReadonlyArray<Column<ContractRow>> = [
   {
     key: 'customer',
     header: 'Customer',
-    cell: (c) => (
-      <div className="min-w-0">
-        <div className="truncate">{c.customerName}</div>
-        <div className="text-muted-foreground text-xs tabular-nums">{c.customerPhone}</div>
-      </div>
-    ),
+    cell: (c) => <TwoLineCell main={c.customerName} sub={c.customerPhone} subClassName="tabular-nums" />,
   },
   {
     key: 'device',
     header: 'Device',
     wide: true,
-    cell: (c) => (
-      <div className="min-w-0">
-        <div className="truncate">{c.deviceModel}</div>
-        <div className="font-mono text-muted-foreground text-xs">{c.deviceSerial}</div>
-      </div>
-    ),
+    cell: (c) => <TwoLineCell main={c.deviceModel} sub={c.deviceSerial} subClassName="font-mono" />,
   },
   { key: 'status', header: 'Status', wide: true, cell: (c) => <ContractStatusBadge status={c.status} /> },
   {

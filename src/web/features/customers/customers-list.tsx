@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { type CustomerListItem, customerEndpoints, KYC_STATUSES, RISK_GRADES } from '@/contracts/customers';
 import { can } from '@/contracts/roles';
-import { type Column, type FilterControl, ListPage } from '@/web/components/data-list';
+import { type Column, type FilterControl, ListPage, TwoLineCell } from '@/web/components/data-list';
 import { Input } from '@/web/components/ui/input';
 import { useAuth } from '@/web/hooks/use-auth';
 import { formatDay } from '@/web/lib/format';
@@ -24,10 +24,12 @@ const COLUMNS: ReadonlyArray<Column<CustomerListItem>> = [
     header: 'Name',
     sort: 'name',
     cell: (c) => (
-      <div className="min-w-0">
-        <div className="truncate font-medium">{c.fullName}</div>
-        <div className="text-muted-foreground text-xs tabular-nums md:hidden">{c.phone}</div>
-      </div>
+      <TwoLineCell
+        main={c.fullName}
+        sub={c.phone}
+        mainClassName="font-medium"
+        subClassName="tabular-nums md:hidden"
+      />
     ),
   },
   {

@@ -13,18 +13,12 @@ import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { type Column, type FilterControl, ListPage } from '@/web/components/data-list';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage } from '@/web/lib/queryClient';
+import { FormDialog } from './form-dialog';
 import { CATEGORY_LABELS, CONTROL_LABELS, labelOf } from './format';
 import { ModelForm } from './model-form';
 import { useOrganisation } from './queries';
@@ -186,35 +180,32 @@ export function ModelsList() {
         }}
       />
 
-      <Dialog open={editing !== null} onOpenChange={(open) => !open && setEditing(null)}>
-        <DialogContent
-          className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-xl"
-          data-testid="dialog-model"
-        >
-          <DialogHeader>
-            <DialogTitle>{editing?.model ? `Edit ${editing.model.name}` : 'New device model'}</DialogTitle>
-            <DialogDescription>
-              {editing?.model
-                ? 'Changes apply to the catalogue; contracts keep the price they were made with.'
-                : 'What the lender sells: make, model, category, price and how a unit is controlled.'}
-            </DialogDescription>
-          </DialogHeader>
-          {editing && (
-            <ModelForm
-              model={editing.model}
-              currency={currency}
-              onCancel={() => setEditing(null)}
-              onSaved={(saved) => {
-                toast({
-                  title: editing.model ? 'Model saved' : 'Model created',
-                  description: `${saved.name} is in the catalogue.`,
-                });
-                setEditing(null);
-              }}
-            />
-          )}
-        </DialogContent>
-      </Dialog>
+      <FormDialog
+        open={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing?.model ? `Edit ${editing.model.name}` : 'New device model'}
+        description={
+          editing?.model
+            ? 'Changes apply to the catalogue; contracts keep the price they were made with.'
+            : 'What the lender sells: make, model, category, price and how a unit is controlled.'
+        }
+        testId="dialog-model"
+      >
+        {editing && (
+          <ModelForm
+            model={editing.model}
+            currency={currency}
+            onCancel={() => setEditing(null)}
+            onSaved={(saved) => {
+              toast({
+                title: editing.model ? 'Model saved' : 'Model created',
+                description: `${saved.name} is in the catalogue.`,
+              });
+              setEditing(null);
+            }}
+          />
+        )}
+      </FormDialog>
 
       <ConfirmDialog
         open={toggling !== null}

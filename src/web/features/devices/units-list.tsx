@@ -11,16 +11,10 @@ import {
 import { can } from '@/contracts/roles';
 import { type Column, ListPage } from '@/web/components/data-list';
 import { Button } from '@/web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/web/components/ui/dialog';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { formatDay } from '@/web/lib/format';
+import { FormDialog } from './form-dialog';
 import { CATEGORY_LABELS, LOCK_LABELS, labelOf, STATUS_LABELS } from './format';
 import { ImportForm } from './import-form';
 import { useAllDeviceModels } from './queries';
@@ -140,52 +134,45 @@ export function UnitsList() {
         }}
       />
 
-      <Dialog open={dialog === 'add'} onOpenChange={(open) => setDialog(open ? 'add' : null)}>
-        <DialogContent
-          className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-xl"
-          data-testid="dialog-add-unit"
-        >
-          <DialogHeader>
-            <DialogTitle>Add a unit to stock</DialogTitle>
-            <DialogDescription>
-              One unit with its identifiers. For many units, import a CSV file.
-            </DialogDescription>
-          </DialogHeader>
-          {models.isLoading ? (
-            <p className="text-muted-foreground text-sm">Loading the models…</p>
-          ) : activeModels.length === 0 ? (
-            <div className="grid grid-cols-1 gap-3 text-sm" data-testid="text-no-models">
-              <p>There is no active device model yet: add the model first, then its units.</p>
-              <Button className="w-fit" onClick={() => navigate('/devices?tab=models')}>
-                Go to models
-              </Button>
-            </div>
-          ) : (
-            <UnitForm
-              models={activeModels}
-              onCancel={() => setDialog(null)}
-              onCreated={(device) => {
-                setDialog(null);
-                toast({ title: 'Unit added', description: `${device.serialNumber} is in stock.` });
-                navigate(`/devices/${device.id}`);
-              }}
-            />
-          )}
-        </DialogContent>
-      </Dialog>
+      <FormDialog
+        open={dialog === 'add'}
+        onClose={() => setDialog(null)}
+        title="Add a unit to stock"
+        description="One unit with its identifiers. For many units, import a CSV file."
+        testId="dialog-add-unit"
+      >
+        {models.isLoading ? (
+          <p className="text-muted-foreground text-sm">Loading the models…</p>
+        ) : activeModels.length === 0 ? (
+          <div className="grid grid-cols-1 gap-3 text-sm" data-testid="text-no-models">
+            <p>There is no active device model yet: add the model first, then its units.</p>
+            <Button className="w-fit" onClick={() => navigate('/devices?tab=models')}>
+              Go to models
+            </Button>
+          </div>
+        ) : (
+          <UnitForm
+            models={activeModels}
+            onCancel={() => setDialog(null)}
+            onCreated={(device) => {
+              setDialog(null);
+              toast({ title: 'Unit added', description: `${device.serialNumber} is in stock.` });
+              navigate(`/devices/${device.id}`);
+            }}
+          />
+        )}
+      </FormDialog>
 
-      <Dialog open={dialog === 'import'} onOpenChange={(open) => setDialog(open ? 'import' : null)}>
-        <DialogContent
-          className="max-h-[calc(100dvh-2rem)] overflow-y-auto sm:max-w-2xl"
-          data-testid="dialog-import-units"
-        >
-          <DialogHeader>
-            <DialogTitle>Import units from a CSV file</DialogTitle>
-            <DialogDescription>Receive many units at once, checked row by row.</DialogDescription>
-          </DialogHeader>
-          <ImportForm onDone={() => setDialog(null)} />
-        </DialogContent>
-      </Dialog>
+      <FormDialog
+        open={dialog === 'import'}
+        onClose={() => setDialog(null)}
+        title="Import units from a CSV file"
+        description="Receive many units at once, checked row by row."
+        wide
+        testId="dialog-import-units"
+      >
+        <ImportForm onDone={() => setDialog(null)} />
+      </FormDialog>
     </div>
   );
 }

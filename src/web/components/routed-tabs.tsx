@@ -1,0 +1,55 @@
+import type { LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
+import { useTabParam } from '@/web/hooks/use-tab-param';
+
+export interface RoutedTab {
+  value: string;
+  label: string;
+  icon?: LucideIcon;
+  /** `tab-<value>` unless given. */
+  testId?: string;
+  content: ReactNode;
+  /** The panel's layout, when it holds more than one card. */
+  className?: string;
+}
+
+/** A page's tabs with the open one in the address (`?tab=`, see useTabParam); the first is the default. */
+export function RoutedTabs({
+  label,
+  tabs,
+  listClassName,
+}: {
+  /** The tab list's accessible name. */
+  label: string;
+  tabs: readonly [RoutedTab, ...RoutedTab[]];
+  listClassName?: string;
+}) {
+  const [first, ...rest] = tabs;
+  const [tab, open] = useTabParam([first.value, ...rest.map((each) => each.value)]);
+  return (
+    <Tabs value={tab} onValueChange={open}>
+      <TabsList aria-label={label} className={listClassName}>
+        {tabs.map((each) => (
+          <TabsTrigger key={each.value} value={each.value} data-testid={each.testId ?? `tab-${each.value}`}>
+            <TabLabel {...each} />
+          </TabsTrigger>
+        ))}
+      </TabsList>
+      {tabs.map((each) => (
+        <TabsContent key={each.value} value={each.value} className={each.className}>
+          {each.content}
+        </TabsContent>
+      ))}
+    </Tabs>
+  );
+}
+
+function TabLabel({ label, icon: Icon }: RoutedTab) {
+  if (!Icon) return label;
+  return (
+    <>
+      <Icon aria-hidden="true" className="size-4" /> {label}
+    </>
+  );
+}
