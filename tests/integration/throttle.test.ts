@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 
-const FIFTEEN_MINUTES = 15 * 60_000;
-
 describe.each(DATABASE_KINDS)('sign-in throttling on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
