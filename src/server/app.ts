@@ -46,6 +46,7 @@ import { registerTextInputCheck } from './plugins/text-input';
 import { registerWebApp } from './plugins/web-app';
 import { Keyring } from './secrets';
 import { SessionStore } from './sessions';
+import { fileStorage } from './storage';
 
 export type AppInstance = FastifyInstance<
   RawServerDefault,
@@ -126,6 +127,8 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   app.decorate('readiness', { ready: false });
   app.decorateRequest('session', null);
   app.decorate('jobs', new JobQueue(app.ctx, JOBS));
+  const leftovers = await fileStorage(app.ctx).removeLeftovers();
+  if (leftovers) app.log.warn({ removed: leftovers }, 'removed upload files a crash left half-written');
   // Jobs stop before the bus and the database they use.
   app.addHook('onClose', async () => {
     await app.jobs.stop();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from './config';
 import type { AppServices } from './context';
@@ -15,9 +16,14 @@ export interface FileStorage {
   get(key: string): Promise<Buffer | null>;
   /** Removes the file; a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /** Removes what a crash left half-written; called once at start. Returns how many it removed. */
+  removeLeftovers(): Promise<number>;
 }
 
 /** Keys are our own: lower-case segments of letters, digits, '-' and '_', separated by '/'. */
+/** A file being written is named `<file>.<random>.tmp` until it is complete (`put`). */
+const TEMPORARY_SUFFIX = '.tmp';
+
 const KEY_PATTERN = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/;
 
 export function assertStorageKey(key: string): void {
@@ -44,7 +50,7 @@ export class LocalFileStorage implements FileStorage {
     const file = this.pathOf(key);
     await mkdir(path.dirname(file), { recursive: true });
     // Write then rename: a reader never sees half a file, a crash never leaves one under the key.
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const temporary = `${file}.${randomBytes(6).toString('hex')}${TEMPORARY_SUFFIX}`;
     await writeFile(temporary, data, { mode: 0o600 });
     await rename(temporary, file);
   }
@@ -60,6 +66,34 @@ export class LocalFileStorage implements FileStorage {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /**
+   * A process killed between `writeFile` and `rename` leaves its temporary file behind (never a
+   * file under a key). At start no write of this instance is under way: the directory is the
+   * instance's own (DATA_DIR), so every temporary file in it is a leftover.
+   */
+  async removeLeftovers(): Promise<number> {
+    let removed = 0;
+    const sweep = async (directory: string): Promise<void> => {
+      let entries: Dirent[];
+      try {
+        entries = await readdir(directory, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const entry of entries) {
+        const full = path.join(directory, entry.name);
+        if (entry.isDirectory()) await sweep(full);
+        else if (entry.isFile() && entry.name.endsWith(TEMPORARY_SUFFIX)) {
+          await rm(full, { force: true });
+          removed += 1;
+        }
+      }
+    };
+    await sweep(this.root);
+    return removed;
   }
 }
 
