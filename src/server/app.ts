@@ -12,6 +12,7 @@ import Fastify, {
 } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../db/client';
+import { setAuditChainKey } from './audit';
 import type { Config } from './config';
 import { type AppContext, type Clock, systemClock } from './context';
 import { AppError } from './errors';
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   app.setSerializerCompiler(responseSerializerCompiler);
 
   const keyring = new Keyring(options.appSecret);
+  setAuditChainKey(keyring);
   const bus = new InvalidationBus();
   await bus.start(database);
   const sessions = new SessionStore(

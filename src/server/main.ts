@@ -3,6 +3,7 @@ import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { BUILD_TEMPLATE, readTemplate } from '../db/template';
 import { buildApp } from './app';
+import { sealLegacyAuditRows } from './audit';
 import { loadConfig } from './config';
 import { seedDemoPortfolio } from './demo/portfolio';
 import { formatCredentials, seedDemoUsers } from './demo/users';
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const applied = await migrate(database);
   if (applied.length) app.log.info({ applied }, 'migrations applied');
+  // Rows chained before the keyed hash (decision 016) are sealed before anything is written.
+  await sealLegacyAuditRows(app.ctx.db);
   if (config.DEMO_DATA) {
     const credentials = await seedDemoUsers(app.ctx);
     if (credentials.length) process.stdout.write(`${formatCredentials(credentials)}\n`);

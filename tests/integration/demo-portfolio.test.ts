@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
-import { verifyAuditChain } from '../../src/server/audit';
 import { seedDemoPortfolio } from '../../src/server/demo/portfolio';
 import { seedDemoUsers } from '../../src/server/demo/users';
+import { verifyAuditChain } from '../../src/server/modules/audit/chain';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 
@@ -55,7 +55,7 @@ describe.each(DATABASE_KINDS)('demo portfolio on %s', (kind) => {
     );
     expect(Number(books?.debit)).toBeGreaterThan(0);
     expect(books?.debit).toBe(books?.credit);
-    expect((await verifyAuditChain(t.app.ctx.db)).ok).toBe(true);
+    expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
 
     // A second run finds the book there and leaves it alone.
     expect(await seedDemoPortfolio(t.app.ctx, { size: SMALL })).toBeNull();

@@ -1,8 +1,10 @@
-import { bigserial, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, jsonb, pgTable, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Append-only record of every mutation and sign-in: who, what, which entity, before and after.
- * Written in the same transaction as the change it records.
+ * Written in the same transaction as the change it records. A trigger refuses UPDATE, DELETE and
+ * TRUNCATE (migration 0015); the keyed hash chain and the checkpoints detect what gets past it
+ * (decision 016).
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -20,8 +22,27 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     /** Hash of the previous row (null for the first): deleting or reordering rows breaks the chain. */
     prevHash: text('prev_hash'),
-    /** sha256(prevHash || audit_payload(row)): editing a row breaks it. See migrations 0002. */
+    /** HMAC of prevHash and the row's content with a key from the app secret (src/server/audit.ts). */
     hash: text('hash'),
+    /**
+     * 2: `hash` is the keyed HMAC. 1: a row chained with plain sha256 (migration 0002) that waits
+     * to be sealed with the key at the next start; the trigger lets a row go from 1 to 2 only.
+     */
+    chainVersion: smallint('chain_version').notNull().default(2),
   },
   (t) => [index('audit_log_entity_idx').on(t.entityType, t.entityId), index('audit_log_at_idx').on(t.at)],
 );
+
+/**
+ * Where the audit chain stood (its row count and newest hash), recorded outside `audit_log` by
+ * the audit.checkpoint job, so that rows removed from its end are missed by `verify`. Each is
+ * signed with the chain key; append-only like the log. The newest is also kept in DATA_DIR.
+ */
+export const auditCheckpoints = pgTable('audit_checkpoints', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull(),
+  rows: bigint('rows', { mode: 'number' }).notNull(),
+  lastId: bigint('last_id', { mode: 'number' }).notNull(),
+  lastHash: text('last_hash').notNull(),
+  mac: text('mac').notNull(),
+});

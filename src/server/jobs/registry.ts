@@ -1,3 +1,4 @@
+import { auditCheckpointJob } from '../modules/audit/checkpoint-job';
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
 import type { JobDefinition } from './definition';
@@ -7,4 +8,9 @@ import { pruneJobRunsJob } from './prune';
  * Every job type of the app, each declared once beside the code it runs (`defineJob`). The queue
  * creates a queue and a worker for each; the admin view lists them.
  */
-export const JOBS: readonly JobDefinition[] = [refreshArrearsJob, rescoreJob, pruneJobRunsJob];
+export const JOBS: readonly JobDefinition[] = [
+  refreshArrearsJob,
+  rescoreJob,
+  pruneJobRunsJob,
+  auditCheckpointJob,
+];

@@ -2,9 +2,9 @@ import { and, desc, eq, gte, ilike, lt, type SQL, sql } from 'drizzle-orm';
 import { auditEndpoints } from '../../../contracts/audit';
 import { auditLog } from '../../../db/schema';
 import type { AppInstance } from '../../app';
-import { verifyAuditChain } from '../../audit';
 import { organisation } from '../../organisation';
 import { route } from '../../route';
+import { verifyAuditChain } from './chain';
 
 /** /admin/audit: the append-only log, filtered and paged, and the chain check. Administrators only. */
 export async function auditRoutes(app: AppInstance): Promise<void> {
@@ -49,5 +49,8 @@ export async function auditRoutes(app: AppInstance): Promise<void> {
     };
   });
 
-  route(app, auditEndpoints.verify, options, () => verifyAuditChain(ctx.db));
+  route(app, auditEndpoints.verify, options, async () => {
+    const { lastId: _lastId, ...verification } = await verifyAuditChain(ctx);
+    return verification;
+  });
 }

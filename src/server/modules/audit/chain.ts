@@ -1,0 +1,175 @@
+import { timingSafeEqual } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { chainVerificationSchema } from '../../../contracts/audit';
+import { queryRows } from '../../../db/client';
+import { auditCheckpoints } from '../../../db/schema';
+import { CHAINED_COLUMNS, type ChainedContent, chainHash, chainMac } from '../../audit';
+import type { AppContext } from '../../context';
+
+/** Rows read per query while verifying: the keyed hash is computed here, the key never in SQL. */
+const VERIFY_BATCH = 2000;
+
+/** Where the chain stood: its row count and newest row. Signed with the chain key. */
+export interface Checkpoint {
+  at: string;
+  rows: number;
+  lastId: number;
+  lastHash: string;
+  mac: string;
+}
+
+/** What `verify` answers, and the newest row's id for a checkpoint. */
+export type ChainState = z.infer<typeof chainVerificationSchema> & { lastId: number | null };
+
+type StoredRow = ChainedContent & {
+  id: string | number;
+  prev_hash: string | null;
+  hash: string;
+  chain_version: number;
+};
+
+const signCheckpoint = (c: Omit<Checkpoint, 'mac'>) =>
+  chainMac(`checkpoint|${c.at}|${c.rows}|${c.lastId}|${c.lastHash}`);
+
+function sameText(a: string | null, b: string): boolean {
+  return a !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+/** The newest checkpoint outside the database: an insider with SQL alone cannot roll it back. */
+export function checkpointFile(ctx: Pick<AppContext, 'config'>): string {
+  return path.join(ctx.config.DATA_DIR, 'audit-checkpoint.json');
+}
+
+async function readCheckpointFile(file: string): Promise<Checkpoint | null> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as Checkpoint;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Recomputes every row's keyed hash and link in id order (in batches, since only the app holds
+ * the key), then checks every checkpoint: each must be signed with the key, and the chain must
+ * still hold its row count up to its newest row with that row's hash, so rows cut from the end
+ * are missed.
+ */
+export async function verifyAuditChain(ctx: Pick<AppContext, 'db' | 'config'>): Promise<ChainState> {
+  let rows = 0;
+  let prevHash: string | null = null;
+  let lastId: number | null = null;
+  let broken: { id: number | null; reason: string } | null = null;
+  for (;;) {
+    const batch: StoredRow[] = await queryRows<StoredRow>(
+      ctx.db,
+      sql`SELECT id, prev_hash, hash, chain_version, ${CHAINED_COLUMNS}
+          FROM audit_log WHERE id > ${lastId ?? 0} ORDER BY id LIMIT ${VERIFY_BATCH}`,
+    );
+    for (const row of batch) {
+      const id = Number(row.id);
+      rows += 1;
+      if (!broken) {
+        if (row.prev_hash !== prevHash) broken = { id, reason: 'a row before it was removed or reordered' };
+        else if (Number(row.chain_version) !== 2)
+          broken = { id, reason: 'it predates the keyed chain and was never sealed with the app key' };
+        else if (!sameText(row.hash, chainHash(prevHash, row)))
+          broken = { id, reason: 'its content was changed' };
+      }
+      prevHash = row.hash;
+      lastId = id;
+    }
+    if (batch.length < VERIFY_BATCH) break;
+  }
+  broken ??= await checkCheckpoints(ctx);
+  return {
+    ok: !broken,
+    rows,
+    firstBrokenId: broken?.id ?? null,
+    reason: broken?.reason ?? null,
+    lastHash: prevHash,
+    lastId,
+  };
+}
+
+async function checkCheckpoints(
+  ctx: Pick<AppContext, 'db' | 'config'>,
+): Promise<{ id: number | null; reason: string } | null> {
+  // One pass numbers the rows; each checkpoint is joined to the row it names.
+  const recorded = await queryRows<{
+    at: Date | string;
+    rows: string | number;
+    last_id: string | number;
+    last_hash: string;
+    mac: string;
+    found_hash: string | null;
+    found_rows: string | number | null;
+  }>(
+    ctx.db,
+    sql`SELECT c.at, c.rows, c.last_id, c.last_hash, c.mac, a.hash AS found_hash, a.n AS found_rows
+        FROM audit_checkpoints c
+        LEFT JOIN (SELECT id, hash, row_number() OVER (ORDER BY id) AS n FROM audit_log) a ON a.id = c.last_id
+        ORDER BY c.id`,
+  );
+  const checkpoints = recorded.map((row) => ({
+    checkpoint: {
+      at: new Date(row.at).toISOString(),
+      rows: Number(row.rows),
+      lastId: Number(row.last_id),
+      lastHash: row.last_hash,
+      mac: row.mac,
+    },
+    found: row.found_hash === null ? null : { hash: row.found_hash, rows: Number(row.found_rows) },
+  }));
+  const file = await readCheckpointFile(checkpointFile(ctx));
+  if (file) {
+    const [found] = await queryRows<{ hash: string; rows: string | number }>(
+      ctx.db,
+      sql`SELECT hash, (SELECT count(*) FROM audit_log WHERE id <= ${file.lastId}) AS rows
+          FROM audit_log WHERE id = ${file.lastId}`,
+    );
+    checkpoints.push({
+      checkpoint: file,
+      found: found ? { hash: found.hash, rows: Number(found.rows) } : null,
+    });
+  }
+  for (const { checkpoint, found } of checkpoints) {
+    const { mac, ...signed } = checkpoint;
+    if (!sameText(mac, signCheckpoint(signed)))
+      return { id: null, reason: `the checkpoint of ${checkpoint.at} is not signed with the app key` };
+    if (!found || found.hash !== checkpoint.lastHash || found.rows !== checkpoint.rows)
+      return {
+        id: checkpoint.lastId,
+        reason: `rows up to it, counted by the checkpoint of ${checkpoint.at}, were removed`,
+      };
+  }
+  return null;
+}
+
+/**
+ * Verifies the chain and, when it holds, records where it stands: a row in audit_checkpoints
+ * (when the chain grew since the last one) and the same in DATA_DIR. A broken chain records
+ * nothing: a checkpoint must never bless a cut.
+ */
+export async function recordAuditCheckpoint(ctx: AppContext): Promise<ChainState & { recorded: boolean }> {
+  const state = await verifyAuditChain(ctx);
+  if (!state.ok || state.lastId === null || state.lastHash === null) return { ...state, recorded: false };
+  const [newest] = await ctx.db
+    .select({ lastId: auditCheckpoints.lastId })
+    .from(auditCheckpoints)
+    .orderBy(sql`${auditCheckpoints.id} DESC`)
+    .limit(1);
+  const at = ctx.clock.now();
+  const signed = { at: at.toISOString(), rows: state.rows, lastId: state.lastId, lastHash: state.lastHash };
+  const checkpoint: Checkpoint = { ...signed, mac: signCheckpoint(signed) };
+  const recorded = newest?.lastId !== state.lastId;
+  if (recorded) await ctx.db.insert(auditCheckpoints).values({ ...checkpoint, at });
+  const file = checkpointFile(ctx);
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, `${JSON.stringify(checkpoint)}\n`, { mode: 0o600 });
+  await rename(partial, file);
+  return { ...state, recorded };
+}
