@@ -142,6 +142,8 @@ describe.each(DATABASE_KINDS)('malformed input to every route on %s', (kind) => 
     }
     expect(failures.slice(0, 40)).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(10_000);
+    // The closing notes quote it.
+    console.info(`fuzz on ${kind}: ${sent} malformed requests to ${routes.length} routes, 0 answered 5xx`);
   }, 600_000);
 
   it('names the field and says why for a NUL or an unpaired surrogate, in the path, the query and the body', async () => {
