@@ -84,9 +84,16 @@ describe('Router (seed section 2)', () => {
   });
 
   it('renders a placeholder area inside the shell for a signed-in user', async () => {
-    renderAt('/crm/contacts/42', () => jsonResponse(owner));
-    expect(await screen.findByTestId('text-page-title')).toHaveTextContent('Contact');
+    renderAt('/crm', () => jsonResponse(owner));
+    expect(await screen.findByTestId('text-page-title')).toHaveTextContent('CRM');
     expect(screen.getByText('This area is being built')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
+  });
+
+  it('shows not-found inside the shell for a record under a placeholder area', async () => {
+    renderAt('/crm/contacts/no-such-contact', () => jsonResponse(owner));
+    expect(await screen.findByTestId('text-page-title')).toHaveTextContent('Page not found');
+    expect(screen.queryByText('This area is being built')).toBeNull();
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeInTheDocument();
   });
 });

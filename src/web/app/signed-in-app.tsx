@@ -18,9 +18,18 @@ const FinanceAssistant = lazy(() =>
   import('@/web/features/assistant/finance-assistant').catch(() => ({ default: () => null })),
 );
 
+/**
+ * Areas not built yet show their placeholder page. An area whose path names a record
+ * (`/crm/contacts/:id`) is left out: with no page behind it, no record exists to show, so any
+ * id there is unknown and falls through to not-found instead of a page that seems to exist.
+ */
 const PLACEHOLDER_PATHS = AREA_PATHS.filter(
   (path) =>
-    AREAS[path].access === 'signedIn' && path !== '/' && path !== '/admin/users' && !SERVICE_PAGES[path],
+    AREAS[path].access === 'signedIn' &&
+    path !== '/' &&
+    path !== '/admin/users' &&
+    !SERVICE_PAGES[path] &&
+    !path.includes(':'),
 );
 
 /** The signed-in area: the shell around every signed-in route of seed section 2. */

@@ -69,7 +69,7 @@ export function TopBar({ user }: { user: User }) {
               <Button
                 variant="ghost"
                 size="icon"
-                aria-label="Search pages and actions"
+                aria-label="Search pages, actions, customers and contracts"
                 aria-keyshortcuts="Control+K"
                 onClick={commandPalette.open}
                 data-testid="button-command-palette"

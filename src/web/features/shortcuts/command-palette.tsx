@@ -77,7 +77,7 @@ function useCommandResults(query: string, context: CommandContext, sources: Comm
   return { groups: groups.filter((group) => group.items.length > 0), searching };
 }
 
-/** Ctrl+K: search across pages and actions, run with Enter or a click. */
+/** Ctrl+K: search pages, actions, customers and contracts; run with Enter or a click. */
 export default function CommandPalette({
   user,
   sources = COMMAND_SOURCES,
@@ -152,7 +152,7 @@ export default function CommandPalette({
         className="top-[10vh] max-w-xl translate-y-0 gap-0 overflow-hidden p-0"
         data-testid="dialog-command-palette"
       >
-        <DialogTitle className="sr-only">Search pages and actions</DialogTitle>
+        <DialogTitle className="sr-only">Search pages, actions, customers and contracts</DialogTitle>
         <DialogDescription className="sr-only">
           Type to filter, move with the arrow keys and press Enter to go.
         </DialogDescription>
@@ -164,8 +164,8 @@ export default function CommandPalette({
             aria-controls={listId}
             aria-autocomplete="list"
             aria-activedescendant={flat.length ? optionId(Math.min(active, flat.length - 1)) : undefined}
-            aria-label="Search pages and actions"
-            placeholder="Search pages and actions…"
+            aria-label="Search pages, actions, customers and contracts"
+            placeholder="Search pages, customers, contracts…"
             className="h-12 min-w-0 flex-1 bg-transparent text-base outline-none placeholder:text-muted-foreground md:text-sm"
             value={query}
             onChange={(event) => setQuery(event.target.value)}

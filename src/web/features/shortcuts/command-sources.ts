@@ -1,13 +1,13 @@
 import { FilePlus2, LifeBuoy, LogOut, type LucideIcon, MailPlus, SunMoon } from 'lucide-react';
 import { AREA_PATHS, AREAS } from '@/web/app/areas';
 import { helpCentre } from '../help/help-store';
+import { contractsSource, customersSource } from './record-sources';
 import { NEW_CONTRACT_PATH } from './shortcut-rules';
 
 /**
  * What the command palette searches. A source turns the query into items: local sources (pages,
- * actions) at once; remote sources by calling the server. Customers, contracts and devices become
- * remote sources (`kind: 'remote', search: (query) => api(endpoint, { query: { q: query } })`) once those areas have a search
- * endpoint; the palette already waits for them and drops answers to stale queries.
+ * actions) at once; remote sources (customers and contracts, record-sources.ts) by calling the
+ * server's list search once typing pauses; the palette drops answers to stale queries.
  */
 export interface CommandItem {
   id: string;
@@ -149,4 +149,9 @@ export const actionsSource: LocalCommandSource = {
   },
 };
 
-export const COMMAND_SOURCES: CommandSource[] = [actionsSource, pagesSource];
+export const COMMAND_SOURCES: CommandSource[] = [
+  actionsSource,
+  pagesSource,
+  customersSource,
+  contractsSource,
+];

@@ -6,12 +6,13 @@ export type ShortcutId = 'help' | 'search' | 'new-contract' | 'dashboard';
 
 export const SHORTCUTS: ReadonlyArray<{ id: ShortcutId; keys: readonly string[]; label: string }> = [
   { id: 'help', keys: ['Ctrl', '?'], label: 'Open help' },
-  { id: 'search', keys: ['Ctrl', 'K'], label: 'Search pages and actions' },
+  { id: 'search', keys: ['Ctrl', 'K'], label: 'Search pages, actions, customers and contracts' },
   { id: 'new-contract', keys: ['Ctrl', 'N'], label: 'New contract' },
   { id: 'dashboard', keys: ['Ctrl', 'D'], label: 'Go to the dashboard' },
 ];
 
-export const NEW_CONTRACT_PATH = '/contracts?new=1';
+/** The contract wizard's own page (service-pages.ts), not the contracts list. */
+export const NEW_CONTRACT_PATH = '/contracts/new';
 
 export interface KeyLike {
   key: string;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Users } from 'lucide-react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@/contracts/auth';
-import { renderWithProviders } from '@/web/test/render';
+import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { helpCentre } from '../help/help-store';
 import CommandPalette from './command-palette';
 import {
@@ -14,7 +14,8 @@ import {
   pagesSource,
 } from './command-sources';
 import { commandPalette } from './palette-store';
-import { type KeyLike, NEW_CONTRACT_PATH, shortcutFor } from './shortcut-rules';
+import { contractsSource, customersSource } from './record-sources';
+import { type KeyLike, shortcutFor } from './shortcut-rules';
 import { useGlobalShortcuts } from './use-global-shortcuts';
 
 const key = (over: Partial<KeyLike>): KeyLike => ({
@@ -73,7 +74,10 @@ beforeEach(() => {
   helpCentre.reset();
   commandPalette.close();
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
 
 describe('global shortcuts', () => {
   it('navigates, opens help and the palette, and prevents the browser default', () => {
@@ -88,7 +92,8 @@ describe('global shortcuts', () => {
     expect(press({ key: 'd' }).defaultPrevented).toBe(true);
     expect(history.at(-1)).toBe('/');
     press({ key: 'n' });
-    expect(history.at(-1)).toBe(NEW_CONTRACT_PATH);
+    // The wizard itself, not the contracts list.
+    expect(history.at(-1)).toBe('/contracts/new');
     press({ key: '?', shiftKey: true });
     expect(helpCentre.get().open).toBe(true);
     press({ key: 'k' });
@@ -145,10 +150,91 @@ describe('command sources', () => {
     ]);
     expect(await labels(actionsSource, true)).toContain('New invite');
   });
+
+  it("opens the contract wizard from the palette's New contract", () => {
+    const ctx = context(false);
+    const [newContract] = actionsSource.search('new contract', ctx);
+    newContract?.run();
+    expect(ctx.navigate).toHaveBeenCalledWith('/contracts/new');
+  });
+});
+
+const NEEMA = {
+  id: '0b9c3f0e-2f4d-4f7a-9a43-5b1d2c3e4f50',
+  accountNumber: 'C-000123',
+  firstName: 'Neema',
+  lastName: 'Achieng',
+  fullName: 'Neema Achieng',
+  phone: '+254 7** *** 456',
+  email: null,
+  nationalId: '***4567',
+  region: 'Nairobi',
+  kycStatus: 'verified',
+  riskScore: 640,
+  riskGrade: 'B',
+  assignedAgent: null,
+  createdAt: '2026-01-10T08:00:00.000Z',
+};
+const NEEMA_CONTRACT = {
+  id: '6a1f2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b',
+  number: 'CT-000077',
+  status: 'active',
+  customerId: NEEMA.id,
+  customerName: 'Neema Achieng',
+  customerPhone: NEEMA.phone,
+  deviceSerial: 'SN-0077',
+  deviceModel: 'Tecno Spark 20',
+  planCode: 'PHONE-D',
+  currency: 'KES',
+  principal: 1_500_000,
+  regularPayment: 5_000,
+  frequency: 'daily',
+  dpd: 0,
+  bucket: 'current',
+  outstandingTotal: 900_000,
+  nextDueDate: '2026-02-01',
+  createdAt: '2026-01-10T08:00:00.000Z',
+  activatedAt: '2026-01-10T09:00:00.000Z',
+};
+
+/** The list endpoints as the server answers a search: Neema for "neema", nothing otherwise. */
+function stubRecordSearch() {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    const hit = (url.searchParams.get('q') ?? '').toLowerCase() === 'neema';
+    const page = (items: unknown[]) => jsonResponse({ items, total: items.length, page: 1, pageSize: 5 });
+    if (url.pathname === '/api/customers') return page(hit ? [NEEMA] : []);
+    if (url.pathname === '/api/contracts') return page(hit ? [NEEMA_CONTRACT] : []);
+    return jsonResponse({ message: 'not found' }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+describe('customer and contract search', () => {
+  it("asks the server's list search for five records and links to each", async () => {
+    const fetchMock = stubRecordSearch();
+    const ctx = context(false);
+    const customers = await customersSource.search('neema', ctx);
+    expect(customers.map((item) => [item.label, item.description])).toEqual([
+      ['Neema Achieng', 'C-000123 · +254 7** *** 456'],
+    ]);
+    customers[0]?.run();
+    expect(ctx.navigate).toHaveBeenCalledWith(`/customers/${NEEMA.id}`);
+    const contracts = await contractsSource.search('neema', ctx);
+    expect(contracts.map((item) => [item.label, item.description])).toEqual([
+      ['CT-000077', 'Neema Achieng · Tecno Spark 20 · Active'],
+    ]);
+    contracts[0]?.run();
+    expect(ctx.navigate).toHaveBeenCalledWith(`/contracts/${NEEMA_CONTRACT.id}`);
+    const asked = fetchMock.mock.calls.map(([url]) => String(url));
+    expect(asked).toEqual(['/api/customers?q=neema&pageSize=5', '/api/contracts?q=neema&pageSize=5']);
+  });
 });
 
 describe('command palette', () => {
   it('filters pages and actions and runs the chosen one with Enter', async () => {
+    stubRecordSearch();
     const { history } = renderWithProviders(<CommandPalette user={user} />, { path: '/' });
     act(() => commandPalette.open());
     const search = await screen.findByTestId('input-command-search');
@@ -183,5 +269,19 @@ describe('command palette', () => {
     await userEvent.clear(search);
     await userEvent.type(search, 'j');
     expect(await screen.findByTestId('text-command-empty')).toHaveTextContent('Nothing matches');
+  });
+
+  it('finds a customer by name (Ctrl+K "neema") and opens the profile', async () => {
+    stubRecordSearch();
+    const { history } = renderWithProviders(<CommandPalette user={user} />, { path: '/' });
+    act(() => commandPalette.open());
+    await userEvent.type(await screen.findByTestId('input-command-search'), 'neema');
+    const customer = await screen.findByTestId(`command-customer-${NEEMA.id}`);
+    expect(customer).toHaveTextContent('Neema Achieng');
+    expect(screen.getByTestId(`command-contract-${NEEMA_CONTRACT.id}`)).toHaveTextContent('CT-000077');
+    // Nothing local matches "neema", so the first result is the customer.
+    expect(customer).toHaveAttribute('aria-selected', 'true');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(history.at(-1)).toBe(`/customers/${NEEMA.id}`));
   });
 });
