@@ -11,7 +11,10 @@ export const analyzeBody = z.strictObject({
 });
 
 export const analysisSchema = z.object({
+  /** One or two sentences: what the answer is, never a list of figures. */
   summary: z.string(),
+  /** Beyond the seed: the figures behind the summary, one line each, shown on request. */
+  details: z.array(z.string()),
   impacts: z.object({
     /** Days by which the last due date moves earlier (negative: later). */
     termReduction: z.number().int(),

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, runPortfolioScenario, type ScenarioContract } from '../../src/domain';
 import { businessDate } from '../../src/server/dates';
+import { seedDemoPortfolio } from '../../src/server/demo/portfolio';
+import { seedDemoUsers } from '../../src/server/demo/users';
 import { portfolioBatches } from '../../src/server/modules/contracts/portfolio';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
@@ -109,16 +111,16 @@ describe.each(DATABASE_KINDS)('Finance AI Assistant on %s', (kind) => {
       });
       expect(daily.impacts.termReduction).toBeGreaterThan(0);
       expect(daily.impacts.interestSavings).toBeGreaterThan(0);
-      expect(daily.summary).toMatch(
-        /^Setting the daily payment to \$0\.50 on 2 contracts of the active portfolio: they finish \d+ days sooner on average and customers save \$\d+\.\d\d in interest\./,
+      expect(daily.summary).toBe(
+        `Setting the daily payment to $0.50 on 2 contracts of the active portfolio: they end ${daily.impacts.termReduction} days sooner on average and customers save $${(expected.totals.interestSavings / 100).toFixed(2)} in interest. 1 contract is left out (not on a daily plan).`,
       );
-      expect(daily.summary).toMatch(/Not applied to 1 contract: not a daily contract/);
+      expect(daily.details).toContain('Left out: 1 contract (not on a daily plan).');
 
       const discount = await ask('20% service discount for 30 days');
       const expectedDiscount = await engine({ kind: 'service_discount', percent: 20, days: 30 });
       expect(discount.impacts.interestSavings).toBe(expectedDiscount.totals.interestSavings);
       expect(discount.summary).toContain(
-        `interest does not change and customers save $${(expectedDiscount.totals.serviceFeeSavings / 100).toFixed(2)} in service fees`,
+        `customers save $${(expectedDiscount.totals.serviceFeeSavings / 100).toFixed(2)} in service fees`,
       );
 
       const apr = await ask('Adjust APR to 19%');
@@ -136,20 +138,28 @@ describe.each(DATABASE_KINDS)('Finance AI Assistant on %s', (kind) => {
       expect(payoff.summary).toMatch(
         new RegExp(`Paying off ${number} \\(.+\\) on ${today()} takes \\$[\\d,]+\\.\\d\\d`),
       );
+      expect(payoff.details[0]).toMatch(/^Principal: \$[\d,]+\.\d\d\.$/);
       expect((await ask('payoff for CT-999999')).summary).toBe('There is no contract CT-999999.');
     });
 
     it('reports PAR, overdue contracts and top risks from the portfolio', async () => {
       const par = await ask('What is PAR30?');
-      expect(par.summary).toMatch(
-        /^PAR30 is \d+\.\d%: \$1,200\.00 of \$[\d,]+\.\d\d outstanding principal is in contracts more than 30 days past due \(3 live contracts\)/,
-      );
+      expect(par.summary).toMatch(/^PAR30 is \d+\.\d%\.$/);
+      expect(par.details).toEqual([
+        expect.stringMatching(
+          /^\$1,200\.00 of \$[\d,]+\.\d\d outstanding principal is in contracts more than 30 days past due\.$/,
+        ),
+        expect.stringMatching(/^Measured over 3 live contracts as of /),
+      ]);
       const overdue = await ask('How many contracts are overdue?');
-      expect(overdue.summary).toMatch(/^2 contracts of 3 live are overdue/);
+      expect(overdue.summary).toBe('2 contracts of 3 live are overdue.');
       const risks = await ask('top risks');
-      expect(risks.summary).toMatch(/CT-\d{6} \(Lucy Wanjiru\): 45 days past due/);
+      expect(risks.summary).toMatch(
+        /^The contract most at risk is CT-\d{6} \(Lucy Wanjiru\), 45 days past due\.$/,
+      );
+      expect(risks.details).toHaveLength(2);
       const rate = await ask('What is our collection rate?');
-      expect(rate.summary).toMatch(/collection rate for instalments due from .+ is \d+\.\d%/);
+      expect(rate.summary).toMatch(/^The collection rate for the last 30 days is \d+\.\d%\.$/);
     });
   });
 });
@@ -209,5 +219,89 @@ describe.each(DATABASE_KINDS)('assistant with a language model on %s', (kind) =>
     const broken = (await agent.post('/api/ai/analyze', { query: 'this is broken nonsense' })).json();
     expect(broken.confidence).toBeLessThan(0.5);
     expect(broken.suggestions.length).toBeGreaterThan(0);
+  });
+});
+
+describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => {
+  let t: TestApp;
+  let viewer: TestClient;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+    await seedDemoUsers(t.app.ctx);
+    await seedDemoPortfolio(t.app.ctx, { size: { customers: 30, devices: 40, contracts: 30 } });
+    viewer = await t.signedIn('viewer');
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const ask = async (query: string) => {
+    const response = await viewer.post('/api/ai/analyze', { query });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  /** A short summary: one paragraph, no raw minor-unit figures, every amount in KES. */
+  const expectShort = (answer: { summary: string; details: string[] }) => {
+    expect(answer.summary.length, answer.summary).toBeLessThan(320);
+    expect(answer.summary).not.toContain('\n');
+    expect(answer.summary).not.toMatch(/\d{5,}/);
+    expect(answer.summary).not.toContain('$');
+    expect(answer.summary).toContain('KES\u00a0');
+    expect(answer.details.length).toBeLessThanOrEqual(10);
+  };
+
+  it('refuses an amount in dollars on a KES book, and offers one in KES that it models', async () => {
+    const dollars = await ask('Increase daily payment to $0.50');
+    expect(dollars.summary.length).toBeLessThan(200);
+    expect(dollars.summary).toMatch(
+      /^\$0\.50 is in dollars \(\$\), but your books are in Kenyan Shilling \(KES\), so nothing was modelled\./,
+    );
+    expect(dollars.impacts).toEqual({ termReduction: 0, interestSavings: 0 });
+    expect(dollars.details.join(' ')).toMatch(/typical daily payment is KES\s[\d,]+\.\d\d/);
+    const [suggestion] = dollars.suggestions;
+    expect(suggestion).toMatch(/^Increase daily payment to KES \d+$/);
+
+    const shillings = await ask(suggestion);
+    expectShort(shillings);
+    expect(shillings.summary).toMatch(
+      /^Setting the daily payment to KES\s[\d,]+\.00 on \d+ contracts? of the active portfolio: (they end|it ends) \d+ days? sooner/,
+    );
+    expect(shillings.impacts.termReduction).toBeGreaterThan(0);
+    expect(shillings.impacts.interestSavings).toBeGreaterThan(0);
+    // Weekly and monthly contracts, and daily ones already paying more, are counted, not modelled.
+    expect(shillings.summary).toMatch(/\d+ contracts are left out \(see the details\)\.$/);
+    expect(shillings.details).toContainEqual(
+      expect.stringMatching(/^Left out: \d+ contracts \(not on a daily plan\)\.$/),
+    );
+  });
+
+  it('leaves out the contracts a payment cannot repay, and counts them', async () => {
+    const answer = await ask('Set daily payment to KES 1');
+    expectShort(answer);
+    expect(answer.summary).toMatch(
+      /^Setting the daily payment to KES\s1\.00 changes none of the \d+ contracts in the active portfolio \(the details say why\)\.$/,
+    );
+    expect(answer.impacts).toEqual({ termReduction: 0, interestSavings: 0 });
+    const tooSmall = answer.details.find((line: string) => line.includes('cannot repay them'));
+    expect(tooSmall).toMatch(/^Left out: \d+ contracts? \(KES\s1\.00 cannot repay them: /);
+  });
+
+  it('models the service discount and the APR quick queries as savings', async () => {
+    const discount = await ask('20% service discount for 30 days');
+    expectShort(discount);
+    expect(discount.summary).toMatch(
+      /^A 20% service discount for 30 days on \d+ contracts? of the active portfolio: customers save KES\s[\d,]+\.\d\d in service fees\./,
+    );
+    expect(discount.details).toContain('Last due dates: unchanged.');
+    expect(discount.details).toContainEqual(
+      expect.stringMatching(/^Left out: \d+ contracts? \(no service fee due in the next 30 days\)\.$/),
+    );
+
+    const apr = await ask('Adjust APR to 19%');
+    expectShort(apr);
+    expect(apr.summary).toMatch(
+      /^Moving the APR to 19% on \d+ contracts of the active portfolio: customers save KES\s[\d,]+\.\d\d in interest\./,
+    );
+    expect(apr.impacts.interestSavings).toBeGreaterThan(0);
+    expect(apr.impacts.termReduction).toBe(0);
   });
 });

@@ -3,7 +3,11 @@ import { parseQuery } from './intent';
 
 describe('assistant intent parser', () => {
   it.each([
-    ['Increase daily payment to $0.50', { kind: 'installment', amount: 50, frequency: 'daily' }, 0.95],
+    [
+      'Increase daily payment to $0.50',
+      { kind: 'installment', amount: 50, frequency: 'daily', direction: 'increase' },
+      0.95,
+    ],
     ['20% service discount for 30 days', { kind: 'service_discount', percent: 20, days: 30 }, 0.95],
     ['Adjust APR to 19%', { kind: 'apr', apr: 19 }, 0.95],
     [
@@ -40,11 +44,37 @@ describe('assistant intent parser', () => {
       kind: 'installment',
       amount: 50,
       frequency: 'daily',
+      direction: 'increase',
     });
     expect(parseQuery('increase daily payment to KES 50.5', 'KES').intent).toMatchObject({ amount: 5050 });
-    expect(parseQuery('Increase daily payment to $0.50', 'KES').assumptions).toContain(
-      "The amount is read in KES, the organisation's currency",
-    );
+    expect(parseQuery('lower the weekly payment to Ksh 400', 'KES').intent).toEqual({
+      kind: 'installment',
+      amount: 40000,
+      frequency: 'weekly',
+      direction: 'decrease',
+    });
+    // "$" is any dollar: an Australian book reads "$5" as its own currency.
+    expect(parseQuery('set the daily payment to $5', 'AUD').intent).toMatchObject({ amount: 500 });
+  });
+
+  it('never rereads an amount in another currency as the organisation’s', () => {
+    expect(parseQuery('Increase daily payment to $0.50', 'KES')).toMatchObject({
+      intent: { kind: 'foreign_currency', amount: '$0.50', currencyName: 'dollars ($)', frequency: 'daily' },
+      confidence: 0.9,
+      assumptions: [],
+    });
+    expect(parseQuery('set weekly payment to 5 USD', 'KES').intent).toMatchObject({
+      kind: 'foreign_currency',
+      amount: '5 USD',
+      currencyName: 'USD',
+    });
+    expect(parseQuery('raise the payment to €2', 'USD').intent).toMatchObject({ currencyName: 'euros (€)' });
+    expect(parseQuery('increase payment to UGX 5000', 'KES').intent).toMatchObject({ currencyName: 'UGX' });
+    // Words that look like codes are not currencies unless typed as codes.
+    expect(parseQuery('try 50 as the daily payment', 'KES').intent).toMatchObject({
+      kind: 'installment',
+      amount: 5000,
+    });
   });
 
   it('scopes a question to a named contract and asks for one where needed', () => {

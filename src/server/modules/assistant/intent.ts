@@ -1,4 +1,4 @@
-import { type Frequency, toMinorUnits } from '../../../domain';
+import { CURRENCIES, type Frequency, isKnownCurrency, toMinorUnits } from '../../../domain';
 
 /**
  * Turns a staff member's question into one of the assistant's supported intents. Pure and
@@ -11,7 +11,11 @@ export type Intent =
       /** New instalment the customer pays per period (service fee included), minor units. */
       amount: number;
       frequency?: Frequency;
+      /** "Increase" or "lower": contracts already on the far side of the amount are left out. */
+      direction?: 'increase' | 'decrease';
     }
+  /** A payment amount in a currency that is not the organisation's: never converted or reread. */
+  | { kind: 'foreign_currency'; amount: string; currencyName: string; frequency?: Frequency }
   | { kind: 'apr'; apr: number }
   | { kind: 'service_discount'; percent: number; days: number }
   | { kind: 'term'; mode: 'to' | 'by'; count: number; unit: 'installments' | 'days' | 'weeks' | 'months' }
@@ -60,6 +64,48 @@ function durationIn(text: string): { count: number; unit: 'days' | 'weeks' | 'mo
 
 function toDays(count: number, unit: 'days' | 'weeks' | 'months'): number {
   return unit === 'days' ? count : unit === 'weeks' ? count * 7 : count * 30;
+}
+
+/** Currency symbols people type, and the word in the ISO name of the currencies they stand for. */
+const SYMBOLS: Record<string, { name: string; word: string }> = {
+  $: { name: 'dollars', word: 'Dollar' },
+  '€': { name: 'euros', word: 'Euro' },
+  '£': { name: 'pounds', word: 'Pound' },
+  '₦': { name: 'naira', word: 'Naira' },
+  '₹': { name: 'rupees', word: 'Rupee' },
+};
+/** Local abbreviations of the East African shillings. */
+const ABBREVIATIONS: Record<string, string> = { ksh: 'KES', kshs: 'KES', ush: 'UGX', tsh: 'TZS' };
+/** ISO codes that are also English words count only when typed in capitals ("TRY 50", not "try 50"). */
+const WORDLIKE_CODES = new Set(['TRY', 'PEN', 'MAD', 'SOS', 'SOL']);
+
+/**
+ * The amount as typed and the currency it names, when that is not the organisation's: the
+ * assistant then says so instead of reading "$0.50" as 0.50 of the organisation's currency.
+ * A symbol matches every currency it stands for ("$" is any dollar, so an AUD book takes "$5").
+ */
+export function foreignCurrencyIn(
+  query: string,
+  currency: string,
+): { amount: string; currencyName: string } | undefined {
+  const symbol = query.match(new RegExp(String.raw`([$€£₦₹])\s?${NUMBER}`));
+  if (symbol?.[1]) {
+    const { name, word } = SYMBOLS[symbol[1]] as { name: string; word: string };
+    if (CURRENCIES[currency]?.name.includes(word)) return undefined;
+    return { amount: symbol[0], currencyName: `${name} (${symbol[1]})` };
+  }
+  const before = new RegExp(String.raw`\b([a-z]{3,4})\.?\s?${NUMBER}`, 'gi');
+  const after = new RegExp(String.raw`${NUMBER}\s?([a-z]{3,4})\b`, 'gi');
+  const candidates = [
+    ...[...query.matchAll(before)].map((m) => ({ typed: m[0], word: m[1] ?? '' })),
+    ...[...query.matchAll(after)].map((m) => ({ typed: m[0], word: m[3] ?? '' })),
+  ];
+  for (const { typed, word } of candidates) {
+    const code = ABBREVIATIONS[word.toLowerCase()] ?? word.toUpperCase();
+    if (!isKnownCurrency(code) || (WORDLIKE_CODES.has(code) && word !== code)) continue;
+    return code === currency ? undefined : { amount: typed, currencyName: code };
+  }
+  return undefined;
 }
 
 /** A money amount: "$0.50", "KES 50", "1,500", "0.5". */
@@ -175,16 +221,19 @@ export function parseQuery(query: string, currency: string): ParsedQuery {
   }
 
   if (/payment|instal?lment|repayment|\bpay\b|increase|raise|lower|decrease/.test(text)) {
+    const frequency = frequencyIn(text);
+    const often = frequency ? { frequency } : {};
+    const foreign = foreignCurrencyIn(query, currency);
+    if (foreign) return result({ kind: 'foreign_currency', ...foreign, ...often }, 0.9);
     const amount = amountIn(text, currency);
     if (amount === undefined || amount <= 0) return result({ kind: 'unknown' }, 0.3);
-    if (/\$/.test(text) && currency !== 'USD')
-      assumptions.push(`The amount is read in ${currency}, the organisation's currency`);
-    const frequency = frequencyIn(text);
     if (!frequency) assumptions.push('Applies to each contract at its own payment frequency');
-    return result(
-      { kind: 'installment', amount, ...(frequency ? { frequency } : {}) },
-      frequency ? 0.95 : 0.75,
-    );
+    const direction = /increase|raise|higher|more/.test(text)
+      ? { direction: 'increase' as const }
+      : /lower|decrease|reduce|less/.test(text)
+        ? { direction: 'decrease' as const }
+        : {};
+    return result({ kind: 'installment', amount, ...often, ...direction }, frequency ? 0.95 : 0.75);
   }
 
   return result({ kind: 'unknown' }, text.length ? 0.1 : 0);

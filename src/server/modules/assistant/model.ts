@@ -9,6 +9,7 @@ const intentSchema: z.ZodType<Intent> = z.discriminatedUnion('kind', [
     kind: z.literal('installment'),
     amount: z.number().int().positive(),
     frequency: z.enum(FREQUENCIES as ['daily', 'weekly', 'monthly']).optional(),
+    direction: z.enum(['increase', 'decrease']).optional(),
   }),
   z.object({ kind: z.literal('apr'), apr: z.number().min(0).max(1000) }),
   z.object({
@@ -45,7 +46,7 @@ function instructions(currency: string): string {
     "You map a lender staff member's question about a device-financing portfolio to ONE intent, as JSON.",
     'Answer with a JSON object {"intent": {...}, "contractNumber"?: "CT-000123", "confidence": 0..1} and nothing else.',
     'Intents:',
-    `{"kind":"installment","amount":<integer minor units of ${currency}>,"frequency"?:"daily"|"weekly"|"monthly"} - a new payment amount;`,
+    `{"kind":"installment","amount":<integer minor units of ${currency}>,"frequency"?:"daily"|"weekly"|"monthly","direction"?:"increase"|"decrease"} - a new payment amount (only when the question gives it in ${currency}; otherwise unknown);`,
     '{"kind":"apr","apr":<percent>}; {"kind":"service_discount","percent":<1-100>,"days":<integer>};',
     '{"kind":"term","mode":"to"|"by","count":<integer, negative to shorten>,"unit":"installments"|"days"|"weeks"|"months"};',
     '{"kind":"payment_holiday","count":<integer>,"unit":"installments"|"days"|"weeks"|"months"};',

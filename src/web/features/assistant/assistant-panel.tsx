@@ -36,7 +36,8 @@ interface AssistantPanelProps {
  * Seed sections 2-8: the Finance AI Assistant chat. Sending trims the question and ignores a blank
  * one; Enter sends, Shift+Enter starts a new line; send is disabled while blank or pending. A reply
  * shows the summary, the impacts (term reduction in days, interest savings in the answer's currency)
- * and the confidence as a percentage; a failure shows the 'Analysis Error' toast. A floating panel
+ * and the confidence as a percentage, with the figures behind the summary under "Show details" and
+ * the server's suggestions as one-click questions; a failure shows the 'Analysis Error' toast. A floating panel
  * on desktop, a bottom sheet above the navigation bar on phones; Escape closes it.
  */
 export default function AssistantPanel({ open, onClose }: AssistantPanelProps) {
@@ -292,6 +293,19 @@ function Reply({
           {formatConfidence(response.confidence)}
         </span>
       </p>
+      {response.details.length > 0 && (
+        <details className="group text-xs" data-testid="details-assistant">
+          <summary className="cursor-pointer select-none rounded font-medium text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
+            <span className="group-open:hidden">Show details</span>
+            <span className="hidden group-open:inline">Hide details</span>
+          </summary>
+          <ul className="mt-1 list-disc space-y-0.5 pl-4" data-testid="list-assistant-details">
+            {response.details.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </details>
+      )}
       {response.assumptions.length > 0 && (
         <div className="text-xs">
           <p className="font-medium text-muted-foreground">Assumptions</p>
@@ -302,7 +316,7 @@ function Reply({
           </ul>
         </div>
       )}
-      {low && response.suggestions.length > 0 && (
+      {response.suggestions.length > 0 && (
         <div className="text-xs">
           <p className="flex items-center gap-1 font-medium text-muted-foreground">
             <Sparkles className="size-3.5" aria-hidden="true" />

@@ -8,12 +8,16 @@ import FinanceAssistant from './finance-assistant';
 import { formatConfidence, formatDays, GREETING, QUICK_QUERIES } from './messages';
 
 const REPLY: Analysis = {
-  summary: 'Raising the daily payment to $0.50 clears the 12 affected contracts sooner.',
+  summary: 'Setting the daily payment to KES 70.00 on 12 contracts: they end 12 days sooner on average.',
+  details: [
+    'Changed: 12 contracts of 20 contracts in the active portfolio.',
+    'Left out: 8 contracts are not daily contracts.',
+  ],
   impacts: { termReduction: 12, interestSavings: 123456 },
   confidence: 0.856,
   currency: 'KES',
   assumptions: ['Applies to all active daily contracts'],
-  suggestions: ['Adjust APR to 19%'],
+  suggestions: [],
 };
 
 type Answer = () => Promise<Response> | Response;
@@ -155,9 +159,47 @@ describe('Finance AI Assistant', () => {
     expect(within(panel).getByTestId('list-assumptions')).toHaveTextContent(
       'Applies to all active daily contracts',
     );
-    // Confident answers do not offer suggestions.
+    // No suggestions sent, none offered.
     expect(within(panel).queryByTestId('button-suggestion-0')).toBeNull();
     expect(within(panel).getByRole('log')).toHaveAttribute('aria-live', 'polite');
+  });
+
+  it('keeps the figures behind the summary folded until the user opens them', async () => {
+    mockApi();
+    const { user, panel } = await openAssistant();
+    await user.click(within(panel).getByTestId('button-quick-query-0'));
+    const details = await within(panel).findByTestId('details-assistant');
+    expect(details).not.toHaveAttribute('open');
+    expect(within(panel).getByTestId('list-assistant-details')).not.toBeVisible();
+    await user.click(within(details).getByText('Show details'));
+    expect(details).toHaveAttribute('open');
+    expect(within(panel).getByTestId('list-assistant-details')).toBeVisible();
+    expect(
+      within(panel)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(expect.arrayContaining(REPLY.details));
+  });
+
+  it('offers the suggestions of a confident answer too (an amount in another currency)', async () => {
+    const { queries } = mockApi(() =>
+      jsonResponse({
+        ...REPLY,
+        summary:
+          '$0.50 is in dollars ($), but your books are in Kenyan Shilling (KES), so nothing was modelled.',
+        details: [],
+        impacts: { termReduction: 0, interestSavings: 0 },
+        confidence: 0.9,
+        suggestions: ['Increase daily payment to KES 70'],
+      }),
+    );
+    const { user, panel } = await openAssistant();
+    await user.click(within(panel).getByTestId('button-quick-query-0'));
+    await user.click(await within(panel).findByTestId('button-suggestion-0'));
+    await waitFor(() =>
+      expect(queries).toEqual(['Increase daily payment to $0.50', 'Increase daily payment to KES 70']),
+    );
+    expect(within(panel).queryByTestId('details-assistant')).toBeNull();
   });
 
   it('offers the suggestions of a low-confidence answer as one-click questions', async () => {

@@ -16,7 +16,7 @@ export const ERROR_TOAST = {
   description: 'Failed to process your query. Please try again.',
 } as const;
 
-/** Below this confidence the reply offers its suggestions as one-click questions. */
+/** Below this confidence the confidence figure is shown as a warning. */
 export const LOW_CONFIDENCE = 0.5;
 
 /** Seed section 3: a chat message. */
