@@ -102,7 +102,19 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const app = Fastify({
-    logger: options.logger ?? { level: config.LOG_LEVEL, serializers: logSerializers },
+    logger: options.logger ?? {
+      level: config.LOG_LEVEL,
+      serializers: logSerializers,
+      // A person at a terminal reads lines; anything else (a file, a log collector) gets JSON.
+      ...(process.stdout.isTTY
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
+    },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
