@@ -142,9 +142,7 @@ export async function tallyScenario(
         result = runScenario(contract, change, asOf);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        exclude(
-          REFUSALS[error.code]?.(intent, money) ?? `were refused by the finance engine: ${error.message}`,
-        );
+        exclude(REFUSALS[error.code]?.(intent, money) ?? `refused by the finance engine: ${error.code}`);
         continue;
       }
       const reason = unwanted(intent, result, money);
