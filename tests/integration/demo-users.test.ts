@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
-import { verifyAuditChain } from '../../src/server/audit';
 import { type DemoCredential, resetDemoPasswords, seedDemoUsers } from '../../src/server/demo/users';
+import { verifyAuditChain } from '../../src/server/modules/audit/chain';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 
@@ -47,6 +47,6 @@ describe.each(DATABASE_KINDS)('npm run demo:users on %s', (kind) => {
       sql`SELECT count(*)::int AS n FROM audit_log WHERE action = 'user.password_change'`,
     );
     expect(audited[0]?.n).toBe(again.length);
-    expect((await verifyAuditChain(t.app.ctx.db)).ok).toBe(true);
+    expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
   });
 });
