@@ -31,6 +31,12 @@ export const notificationEndpoints = {
     params: notificationId,
     response: notificationSchema,
   }),
+  /** Every unread notification of the caller, on the server (not only the page the bell loaded). */
+  readAll: endpoint({
+    method: 'POST',
+    path: '/api/notifications/read-all',
+    response: z.object({ updated: z.number().int().nonnegative() }),
+  }),
   clearAll: endpoint({
     method: 'DELETE',
     path: '/api/notifications/clear-all',

@@ -57,6 +57,34 @@ describe.each(DATABASE_KINDS)('demo portfolio on %s', (kind) => {
     expect(books?.debit).toBe(books?.credit);
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
 
+    // Each demo user starts with a handful of unread notices, not one per contract ever made;
+    // what is unread about a contract asks for work still to do (the approvals still waiting).
+    const unread = await rows<{ email: string; n: number }>(
+      sql`SELECT u.email, count(n.id)::int AS n FROM users u
+          LEFT JOIN notifications n ON n.user_id = u.id AND n.read_at IS NULL
+          GROUP BY u.email`,
+    );
+    for (const user of unread) expect(user.n, user.email).toBeLessThanOrEqual(10);
+    const [{ n: notices } = { n: 0 }] = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM notifications`,
+    );
+    expect(notices).toBeGreaterThan(0);
+    const stale = await rows<{ number: string; title: string }>(
+      sql`SELECT c.number, n.title FROM notifications n JOIN contracts c ON n.task = 'contract:' || c.id
+          WHERE n.read_at IS NULL AND NOT (
+            (n.title = 'Contract waiting for approval' AND c.status = 'pending_approval' AND c.approved_at IS NULL)
+            OR (n.title = 'Contract approved' AND c.status = 'pending_approval' AND c.approved_at IS NOT NULL))`,
+    );
+    expect(stale).toEqual([]);
+    const [waiting] = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM contracts WHERE status = 'pending_approval' AND approved_at IS NULL`,
+    );
+    const [managerWaiting] = await rows<{ n: number }>(
+      sql`SELECT count(*)::int AS n FROM notifications n JOIN users u ON u.id = n.user_id
+          WHERE u.email = 'manager@demo.example.com' AND n.read_at IS NULL AND n.title = 'Contract waiting for approval'`,
+    );
+    expect(managerWaiting?.n).toBe(waiting?.n);
+
     // A second run finds the book there and leaves it alone.
     expect(await seedDemoPortfolio(t.app.ctx, { size: SMALL })).toBeNull();
   });

@@ -1,8 +1,11 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client';
 import { notify } from '../../src/server/modules/notifications/service';
 import { withTransaction } from '../../src/server/transaction';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
+import { draftContract } from '../support/origination';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -131,5 +134,91 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
     expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 0 });
     await send({ userId: agent.user.id }, { title: 'New', message: 'x', type: 'info' });
     expect((await agent.get('/api/notifications/unread-count')).json()).toEqual({ count: 1 });
+  });
+
+  it('marks every unread notification read on the server with read-all, not only the newest 100 listed', async () => {
+    const alice = await t.signedIn('agent');
+    const bob = await t.signedIn('agent');
+    for (let i = 0; i < 120; i += 1) {
+      await send({ userId: alice.user.id }, { title: `Notice ${i}`, message: 'x', type: 'info' });
+    }
+    await send({ userId: bob.user.id }, { title: 'For Bob', message: 'y', type: 'info' });
+    expect((await alice.get('/api/notifications')).json()).toHaveLength(100);
+    const response = await alice.post('/api/notifications/read-all');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ updated: 120 });
+    expect((await alice.get('/api/notifications/unread-count')).json()).toEqual({ count: 0 });
+    const left = await queryRows(
+      t.app.ctx.db,
+      sql`SELECT 1 FROM notifications WHERE user_id = ${alice.user.id} AND read_at IS NULL`,
+    );
+    expect(left).toEqual([]);
+    // Another user's are untouched; a second call has nothing left to mark.
+    expect((await bob.get('/api/notifications/unread-count')).json()).toEqual({ count: 1 });
+    expect((await alice.post('/api/notifications/read-all')).json()).toEqual({ updated: 0 });
+    expect((await t.client().post('/api/notifications/read-all')).statusCode).toBe(401);
+  });
+
+  describe('a notification asking for work is resolved for everyone when the work is done', () => {
+    let agent: TestClient;
+    let manager: TestClient;
+    let checker: TestClient;
+    let reviewer: TestClient;
+    beforeAll(async () => {
+      agent = await t.signedIn('agent');
+      manager = await t.signedIn('manager');
+      checker = await t.signedIn('manager');
+      reviewer = await t.signedIn('manager');
+    });
+    const staff = () => ({ agent, manager, reviewer });
+    const about = async (client: TestClient, contractId: string) =>
+      (await client.get('/api/notifications'))
+        .json<Array<{ title: string; read: boolean; link?: string }>>()
+        .filter((n) => n.link === `/contracts/${contractId}`)
+        .map((n) => `${n.title}: ${n.read ? 'read' : 'unread'}`);
+
+    it('approval: the approvers’ “waiting for approval” is read for all once one approves', async () => {
+      const { contract } = await draftContract(t, staff());
+      await agent.post(`/api/contracts/${contract.id}/submit`);
+      for (const approver of [manager, checker]) {
+        expect(await about(approver, contract.id)).toEqual(['Contract waiting for approval: unread']);
+      }
+      expect((await checker.post(`/api/contracts/${contract.id}/approve`)).statusCode).toBe(200);
+      for (const approver of [manager, checker]) {
+        expect(await about(approver, contract.id)).toEqual(['Contract waiting for approval: read']);
+      }
+      // The maker is told it can be activated, until it is.
+      expect(await about(agent, contract.id)).toEqual(['Contract approved: unread']);
+      await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
+      expect((await manager.post(`/api/contracts/${contract.id}/activate`)).statusCode).toBe(200);
+      expect(await about(agent, contract.id)).toEqual([
+        'Contract activated: unread',
+        'Contract approved: read',
+      ]);
+    });
+
+    it('return and cancel resolve it too; a resubmission asks again', async () => {
+      const { contract } = await draftContract(t, staff());
+      await agent.post(`/api/contracts/${contract.id}/submit`);
+      await checker.post(`/api/contracts/${contract.id}/return`, { reason: 'Check the deposit' });
+      expect(await about(checker, contract.id)).toEqual(['Contract waiting for approval: read']);
+      expect(await about(agent, contract.id)).toEqual(['Contract sent back: unread']);
+      t.clock.advance(1000);
+      await agent.post(`/api/contracts/${contract.id}/submit`);
+      expect(await about(agent, contract.id)).toEqual(['Contract sent back: read']);
+      expect(await about(checker, contract.id)).toEqual([
+        'Contract waiting for approval: unread',
+        'Contract waiting for approval: read',
+      ]);
+      await agent.post(`/api/contracts/${contract.id}/cancel`, { reason: 'Customer withdrew' });
+      expect(await about(checker, contract.id)).toEqual([
+        'Contract waiting for approval: read',
+        'Contract waiting for approval: read',
+      ]);
+      const listed = (await checker.get('/api/notifications')).json<Array<{ read: boolean }>>();
+      expect((await checker.get('/api/notifications/unread-count')).json().count).toBe(
+        listed.filter((n) => !n.read).length,
+      );
+    });
   });
 });

@@ -11,6 +11,7 @@ import { createCustomer } from '../modules/customers/service';
 import { createDeviceModel } from '../modules/devices/models';
 import { createDevice } from '../modules/devices/service';
 import { issueTokenInTransaction } from '../modules/devices/tokens';
+import { settleHistory } from '../modules/notifications/service';
 import { activatePlan, createPlan } from '../modules/plans/service';
 import { organisation, updateOrganisation } from '../organisation';
 import { withTransaction } from '../transaction';
@@ -195,6 +196,9 @@ export async function seedDemoPortfolio(
     );
     active += 1;
   }
+  // A year of work built in minutes left every notice unread. Staff who keep up have read last
+  // week's news and cleared last month's; what still waits for them (a contract to approve) stays.
+  await withTransaction(ctx, (tx) => settleHistory(tx, { readBefore: daysAgo(7), clearBefore: daysAgo(30) }));
   options.log?.(`demo portfolio: ${customers.length} customers, ${stock.total} units, ${made} contracts`);
   return { customers: customers.length, devices: stock.total, contracts: made, activeContracts: active };
 }

@@ -12,7 +12,7 @@ import { organisation } from '../../organisation';
 import { transition } from '../../transitions';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type PostingLine, post } from '../ledger/service';
-import { notify } from '../notifications/service';
+import { notify, resolveTask } from '../notifications/service';
 import { depositReceived } from '../payments/service';
 import { planTerms } from '../plans/service';
 import type { ContractParts } from './detail';
@@ -160,6 +160,13 @@ export async function createDraft(ctx: TxContext, actor: Actor, input: QuoteInpu
   }
 }
 
+/**
+ * The task key of a contract's notifications that ask someone to act (approve it, activate it,
+ * revise it). Each move of the contract does that work or makes it moot, so it resolves them
+ * for everyone before notifying about the next step.
+ */
+export const contractTask = (id: string) => `contract:${id}`;
+
 export async function submitForApproval(ctx: TxContext, actor: Actor, id: string): Promise<void> {
   await transition(ctx, contractLifecycle, id, 'submit', {
     actor,
@@ -167,8 +174,9 @@ export async function submitForApproval(ctx: TxContext, actor: Actor, id: string
       set: { submittedBy: actor.id, submittedAt: ctx.clock.now() },
       event: { type: 'submitted', message: 'Submitted for approval' },
     }),
-    notify: (row) =>
-      notify(
+    notify: async (row) => {
+      await resolveTask(ctx, contractTask(id));
+      await notify(
         ctx,
         { permission: 'contracts.approve' },
         {
@@ -177,8 +185,10 @@ export async function submitForApproval(ctx: TxContext, actor: Actor, id: string
           type: 'warning',
           link: `/contracts/${id}`,
           category: 'approvals',
+          task: contractTask(id),
         },
-      ),
+      );
+    },
     audit: (row) => ({
       action: 'contract.submit',
       entityType: 'contract',
@@ -207,6 +217,7 @@ export async function approve(ctx: TxContext, actor: Actor, id: string): Promise
       event: { type: 'approved', message: 'Approved' },
     }),
     notify: async (row) => {
+      await resolveTask(ctx, contractTask(id));
       if (!row.createdBy) return;
       await notify(
         ctx,
@@ -217,6 +228,7 @@ export async function approve(ctx: TxContext, actor: Actor, id: string): Promise
           type: 'success',
           link: `/contracts/${id}`,
           category: 'approvals',
+          task: contractTask(id),
         },
       );
     },
@@ -233,6 +245,7 @@ export async function returnToDraft(ctx: TxContext, actor: Actor, id: string, re
       event: { type: 'returned', message: `Sent back for changes: ${reason}` },
     }),
     notify: async (row) => {
+      await resolveTask(ctx, contractTask(id));
       if (!row.createdBy) return;
       await notify(
         ctx,
@@ -243,6 +256,7 @@ export async function returnToDraft(ctx: TxContext, actor: Actor, id: string, re
           type: 'warning',
           link: `/contracts/${id}`,
           category: 'approvals',
+          task: contractTask(id),
         },
       );
     },
@@ -426,6 +440,7 @@ export async function activate(
       });
     },
     notify: async (row) => {
+      await resolveTask(ctx, contractTask(id));
       if (!row.createdBy || row.createdBy === actor.id) return;
       await notify(
         ctx,
@@ -468,6 +483,7 @@ export async function cancel(ctx: TxContext, actor: Actor, id: string, reason: s
         },
       };
     },
+    notify: () => resolveTask(ctx, contractTask(id)),
     audit: (row) => ({
       action: 'contract.cancel',
       entityType: 'contract',

@@ -3,7 +3,14 @@ import type { AppInstance } from '../../app';
 import { userId } from '../../plugins/session';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
-import { clearAll, deleteNotification, listNotifications, markRead, unreadCount } from './service';
+import {
+  clearAll,
+  deleteNotification,
+  listNotifications,
+  markAllRead,
+  markRead,
+  unreadCount,
+} from './service';
 
 /** Seed section 7: the notification calls, each scoped to the signed-in user. */
 export async function notificationRoutes(app: AppInstance): Promise<void> {
@@ -19,6 +26,10 @@ export async function notificationRoutes(app: AppInstance): Promise<void> {
   route(app, notificationEndpoints.markRead, options, (request) =>
     withTransaction(ctx, (tx) => markRead(tx, userId(request), request.params.id)),
   );
+
+  route(app, notificationEndpoints.readAll, options, async (request) => ({
+    updated: await withTransaction(ctx, (tx) => markAllRead(tx, userId(request))),
+  }));
 
   // Registered before /:id in the router's eyes: a static segment always wins over a parameter.
   route(app, notificationEndpoints.clearAll, options, async (request) => ({

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Notification } from '../../../contracts/notifications';
 import type { NotificationCategory } from '../../../contracts/profile';
 import { PERMISSIONS, type Permission, ROLES, type Role, roleRank } from '../../../contracts/roles';
@@ -18,6 +18,12 @@ export interface NotificationInput {
   link?: string;
   /** Lets users switch a kind of notification off in their preferences. */
   category?: NotificationCategory;
+  /**
+   * The piece of work the notification asks for (e.g. `contract:<id>`), when it asks for one:
+   * `resolveTask` marks it read for everyone once the work is done, so no one is left with a
+   * to-do that someone else already did.
+   */
+  task?: string;
 }
 
 /** Polled by every open tab every 30 s: cached per user and instance, evicted on every change. */
@@ -54,9 +60,10 @@ export async function notify(
   const recipients = await queryRows<{ user_id: string }>(
     executor,
     sql`
-    INSERT INTO ${notifications} (id, user_id, title, message, type, link, created_at)
+    INSERT INTO ${notifications} (id, user_id, title, message, type, link, task, created_at)
     SELECT gen_random_uuid()::text, ${users.id},
-           ${input.title}, ${input.message}, ${input.type}, ${input.link ?? null}, ${ctx.clock.now()}
+           ${input.title}, ${input.message}, ${input.type}, ${input.link ?? null}, ${input.task ?? null},
+           ${ctx.clock.now()}
     FROM ${users} LEFT JOIN ${userPreferences} ON ${userPreferences.userId} = ${users.id}
     WHERE ${users.active} AND ${who} AND ${optedOut}
     RETURNING user_id`,
@@ -64,6 +71,23 @@ export async function notify(
   const key = 'userId' in target ? target.userId : '*';
   await ctx.bus.publish(executor, 'notifications', key);
   return recipients.length;
+}
+
+/**
+ * The work a notification asked for is done (a contract approved, returned or cancelled): every
+ * unread notification about it is marked read, whoever it went to. Call inside the transaction
+ * of the event that did the work, before notifying about the next step.
+ */
+export async function resolveTask(ctx: TxContext, task: string): Promise<number> {
+  const { tx } = ctx;
+  const resolved = await tx
+    .update(notifications)
+    .set({ readAt: ctx.clock.now() })
+    .where(and(eq(notifications.task, task), isNull(notifications.readAt)))
+    .returning({ userId: notifications.userId });
+  // Several users' counts change: evict them all (one message, like a notice to a role).
+  if (resolved.length) await ctx.bus.publish(tx, 'notifications', '*');
+  return resolved.length;
 }
 
 function toNotification(row: typeof notifications.$inferSelect): Notification {
@@ -110,6 +134,40 @@ export async function markRead(ctx: TxContext, userId: string, id: string): Prom
   if (!row) throw notFound('Notification not found');
   await ctx.bus.publish(tx, 'notifications', userId);
   return toNotification(row);
+}
+
+/** "Mark all as read": every unread notification of the user, not only those a page listed. */
+export async function markAllRead(ctx: TxContext, userId: string): Promise<number> {
+  const { tx } = ctx;
+  const updated = await tx
+    .update(notifications)
+    .set({ readAt: ctx.clock.now() })
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  await ctx.bus.publish(tx, 'notifications', userId);
+  return updated.length;
+}
+
+/**
+ * Brings a history built in one go (the demo's year of work) to where staff who keep up would
+ * have it: notices that ask for nothing, older than `readBefore`, were read; read ones older than
+ * `clearBefore` were cleared. A notice whose work is still undone stays unread.
+ */
+export async function settleHistory(
+  ctx: TxContext,
+  { readBefore, clearBefore }: { readBefore: Date; clearBefore: Date },
+): Promise<void> {
+  const { tx } = ctx;
+  await tx
+    .update(notifications)
+    .set({ readAt: readBefore })
+    .where(
+      and(isNull(notifications.readAt), isNull(notifications.task), lt(notifications.createdAt, readBefore)),
+    );
+  await tx
+    .delete(notifications)
+    .where(and(isNotNull(notifications.readAt), lt(notifications.createdAt, clearBefore)));
+  await ctx.bus.publish(tx, 'notifications', '*');
 }
 
 export async function deleteNotification(ctx: TxContext, userId: string, id: string): Promise<void> {

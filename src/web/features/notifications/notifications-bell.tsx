@@ -61,9 +61,9 @@ export function NotificationsBell({ placement }: { placement: BellPlacement }) {
     onError: failed('Notification not updated'),
     onSettled: refresh,
   });
+  // On the server: every unread one, not only the newest the panel lists.
   const markAllRead = useMutation({
-    mutationFn: (ids: string[]) =>
-      Promise.all(ids.map((id) => api(notificationEndpoints.markRead, { params: { id } }))),
+    mutationFn: () => api(notificationEndpoints.readAll),
     onError: failed('Notifications not updated'),
     onSettled: refresh,
   });
@@ -86,7 +86,6 @@ export function NotificationsBell({ placement }: { placement: BellPlacement }) {
   const count = unread.data?.count ?? 0;
   const badge = unreadBadgeText(count);
   const notifications = list.data ?? [];
-  const unreadIds = notifications.filter((n) => !n.read).map((n) => n.id);
   const busy = markAllRead.isPending || clearAll.isPending;
 
   const activate = (notification: Notification) => {
@@ -156,8 +155,8 @@ export function NotificationsBell({ placement }: { placement: BellPlacement }) {
               variant="ghost"
               size="sm"
               className="h-7 px-2"
-              disabled={unreadIds.length === 0 || busy}
-              onClick={() => markAllRead.mutate(unreadIds)}
+              disabled={count === 0 || busy}
+              onClick={() => markAllRead.mutate()}
               data-testid="button-mark-all-read"
             >
               {markAllRead.isPending ? <Spinner className="size-3.5" /> : <CheckCheck aria-hidden="true" />}

@@ -88,6 +88,12 @@ function serve(initial: Notification[], count = initial.filter((n) => !n.read).l
       unread = 0;
       return jsonResponse({ deleted });
     }
+    if (url === '/api/notifications/read-all' && method === 'POST') {
+      const updated = unread;
+      list = list.map((n) => ({ ...n, read: true }));
+      unread = 0;
+      return jsonResponse({ updated });
+    }
     const read = /^\/api\/notifications\/([^/]+)\/read$/.exec(url);
     if (read && method === 'PATCH') {
       list = list.map((n) => (n.id === read[1] ? { ...n, read: true } : n));
@@ -173,8 +179,9 @@ describe('NotificationsBell', () => {
     expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(1);
   });
 
-  it('marks every unread one read, deletes one, and clears all with the seed toast', async () => {
-    const { calls } = serve(sample);
+  it('marks every unread one read on the server (not only those listed), deletes one, and clears all with the seed toast', async () => {
+    // 150 unread on the server, of which the panel lists two.
+    const { calls } = serve(sample, 150);
     renderWithProviders(
       <>
         <NotificationsBell placement="top-bar" />
@@ -184,14 +191,8 @@ describe('NotificationsBell', () => {
     const panel = await openBell();
     await within(panel).findByTestId('list-notifications');
     fireEvent.click(within(panel).getByTestId('button-mark-all-read'));
-    await waitFor(() =>
-      expect(
-        calls
-          .filter((c) => c.method === 'PATCH')
-          .map((c) => c.url)
-          .sort(),
-      ).toEqual(['/api/notifications/n1/read', '/api/notifications/n2/read']),
-    );
+    await waitFor(() => expect(calls).toContainEqual({ method: 'POST', url: '/api/notifications/read-all' }));
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
     await waitFor(() => expect(screen.queryByTestId('badge-unread-count')).not.toBeInTheDocument());
 
     fireEvent.click(within(panel).getByTestId('button-delete-notification-n4'));
