@@ -85,6 +85,8 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   /** 415: a KYC file whose content is not an accepted image or PDF. */
   UNSUPPORTED_FILE_TYPE: 'UNSUPPORTED_FILE_TYPE',
+  /** 422: a KYC file whose first bytes say JPEG, PNG or PDF but which does not read as one (a fake, damaged, password-protected or oversized file); the message says which. */
+  UNREADABLE_FILE: 'UNREADABLE_FILE',
   /** 413: an uploaded file over its limit. */
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   /** 422: the uploader of a KYC document may not review it (four eyes). */

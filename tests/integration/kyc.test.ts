@@ -113,6 +113,24 @@ describe.each(DATABASE_KINDS)('KYC documents on %s', (kind) => {
     expect(exe.json().message).toBe(
       'Only JPEG, PNG or PDF files are accepted; this file is none of them (whatever its name says)',
     );
+    // A file that only starts like a PDF or an image is refused by a parse, with what is wrong.
+    const fakePdf = await upload(uploader, customer.id, 'proof_of_address', {
+      name: 'bill.pdf',
+      data: Buffer.from('%PDF-1.4\n%%EOF'),
+      contentType: 'application/pdf',
+    });
+    expect(fakePdf.statusCode).toBe(422);
+    expect(fakePdf.json()).toMatchObject({
+      code: 'UNREADABLE_FILE',
+      message: 'The file starts like a PDF but is not a readable PDF (damaged or not a real PDF)',
+      errors: [{ field: 'file', message: expect.stringContaining('not a readable PDF') }],
+    });
+    const fakeJpeg = await upload(uploader, customer.id, 'id_front', {
+      name: 'id.jpg',
+      data: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF sample jpeg body')]),
+    });
+    expect(fakeJpeg.statusCode).toBe(422);
+    expect(fakeJpeg.json().code).toBe('UNREADABLE_FILE');
     const empty = await upload(uploader, customer.id, 'id_front', {
       name: 'empty.jpg',
       data: Buffer.alloc(0),

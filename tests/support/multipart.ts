@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { DEMO_JPEG, DEMO_PNG } from '../../src/server/demo/files';
 
 export interface FilePart {
   field?: string;
@@ -35,17 +36,26 @@ export function multipart(
   };
 }
 
-/** Small files that are what their first bytes say. */
+/**
+ * Small files that are what their first bytes say and read as such (uploads are checked by
+ * content: an image's header, a PDF's pages). The PDF carries a script tag in a comment, to show
+ * it is served so that no browser runs it.
+ */
 export const SAMPLE_FILES = {
-  jpeg: Buffer.concat([
-    Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
-    Buffer.from('JFIF sample jpeg body'),
-  ]),
-  png: Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    Buffer.from('sample png body'),
-  ]),
-  pdf: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n<script>alert(1)</script>\n%%EOF\n'),
+  jpeg: DEMO_JPEG,
+  png: DEMO_PNG,
+  pdf: Buffer.from(
+    [
+      '%PDF-1.4',
+      '% <script>alert(1)</script>',
+      '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj',
+      '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj',
+      '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >> endobj',
+      'trailer << /Root 1 0 R >>',
+      '%%EOF',
+    ].join('\n'),
+    'latin1',
+  ),
   exe: Buffer.concat([
     Buffer.from('MZ'),
     Buffer.alloc(64, 0x90),

@@ -17,6 +17,7 @@ import { AppError, badRequest, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { fileStorage } from '../../storage';
 import { transition } from '../../transitions';
+import { checkDocumentContent, type DetectedType } from './document-content';
 import { type DocumentRow, documentLifecycle } from './document-lifecycle';
 import { customerListsChanged } from './list-cache';
 import { type CustomerRow, personRef } from './present';
@@ -194,19 +195,6 @@ export async function listDocuments(ctx: AppContext, customerId: string): Promis
   return presentDocuments(ctx.db, customerId);
 }
 
-export type DetectedType = 'image/jpeg' | 'image/png' | 'application/pdf';
-
-const startsWith = (data: Buffer, bytes: readonly number[]) =>
-  data.length >= bytes.length && bytes.every((byte, index) => data[index] === byte);
-
-/** The file's real type from its first bytes (never from its name or the declared type). */
-export function detectFileType(data: Buffer): DetectedType | null {
-  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(data, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'application/pdf';
-  return null;
-}
-
 /** A file name fit to store and show: no path, no control characters, at most 200 characters. */
 export function cleanFileName(name: string | undefined, type: DetectedType): string {
   const base = (name ?? '')
@@ -227,7 +215,7 @@ export interface Upload {
 }
 
 /**
- * Stores a KYC document: JPEG, PNG or PDF by content, at most KYC_MAX_FILE_BYTES (the multipart
+ * Stores a KYC document: JPEG, PNG or PDF by content (checkDocumentContent), at most KYC_MAX_FILE_BYTES (the multipart
  * limit refuses larger ones before they are read whole). The file is written first and removed
  * again if the database refuses the row, so a refused upload leaves nothing behind.
  */
@@ -239,15 +227,7 @@ export async function uploadDocument(
 ): Promise<{ document: KycDocument; kycStatus: KycStatus }> {
   if (!upload.data.length)
     throw badRequest('The file is empty', [{ field: 'file', message: 'The file is empty' }]);
-  const mimeType = detectFileType(upload.data);
-  if (!mimeType) {
-    throw new AppError(
-      415,
-      'UNSUPPORTED_FILE_TYPE',
-      'Only JPEG, PNG or PDF files are accepted; this file is none of them (whatever its name says)',
-      [{ field: 'file', message: 'Only JPEG, PNG or PDF files are accepted' }],
-    );
-  }
+  const mimeType = await checkDocumentContent(upload.data);
   const { tx } = ctx;
   const before = await lockCustomer(ctx, customerId);
   const org = await organisation(ctx, tx);
