@@ -13,7 +13,7 @@ import { customers, kycDocuments, users } from '../../../db/schema';
 import { type Actor, type AuditEntry, writeAudit } from '../../audit';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { businessDate } from '../../dates';
-import { AppError, badRequest, notFound, unprocessable } from '../../errors';
+import { badRequest, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { fileStorage } from '../../storage';
 import { transition } from '../../transitions';
