@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { endpoint, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
+import { can, type RoleHolder } from './roles';
 import type { TransitionTable } from './transitions';
 
 /** Customers and KYC (PRODUCT.md section 2, Customer), shared by server and web. */
+
+/**
+ * Who may be a customer's assigned agent: active staff whose role works with customers (agents
+ * and above). A viewer only reads, so cannot follow a customer up. The server checks it; the
+ * form offers only them.
+ */
+export function canHoldCustomers(staff: RoleHolder & { active: boolean }): boolean {
+  return staff.active && can(staff, 'customers.write');
+}
 
 export const KYC_STATUSES = ['not_started', 'pending', 'verified', 'rejected'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];

@@ -271,7 +271,7 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
     }
   });
 
-  it('assigns only an active staff user as agent', async () => {
+  it('assigns only an active staff user of agent role or above as agent', async () => {
     const unknown = await agent.post('/api/customers', {
       firstName: 'A',
       lastName: 'B',
@@ -290,6 +290,21 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
     });
     expect(inactive.statusCode).toBe(400);
     expect(inactive.json().message).toBe('Choose an active staff member as the assigned agent');
+    // A viewer only reads: no customer is theirs to follow up.
+    const reader = await t.signedIn('viewer');
+    const byViewer = await agent.post('/api/customers', {
+      firstName: 'A',
+      lastName: 'B',
+      phone: nextKenyanPhone(),
+      assignedAgentId: reader.user.id,
+    });
+    expect(byViewer.statusCode).toBe(400);
+    expect(byViewer.json().errors).toEqual([
+      {
+        field: 'assignedAgentId',
+        message: 'A viewer cannot be an assigned agent; choose an agent or a more senior role',
+      },
+    ]);
   });
 
   it('updates with the current version, refuses a stale version with 409, and keeps the first change', async () => {

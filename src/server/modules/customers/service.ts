@@ -7,6 +7,7 @@ import {
   type CustomerCreateInput,
   type CustomerEvent,
   type CustomerUpdateInput,
+  canHoldCustomers,
   type DuplicateCustomer,
   KYC_DOCUMENT_LABELS,
   type KycDocumentType,
@@ -58,6 +59,12 @@ async function assertActiveStaff(executor: Executor, userId: string | null | und
   const user = await findUserById(executor, userId);
   if (!user?.active)
     throw fieldError('assignedAgentId', 'Choose an active staff member as the assigned agent');
+  if (!canHoldCustomers(user)) {
+    throw fieldError(
+      'assignedAgentId',
+      'A viewer cannot be an assigned agent; choose an agent or a more senior role',
+    );
+  }
 }
 
 async function duplicateOf(

@@ -278,3 +278,41 @@ describe('edit customer form', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ version: 2 })));
   });
 });
+
+describe('assigned agent choices', () => {
+  it('offers an administrator the active staff who can hold customers: agents and above, never a viewer', async () => {
+    const admin = { ...agent, id: '1a2b3c4d-0000-4000-8000-00000000a009', role: 'admin' as const };
+    const staff = (id: string, firstName: string, role: string, active = true) => ({
+      id,
+      email: `${firstName.toLowerCase()}@example.com`,
+      firstName,
+      lastName: 'Staff',
+      role,
+      isOwner: false,
+      active,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastLoginAt: null,
+      twoFactorEnabled: false,
+    });
+    stubApi(admin, ({ url }) =>
+      url === '/api/users'
+        ? jsonResponse([
+            staff('1a2b3c4d-0000-4000-8000-0000000000b1', 'Agnes', 'agent'),
+            staff('1a2b3c4d-0000-4000-8000-0000000000b2', 'Victor', 'viewer'),
+            staff('1a2b3c4d-0000-4000-8000-0000000000b3', 'Mona', 'manager'),
+            staff('1a2b3c4d-0000-4000-8000-0000000000b4', 'Lena', 'agent', false),
+          ])
+        : undefined,
+    );
+    renderWithProviders(<CustomerNewPage />, { path: '/customers/new' });
+    const select = await screen.findByTestId('select-assigned-agent');
+    await waitFor(() => expect(select).toHaveTextContent('Agnes Staff'));
+    const options = [...select.querySelectorAll('option')].map((option) => option.textContent);
+    expect(options).toEqual([
+      'Nobody yet',
+      'Joseph Kamau (you)',
+      'Agnes Staff · Agent',
+      'Mona Staff · Manager',
+    ]);
+  });
+});

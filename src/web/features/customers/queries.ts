@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { type User, userEndpoints } from '@/contracts/auth';
-import { customerEndpoints } from '@/contracts/customers';
+import { canHoldCustomers, customerEndpoints } from '@/contracts/customers';
 import { can } from '@/contracts/roles';
 import { settingsEndpoints } from '@/contracts/settings';
 import { api, apiOrNull } from '@/web/lib/api';
@@ -50,7 +50,10 @@ export function useRegions() {
   });
 }
 
-/** Active staff, for administrators (the only ones who may list users); others get an empty list. */
+/**
+ * Staff who can be a customer's assigned agent (active, agents and above), for administrators
+ * (the only ones who may list users); others get an empty list.
+ */
 export function useStaff(user: User | null) {
   const allowed = can(user, 'admin.users');
   return useQuery({
@@ -58,6 +61,6 @@ export function useStaff(user: User | null) {
     queryFn: () => api(userEndpoints.list),
     enabled: allowed,
     staleTime: 60_000,
-    select: (users) => users.filter((staff) => staff.active),
+    select: (users) => users.filter(canHoldCustomers),
   });
 }
