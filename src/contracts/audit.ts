@@ -46,6 +46,8 @@ export const AUDIT_ACTIONS = [
   'device.update',
   'device.status',
   'device.token',
+  /** A token giving use to a unit whose contract is in arrears, by manual override with a reason. */
+  'device.token_override',
   'contract.create',
   'contract.submit',
   'contract.approve',

@@ -29,6 +29,11 @@ export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYN
 /** A standard OpenPAYGO token carries at most this value (days). */
 export const MAX_TOKEN_DAYS = 995;
 
+/** Tokens that give the customer use of the unit (time, or unlocked for good); COUNTER_SYNC gives none. */
+export function tokenGivesUse(type: (typeof TOKEN_TYPES)[number]): boolean {
+  return type !== 'COUNTER_SYNC';
+}
+
 /**
  * A unit's lifecycle. Contracts reserve a unit for a draft, assign it on activation and let it go
  * (cancellation, return, repossession); staff make the other moves by hand. `assigned` is entered
@@ -300,11 +305,28 @@ export const deviceEventSchema = z.object({
 });
 export type DeviceEvent = z.infer<typeof deviceEventSchema>;
 
+/**
+ * The live contract (active or defaulted) a unit is with, and where it stands today: its
+ * paid-through date (the same date the contract page shows) and its arrears.
+ */
+export const contractStandingSchema = z.object({
+  id: z.string(),
+  number: z.string(),
+  currency: z.string(),
+  paidThrough: z.string(),
+  /** Days past due; 0 when nothing is overdue. */
+  dpd: z.number().int().nonnegative(),
+  /** Unpaid amount of the instalments already due, in minor units. */
+  overdue: z.number().int().nonnegative(),
+});
+export type ContractStanding = z.infer<typeof contractStandingSchema>;
+
 export const deviceDetailSchema = deviceSchema.extend({
   /** Status history, newest first. */
   events: z.array(deviceEventSchema),
   /** Where staff may move it by hand from its current status. */
   allowedTransitions: z.array(z.enum(DEVICE_STATUSES)),
+  contract: contractStandingSchema.nullable(),
 });
 export type DeviceDetail = z.infer<typeof deviceDetailSchema>;
 
@@ -392,6 +414,13 @@ export const tokenCreateBody = z
       .int('days must be a whole number')
       .min(0, 'days cannot be negative')
       .max(MAX_TOKEN_DAYS, `days must be at most ${MAX_TOKEN_DAYS}`)
+      .optional(),
+    /** Needed, with the override permission, to give use to a unit whose contract is in arrears. */
+    overrideReason: z
+      .string({ error: 'The override reason must be text' })
+      .trim()
+      .min(3, 'Give the reason for the override')
+      .max(500, 'The override reason must be at most 500 characters')
       .optional(),
   })
   .superRefine((body, context) => {

@@ -123,6 +123,12 @@ export const ERROR_CODES = {
   DEVICE_STATE: 'DEVICE_STATE',
   /** 422: a token was asked for a unit not controlled by OpenPAYGO. */
   NOT_OPENPAYGO: 'NOT_OPENPAYGO',
+  /**
+   * 422: a token that gives use (time or unlock) for a unit whose contract is in arrears needs a
+   * manual override with a reason (`overrideReason`); `details` is the contract's standing
+   * (`contractStandingSchema`, src/contracts/devices.ts).
+   */
+  ARREARS_OVERRIDE_REQUIRED: 'ARREARS_OVERRIDE_REQUIRED',
 
   // --- Plans ------------------------------------------------------------------------------------
   /** 409: a plan with this code exists; edit it to make a new version. */

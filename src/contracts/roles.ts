@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   'treasury.read': 'finance',
   'contracts.approve': 'manager',
   'devices.control': 'manager',
+  /** Manual override (PRODUCT.md "Device control"): give use to a unit in arrears, with a reason. */
+  'devices.override': 'manager',
   /** Device catalogue and units: receive stock, import, status changes. */
   'inventory.write': 'manager',
   'plans.write': 'manager',

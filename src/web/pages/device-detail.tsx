@@ -23,7 +23,7 @@ import { OpenPaygoCard } from '@/web/features/devices/token-panel';
 import { UnitEditForm } from '@/web/features/devices/unit-edit-form';
 import { useAuth } from '@/web/hooks/use-auth';
 import { api } from '@/web/lib/api';
-import { formatDateTime, formatDay } from '@/web/lib/format';
+import { formatBusinessDate, formatDateTime, formatDay } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
 
 const AREA = AREAS['/devices'];
@@ -113,7 +113,13 @@ export default function DeviceDetailPage() {
               <Item label="Lock state">
                 <span data-testid="text-lock-state">{labelOf(LOCK_LABELS, device.lockState)}</span>
               </Item>
-              <Item label="Paid through">{formatDay(device.activeUntil)}</Item>
+              {/* The contract's paid-through date, as its page shows it; the unit's own codes may run longer. */}
+              <Item label="Paid through">
+                <span data-testid="text-paid-through">
+                  {device.contract ? formatBusinessDate(device.contract.paidThrough) : '—'}
+                </span>
+              </Item>
+              <Item label="Active until">{formatDay(device.activeUntil)}</Item>
               <Item label="Received">{formatDateTime(device.createdAt)}</Item>
               <Item label="Notes" wide>
                 <span className="whitespace-pre-wrap">{device.notes || '—'}</span>

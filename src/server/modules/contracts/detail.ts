@@ -15,7 +15,7 @@ import {
   servicePlans,
   users,
 } from '../../../db/schema';
-import { bucketsFromBounds, delinquencySnapshot, isSettled } from '../../../domain';
+import { isSettled } from '../../../domain';
 import type { AppContext } from '../../context';
 import { businessDate } from '../../dates';
 import { notFound } from '../../errors';
@@ -23,6 +23,7 @@ import { organisation } from '../../organisation';
 import { phoneFor } from '../../pii';
 import { toPosition } from './portfolio';
 import { blockersOf } from './service';
+import { contractFigures } from './standing';
 
 export type InstallmentRow = typeof contractInstallments.$inferSelect;
 type ContractEventPart = Omit<Contract['events'][number], 'actor'> & { actorId: string | null };
@@ -199,12 +200,7 @@ export async function contractDetail(
 export function presentContract(ctx: AppContext, org: Organisation, parts: ContractParts): Contract {
   const { contract: c, customer, device, model, plan, installments, names } = parts;
   const today = businessDate(ctx.clock.now(), org.timeZone);
-  const positions = installments.map(toPosition);
-  const snapshot = delinquencySnapshot(positions, {
-    date: today,
-    startDate: c.startDate,
-    buckets: bucketsFromBounds(org.delinquencyBuckets),
-  });
+  const snapshot = contractFigures(c, installments, org, today);
 
   const person = (userId: string | null) =>
     userId ? { id: userId, name: names[userId] ?? 'Former user' } : null;

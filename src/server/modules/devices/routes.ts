@@ -6,6 +6,7 @@ import {
   IMPORT_MAX_FILE_BYTES,
   IMPORT_MAX_JSON_BYTES,
 } from '../../../contracts/devices';
+import { can } from '../../../contracts/roles';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { AppError, badRequest } from '../../errors';
@@ -134,7 +135,15 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
   );
 
   route(app, devices.issueToken, { access: 'devices.control', tags }, (request) =>
-    withTransaction(ctx, (tx) => issueToken(tx, actorOf(request), request.params.id, request.body)),
+    withTransaction(ctx, (tx) =>
+      issueToken(
+        tx,
+        actorOf(request),
+        request.params.id,
+        request.body,
+        can(request.session?.user, 'devices.override'),
+      ),
+    ),
   );
 
   // Issued codes are readable by those who talk to customers about their device (collectors and up).

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import {
+  type ContractStanding,
   type Device,
   type DeviceCreateInput,
   type DeviceDetail,
@@ -20,6 +21,7 @@ import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { transition } from '../../transitions';
 import { uniqueViolation } from '../../unique';
+import { standingOfDevice } from '../contracts/standing';
 import { ACCOUNTS, type Posting, post } from '../ledger/service';
 import { type DeviceRow, lockUnit, refusalByHand, unitLifecycle, writeUnitMove } from './lifecycle';
 import { deviceListsChanged } from './list-cache';
@@ -288,7 +290,7 @@ export async function createDevice(
         description: `Stock received: ${input.serialNumber} (${model.make} ${model.model})`,
         cost: model.costPrice ?? 0,
       });
-      const device = await presentDetail(tx, id);
+      const device = await presentDetail(ctx, tx, id);
       await writeAudit(tx, actor, {
         action: 'device.create',
         entityType: 'device',
@@ -310,7 +312,18 @@ export async function createDevice(
 
 const eventActor = users;
 
-async function presentDetail(executor: Executor, id: string): Promise<DeviceDetail> {
+/** Where the unit's live contract stands today (business date of the organisation), or null. */
+export async function deviceStanding(
+  ctx: AppServices,
+  executor: Executor,
+  deviceId: string,
+): Promise<ContractStanding | null> {
+  const org = await organisation(ctx, executor);
+  return standingOfDevice(executor, deviceId, org, businessDate(ctx.clock.now(), org.timeZone));
+}
+
+/** A unit's page: the unit, its history, and the live contract it is with as that contract's page figures it. */
+async function presentDetail(ctx: AppServices, executor: Executor, id: string): Promise<DeviceDetail> {
   const [found] = await executor
     .select({ row: devices, model: deviceModels })
     .from(devices)
@@ -341,11 +354,12 @@ async function presentDetail(executor: Executor, id: string): Promise<DeviceDeta
       actor: actorId ? { id: actorId, name: `${actorFirstName ?? ''} ${actorLastName ?? ''}`.trim() } : null,
     })),
     allowedTransitions: [...MANUAL_TRANSITIONS[found.row.status]],
+    contract: await deviceStanding(ctx, executor, id),
   };
 }
 
 export function getDevice(ctx: AppContext, id: string): Promise<DeviceDetail> {
-  return presentDetail(ctx.db, id);
+  return presentDetail(ctx, ctx.db, id);
 }
 
 export async function updateDevice(
@@ -362,7 +376,7 @@ export async function updateDevice(
       if (input.imei !== undefined && input.imei !== before.imei) changes.imei = input.imei;
       if (input.notes !== undefined && (input.notes || null) !== before.notes)
         changes.notes = input.notes || null;
-      if (!Object.keys(changes).length) return presentDetail(tx, id);
+      if (!Object.keys(changes).length) return presentDetail(ctx, tx, id);
       const duplicate = await duplicateUnit(tx, { imei: changes.imei }, id);
       if (duplicate) throw duplicate;
       await tx
@@ -371,7 +385,7 @@ export async function updateDevice(
         .where(eq(devices.id, id));
       // The IMEI is part of the search text: counts of searches may change.
       await deviceListsChanged(ctx, tx);
-      const device = await presentDetail(tx, id);
+      const device = await presentDetail(ctx, tx, id);
       await writeAudit(tx, actor, {
         action: 'device.update',
         entityType: 'device',
@@ -429,7 +443,7 @@ export async function changeDeviceStatus(
       after: { status: change.status, reason: change.reason },
     }),
   });
-  return presentDetail(ctx.tx, id);
+  return presentDetail(ctx, ctx.tx, id);
 }
 
 /**

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
-import type { DeviceToken, IssuedToken } from '../../../contracts/devices';
+import { type DeviceToken, type IssuedToken, tokenGivesUse } from '../../../contracts/devices';
 import { devices, deviceTokens, users } from '../../../db/schema';
-import { encodeToken, type TokenType } from '../../../domain';
+import { encodeToken, formatMoney, type TokenType } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
-import { notFound, unprocessable } from '../../errors';
+import { AppError, forbidden, notFound, unprocessable } from '../../errors';
 import { deviceListsNotification } from './list-cache';
-import { OPENPAYGO_KEY_PURPOSE } from './service';
+import { deviceStanding, OPENPAYGO_KEY_PURPOSE } from './service';
 
 export interface TokenRequest {
   type: TokenType;
@@ -69,21 +69,58 @@ export async function issueTokenInTransaction(
   return { id, token, type: request.type, value, count: newCount, issuedAt: now.toISOString() };
 }
 
-/** POST /api/devices/:id/tokens: a token issued by hand (device control). */
+/**
+ * POST /api/devices/:id/tokens: a token issued by hand (device control). A token that gives use
+ * to a unit whose contract is in arrears is a manual override: only for those who may override
+ * (`mayOverride`, the devices.override permission), with a reason, and audited as one.
+ */
 export async function issueToken(
   ctx: TxContext,
   actor: Actor,
   deviceId: string,
-  request: TokenRequest,
+  request: TokenRequest & { overrideReason?: string | undefined },
+  mayOverride: boolean,
 ): Promise<IssuedToken> {
+  const standing = tokenGivesUse(request.type) ? await deviceStanding(ctx, ctx.tx, deviceId) : null;
+  const inArrears = standing !== null && standing.dpd > 0;
+  if (inArrears) {
+    const arrears = `${standing.number} is ${standing.dpd} ${standing.dpd === 1 ? 'day' : 'days'} in arrears (${formatMoney(standing.overdue, standing.currency)} overdue)`;
+    if (!mayOverride) {
+      throw forbidden(`${arrears}: only a manager may give it use by manual override`, 'ROLE_FORBIDDEN');
+    }
+    if (!request.overrideReason) {
+      const message = `${arrears}: give the reason for the manual override`;
+      throw new AppError(
+        422,
+        'ARREARS_OVERRIDE_REQUIRED',
+        message,
+        [{ field: 'overrideReason', message: 'Give the reason for the override' }],
+        undefined,
+        standing,
+      );
+    }
+  }
   const issued = await issueTokenInTransaction(ctx, deviceId, request, actor.id);
   // The token itself stays in device_tokens (readable by device control); the audit says what was given.
-  await writeAudit(ctx.tx, actor, {
-    action: 'device.token',
-    entityType: 'device',
-    entityId: deviceId,
-    after: { tokenId: issued.id, type: issued.type, value: issued.value, count: issued.count },
-  });
+  const given = { tokenId: issued.id, type: issued.type, value: issued.value, count: issued.count };
+  await writeAudit(
+    ctx.tx,
+    actor,
+    inArrears
+      ? {
+          action: 'device.token_override',
+          entityType: 'device',
+          entityId: deviceId,
+          before: {
+            contractId: standing.id,
+            number: standing.number,
+            dpd: standing.dpd,
+            overdue: standing.overdue,
+          },
+          after: { ...given, reason: request.overrideReason },
+        }
+      : { action: 'device.token', entityType: 'device', entityId: deviceId, after: given },
+  );
   return issued;
 }
 

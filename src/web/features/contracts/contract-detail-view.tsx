@@ -185,7 +185,11 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
                 />
                 <Figure
                   label="Paid through"
-                  value={c.status === 'active' ? formatBusinessDate(c.paidThroughDate) : '—'}
+                  value={
+                    c.status === 'active' || c.status === 'defaulted'
+                      ? formatBusinessDate(c.paidThroughDate)
+                      : '—'
+                  }
                 />
                 {c.creditBalance > 0 && <Figure label="Customer credit" value={m(c.creditBalance)} />}
               </dl>

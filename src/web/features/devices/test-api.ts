@@ -100,6 +100,7 @@ export function device(overrides: Partial<DeviceDetail> = {}): DeviceDetail {
     updatedAt: '2026-01-05T10:00:00.000Z',
     events: [],
     allowedTransitions: ['reserved', 'lost', 'written_off'],
+    contract: null,
     ...overrides,
   };
 }

@@ -100,4 +100,64 @@ describe('OpenPaygoCard', () => {
     expect(screen.getByTestId('text-token-permission')).toBeInTheDocument();
     expect(screen.queryByTestId('form-token')).not.toBeInTheDocument();
   });
+
+  it('shows the contract’s arrears beside the button and gives use only by override, with a reason', async () => {
+    const inArrears = device({
+      status: 'assigned',
+      contract: {
+        id: 'c1',
+        number: 'CT-000042',
+        currency: 'USD',
+        paidThrough: '2026-01-10',
+        dpd: 12,
+        overdue: 4_500,
+      },
+    });
+    const calls = stubApi({
+      [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]),
+      [`POST /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse(ISSUED, 201),
+    });
+    renderWithProviders(<OpenPaygoCard device={inArrears} />);
+    expect(await screen.findByTestId('text-token-arrears')).toHaveTextContent(
+      'CT-000042 is 12 days in arrears: $45.00 overdue. Time or an unlock for this unit is a manual override, with a reason.',
+    );
+    const button = screen.getByTestId('button-issue-token');
+    expect(button).toHaveTextContent('Issue by override');
+    await userEvent.type(screen.getByTestId('input-token-days'), '7');
+    await userEvent.click(button);
+    expect(await screen.findByText('Give the reason for the override')).toBeInTheDocument();
+    expect(calls.filter((call) => call.method === 'POST')).toEqual([]);
+    await userEvent.type(screen.getByTestId('input-token-override-reason'), 'Paid at the branch');
+    await userEvent.click(button);
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+        type: 'ADD_TIME',
+        days: 7,
+        overrideReason: 'Paid at the branch',
+      }),
+    );
+    // A counter sync gives no use: no reason asked.
+    await userEvent.selectOptions(screen.getByTestId('select-token-type'), 'COUNTER_SYNC');
+    expect(screen.queryByTestId('input-token-override-reason')).not.toBeInTheDocument();
+    expect(screen.getByTestId('button-issue-token')).toHaveTextContent('Issue token');
+  });
+
+  it('says nothing of arrears for a unit whose contract is up to date', async () => {
+    stubApi({ [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]) });
+    const current = device({
+      status: 'assigned',
+      contract: {
+        id: 'c1',
+        number: 'CT-000042',
+        currency: 'USD',
+        paidThrough: '2026-01-10',
+        dpd: 0,
+        overdue: 0,
+      },
+    });
+    renderWithProviders(<OpenPaygoCard device={current} />);
+    expect(await screen.findByTestId('button-issue-token')).toHaveTextContent('Issue token');
+    expect(screen.queryByTestId('text-token-arrears')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('input-token-override-reason')).not.toBeInTheDocument();
+  });
 });

@@ -1,16 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Check, Copy, KeyRound, RotateCw, Ticket } from 'lucide-react';
+import { Check, Copy, KeyRound, RotateCw, Ticket, TriangleAlert } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
 import {
+  type ContractStanding,
   type DeviceDetail,
   deviceEndpoints,
   type IssuedToken,
   MAX_TOKEN_DAYS,
   TOKEN_TYPES,
   type TokenCreateBody,
+  tokenGivesUse,
 } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
+import { formatMoney } from '@/domain/money';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -84,7 +87,7 @@ export function OpenPaygoCard({ device }: { device: DeviceDetail }) {
           <p className="text-muted-foreground text-sm">This unit has no OpenPAYGO settings.</p>
         )}
         {control && can(user, 'devices.control') ? (
-          <IssueTokenForm device={device} />
+          <IssueTokenForm device={device} mayOverride={can(user, 'devices.override')} />
         ) : control ? (
           <p className="text-muted-foreground text-sm" data-testid="text-token-permission">
             Managers issue tokens by hand; contracts issue them on activation and payment.
@@ -100,11 +103,22 @@ export function OpenPaygoCard({ device }: { device: DeviceDetail }) {
   );
 }
 
-function IssueTokenForm({ device }: { device: DeviceDetail }) {
+/** The contract's arrears, beside the button: giving use to this unit is a manual override. */
+export function arrearsNote(standing: ContractStanding): string {
+  const days = `${standing.dpd} ${standing.dpd === 1 ? 'day' : 'days'}`;
+  return `${standing.number} is ${days} in arrears: ${formatMoney(standing.overdue, standing.currency)} overdue.`;
+}
+
+function IssueTokenForm({ device, mayOverride }: { device: DeviceDetail; mayOverride: boolean }) {
   const queryClient = useQueryClient();
   const [type, setType] = useState<TokenType>('ADD_TIME');
   const [days, setDays] = useState('');
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const standing = device.contract;
+  // A token that gives use to a unit in arrears: the server asks for an override with a reason.
+  const override = standing !== null && standing.dpd > 0 && tokenGivesUse(type);
   const [alert, setAlert] = useState<string | null>(null);
   const [issued, setIssued] = useState<IssuedToken | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -116,17 +130,24 @@ function IssueTokenForm({ device }: { device: DeviceDetail }) {
       setConfirming(false);
       setIssued(token);
       setDays('');
+      setReason('');
       void invalidate(queryClient, 'deviceTokenIssued', device.id);
     },
     onError: (failure) => {
       setConfirming(false);
       const fields = fieldErrors(failure);
       setError(fields.days ?? null);
-      setAlert(fields.days ? null : errorMessage(failure));
+      setReasonError(fields.overrideReason ?? null);
+      setAlert(fields.days || fields.overrideReason ? null : errorMessage(failure));
     },
   });
 
-  const send = () => issue.mutate(timed(type) ? { type, days: Number(days.trim()) } : { type });
+  const send = () =>
+    issue.mutate({
+      type,
+      ...(timed(type) ? { days: Number(days.trim()) } : {}),
+      ...(override ? { overrideReason: reason.trim() } : {}),
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -134,7 +155,9 @@ function IssueTokenForm({ device }: { device: DeviceDetail }) {
     setIssued(null);
     const problem = daysIssue(type, days);
     setError(problem);
-    if (problem) return;
+    const reasonProblem = override && reason.trim().length < 3 ? 'Give the reason for the override' : null;
+    setReasonError(reasonProblem);
+    if (problem || reasonProblem) return;
     if (type === 'DISABLE_PAYG') setConfirming(true);
     else send();
   };
@@ -185,15 +208,53 @@ function IssueTokenForm({ device }: { device: DeviceDetail }) {
             )}
           </FormField>
         ) : null}
+        {override && mayOverride ? (
+          <FormField
+            id="token-override-reason"
+            label="Reason for the override"
+            error={reasonError ?? undefined}
+            hint="Recorded in the audit trail with the arrears."
+            className="sm:w-72"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                autoComplete="off"
+                maxLength={500}
+                value={reason}
+                onChange={(event) => {
+                  setReason(event.target.value);
+                  setReasonError(null);
+                }}
+                data-testid="input-token-override-reason"
+              />
+            )}
+          </FormField>
+        ) : null}
         <Button
           type="submit"
           className="w-full sm:mt-5.5 sm:w-auto"
-          disabled={issue.isPending}
+          disabled={issue.isPending || (override && !mayOverride)}
           data-testid="button-issue-token"
         >
           {issue.isPending ? <Spinner className="size-4" /> : <Ticket aria-hidden="true" />}
-          Issue token
+          {override ? 'Issue by override' : 'Issue token'}
         </Button>
+        {standing && standing.dpd > 0 ? (
+          <p
+            className="flex items-start gap-2 text-sm sm:basis-full"
+            role="note"
+            data-testid="text-token-arrears"
+          >
+            <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden="true" />
+            <span>
+              {arrearsNote(standing)}{' '}
+              {mayOverride
+                ? 'Time or an unlock for this unit is a manual override, with a reason.'
+                : 'Only a manager may give this unit time or an unlock, by manual override.'}
+            </span>
+          </p>
+        ) : null}
       </form>
       <div aria-live="polite">{issued && <IssuedTokenPanel token={issued} />}</div>
       <ConfirmDialog
