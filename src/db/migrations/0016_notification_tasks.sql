@@ -1,0 +1,2 @@
+ALTER TABLE "notifications" ADD COLUMN "task" text;--> statement-breakpoint
+CREATE INDEX "notifications_open_task_idx" ON "notifications" USING btree ("task") WHERE "notifications"."task" IS NOT NULL AND "notifications"."read_at" IS NULL;
