@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { ROLES, type Role } from '../../contracts/roles';
-import { users } from '../../db/schema';
 import { SYSTEM_ACTOR, writeAudit } from '../audit';
 import type { AppContext } from '../context';
 import { hashPassword } from '../modules/auth/password';
-import { countUsers, findUserByEmail, insertUser } from '../modules/users/service';
+import { countUsers, findUserByEmail, insertUser, setPasswordHash } from '../modules/users/service';
 import { withTransaction } from '../transaction';
 
 export interface DemoCredential {
@@ -91,7 +89,7 @@ export async function resetDemoPasswords(
       const email = demoEmail(entry.key);
       const user = await findUserByEmail(tx, email);
       if (!user) continue;
-      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+      await setPasswordHash(tx, user.id, passwordHash, now);
       await ctx.sessions.revokeUser(user.id, tx);
       await writeAudit(tx, SYSTEM_ACTOR, {
         action: 'user.password_change',

@@ -62,6 +62,16 @@ export interface NewUser {
   isOwner: boolean;
 }
 
+/** Replaces a user's password hash (an administrative reset: the demo's `npm run demo:users`). */
+export async function setPasswordHash(
+  executor: Executor,
+  id: string,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await executor.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, id));
+}
+
 export async function insertUser(executor: Executor, user: NewUser, now: Date): Promise<UserRow> {
   const existing = await findUserByEmail(executor, user.email);
   if (existing) throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
