@@ -12,7 +12,11 @@ import { queryKeys } from '@/web/lib/query-keys';
 async function fetchUser(): Promise<User | null> {
   const endpoint = authEndpoints.user;
   const response = await fetch(endpointUrl(endpoint), { credentials: 'include' });
-  if (response.status === 401) return null;
+  if (response.status === 401) {
+    // Drop the unread body: API answers are no-store, so an unread one would hold the request open.
+    await response.body?.cancel();
+    return null;
+  }
   if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
   const answer = endpoint.response.safeParse(await response.json());
   if (!answer.success) throw new UnexpectedAnswerError(endpoint, answer.error);

@@ -26,7 +26,10 @@ export async function getCsrfToken(): Promise<string | null> {
   if (csrfToken) return csrfToken;
   try {
     const response = await fetch(authEndpoints.csrfToken.path, { credentials: 'include' });
-    if (!response.ok) throw new Error(`CSRF token fetch failed: ${response.status}`);
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`CSRF token fetch failed: ${response.status}`);
+    }
     const data = (await response.json()) as { csrfToken?: string | null };
     if (!data.csrfToken) throw new Error('CSRF token is null or empty');
     csrfToken = data.csrfToken;
@@ -154,7 +157,11 @@ export const getQueryFn =
   <T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T> =>
   async ({ queryKey }) => {
     const response = await fetch(queryKey.join('/'), { credentials: 'include' });
-    if (on401 === 'returnNull' && response.status === 401) return null as T;
+    if (on401 === 'returnNull' && response.status === 401) {
+      // Drop the unread body: API answers are no-store, so an unread one would hold the request open.
+      await response.body?.cancel();
+      return null as T;
+    }
     await throwIfResNotOk(response);
     return (await response.json()) as T;
   };

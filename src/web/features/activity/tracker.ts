@@ -22,6 +22,8 @@ const clip = (value: string | null | undefined, max: number): string | undefined
 export async function sendActivity(event: ActivityEvent): Promise<void> {
   try {
     const user = await fetch(endpointUrl(authEndpoints.user), { credentials: 'include' });
+    // Only whether someone is signed in matters; the body (no-store) is dropped, not left open.
+    await user.body?.cancel();
     if (!user.ok) return;
     await api(activityEndpoints.track, { body: event });
   } catch {
