@@ -189,6 +189,8 @@ describe.each(DATABASE_KINDS)('notifications on %s', (kind) => {
       }
       // The maker is told it can be activated, until it is.
       expect(await about(agent, contract.id)).toEqual(['Contract approved: unread']);
+      // Newest first: a later notice must not share the approval's instant (ties have no order).
+      t.clock.advance(1000);
       await agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
       expect((await manager.post(`/api/contracts/${contract.id}/activate`)).statusCode).toBe(200);
       expect(await about(agent, contract.id)).toEqual([
