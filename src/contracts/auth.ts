@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from './endpoint';
+import { endpoint, okSchema } from './endpoint';
 import { ROLES } from './roles';
 
 /** Request and response shapes of the auth API (API.md "Auth"), shared by server and web. */
@@ -76,9 +76,6 @@ export type User = z.infer<typeof userSchema>;
 
 export const csrfTokenResponse = z.object({ csrfToken: z.string() });
 
-/** The answer of an action that has nothing else to say. */
-export const okResponse = z.object({ ok: z.literal(true) });
-
 export const inviteCreateBody = z.strictObject({
   email: email.optional(),
   role: z.enum(ROLES, { error: `Role must be one of: ${ROLES.join(', ')}` }),
@@ -139,7 +136,7 @@ export const authEndpoints = {
     response: userSchema,
     status: 201,
   }),
-  logout: endpoint({ method: 'POST', path: '/api/logout', response: okResponse }),
+  logout: endpoint({ method: 'POST', path: '/api/logout', response: okSchema }),
   /** The signed-in user (401 when signed out). */
   user: endpoint({ method: 'GET', path: '/api/user', response: userSchema }),
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { okResponse, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, totpCode, userSchema } from './auth';
-import { endpoint } from './endpoint';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, totpCode, userSchema } from './auth';
+import { endpoint, okSchema } from './endpoint';
 
 const name = (label: string) =>
   z
@@ -74,7 +74,7 @@ export const profileEndpoints = {
     method: 'POST',
     path: '/api/user/password',
     body: passwordChangeBody,
-    response: okResponse,
+    response: okSchema,
   }),
   twoFactor: endpoint({ method: 'GET', path: '/api/user/two-factor', response: twoFactorStatusSchema }),
   /** A new secret to enrol; two-factor is on only once a code from it is confirmed. */
@@ -93,7 +93,7 @@ export const profileEndpoints = {
     method: 'POST',
     path: '/api/user/two-factor/disable',
     body: twoFactorDisableBody,
-    response: okResponse,
+    response: okSchema,
   }),
   /** Replaces every recovery code (the current password confirms). */
   recoveryCodes: endpoint({
