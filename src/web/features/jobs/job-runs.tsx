@@ -52,30 +52,23 @@ export function JobRuns({
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Job</TableHead>
-                <TableHead>What it does</TableHead>
-                <TableHead>Runs</TableHead>
-                <TableHead>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {page.data?.jobs.map((job) => (
-                <TableRow key={job.name} data-testid={`row-job-${job.name}`}>
-                  <TableCell className="font-mono text-xs">{job.name}</TableCell>
-                  <TableCell>{job.description}</TableCell>
-                  <TableCell>{job.schedule}</TableCell>
-                  <TableCell className="text-right">
-                    <RunNowButton name={job.name} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          {/* A list rather than a table, so "Run now" stays in view on a phone. */}
+          <ul className="divide-y" aria-label="Background jobs">
+            {page.data?.jobs.map((job) => (
+              <li
+                key={job.name}
+                className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3"
+                data-testid={`row-job-${job.name}`}
+              >
+                <div className="min-w-0">
+                  <p className="font-mono text-xs">{job.name}</p>
+                  <p className="text-sm">{job.description}</p>
+                  <p className="text-muted-foreground text-xs">Schedule: {job.schedule}</p>
+                </div>
+                <RunNowButton name={job.name} />
+              </li>
+            ))}
+          </ul>
         </CardContent>
       </Card>
       <Card>
