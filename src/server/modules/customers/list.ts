@@ -4,6 +4,7 @@ import { type CustomerListItem, customerEndpoints } from '../../../contracts/cus
 import { customers, users } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
+import { piiVariant } from '../../pii';
 import { phoneSearchDigits } from './phone';
 import { type ListRow, seesPii, toListItem } from './present';
 
@@ -48,7 +49,7 @@ export const customerList = defineList({
     riskScore: { columns: [customers.riskScore], nullsLast: true },
   },
   tieBreak: customers.id,
-  variant: (viewer) => (seesPii(viewer) ? 'pii' : 'masked'),
+  variant: piiVariant,
   rows: async ({ ctx, where, orderBy, limit, offset, viewer }) => {
     const rows = await ctx.db
       .select({
