@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { authEndpoints, type User } from '@/contracts/auth';
-import { endpointUrl, UnexpectedAnswerError } from '@/web/lib/api';
+import { checked, endpointUrl } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 
 /**
@@ -12,15 +12,13 @@ import { queryKeys } from '@/web/lib/query-keys';
 async function fetchUser(): Promise<User | null> {
   const endpoint = authEndpoints.user;
   const response = await fetch(endpointUrl(endpoint), { credentials: 'include' });
-  if (response.status === 401) {
+  if (!response.ok) {
     // Drop the unread body: API answers are no-store, so an unread one would hold the request open.
     await response.body?.cancel();
-    return null;
+    if (response.status === 401) return null;
+    throw new Error(`${response.status}: ${response.statusText}`);
   }
-  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
-  const answer = endpoint.response.safeParse(await response.json());
-  if (!answer.success) throw new UnexpectedAnswerError(endpoint, answer.error);
-  return answer.data;
+  return checked(endpoint, await response.json());
 }
 
 export function useAuth() {

@@ -68,7 +68,8 @@ export class UnexpectedAnswerError extends Error {
   }
 }
 
-function checked<E extends JsonEndpoint>(endpoint: E, body: unknown): EndpointOutput<E> {
+/** The answer read with the endpoint's response schema, or UnexpectedAnswerError. */
+export function checked<E extends JsonEndpoint>(endpoint: E, body: unknown): EndpointOutput<E> {
   const result = endpoint.response.safeParse(body);
   if (!result.success) throw new UnexpectedAnswerError(endpoint, result.error);
   return result.data as EndpointOutput<E>;
