@@ -13,6 +13,13 @@ afterEach(() => {
 
 const DEVICE = device();
 
+/** The unit under contract CT-000042, so many days and minor units in arrears. */
+const underContract = (dpd: number, overdue: number) =>
+  device({
+    status: 'assigned',
+    contract: { id: 'c1', number: 'CT-000042', currency: 'USD', paidThrough: '2026-01-10', dpd, overdue },
+  });
+
 const ISSUED = {
   id: 't1',
   token: '123456789',
@@ -102,17 +109,7 @@ describe('OpenPaygoCard', () => {
   });
 
   it('shows the contract’s arrears beside the button and gives use only by override, with a reason', async () => {
-    const inArrears = device({
-      status: 'assigned',
-      contract: {
-        id: 'c1',
-        number: 'CT-000042',
-        currency: 'USD',
-        paidThrough: '2026-01-10',
-        dpd: 12,
-        overdue: 4_500,
-      },
-    });
+    const inArrears = underContract(12, 4_500);
     const calls = stubApi({
       [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]),
       [`POST /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse(ISSUED, 201),
@@ -144,17 +141,7 @@ describe('OpenPaygoCard', () => {
 
   it('says nothing of arrears for a unit whose contract is up to date', async () => {
     stubApi({ [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]) });
-    const current = device({
-      status: 'assigned',
-      contract: {
-        id: 'c1',
-        number: 'CT-000042',
-        currency: 'USD',
-        paidThrough: '2026-01-10',
-        dpd: 0,
-        overdue: 0,
-      },
-    });
+    const current = underContract(0, 0);
     renderWithProviders(<OpenPaygoCard device={current} />);
     expect(await screen.findByTestId('button-issue-token')).toHaveTextContent('Issue token');
     expect(screen.queryByTestId('text-token-arrears')).not.toBeInTheDocument();
