@@ -18,9 +18,8 @@ export default function CalculatorPage() {
     queryFn: () => api(settingsEndpoints.publicOrganisation),
   });
 
-  if (organisation.data && typeof organisation.data.currency === 'string') {
-    return <Calculator organisation={organisation.data} />;
-  }
+  // api() has checked the answer against the contract: its currency is a string.
+  if (organisation.data) return <Calculator organisation={organisation.data} />;
 
   let body: ReactNode;
   if (organisation.isLoading) {
