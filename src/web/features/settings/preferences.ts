@@ -66,7 +66,7 @@ export function useThemePreferenceSync(): void {
 
   useEffect(() => {
     const data = preferences.data;
-    if (!data || !['light', 'dark', 'system'].includes(data.theme)) return;
+    if (!data) return;
     if (synced.current === null && theme !== themeAtStart.current) {
       // Changed before the preferences arrived: the user's latest choice wins and is saved.
       synced.current = theme;
@@ -105,8 +105,7 @@ export function useLandingRedirect(): void {
     if (landingHandled || !preferences.data) return;
     landingHandled = true;
     const target = preferences.data.landingPage;
-    const valid = typeof target === 'string' && target.startsWith('/');
-    if (valid && firstLocation.current === '/' && location === '/' && target !== '/') {
+    if (firstLocation.current === '/' && location === '/' && target !== '/') {
       navigate(target, { replace: true });
     }
   }, [preferences.data, location, navigate]);
