@@ -60,7 +60,7 @@ const SEARCHED = {
   },
 } as const;
 
-/** Organisation settings, for administrators and the owner (the server refuses anyone else). */
+/** Organisation settings: every signed-in user reads them; only administrators and the owner save (the server refuses anyone else). */
 export function OrganisationCard() {
   const organisation = useQuery({
     queryKey: queryKeys.settings.organisation(),
