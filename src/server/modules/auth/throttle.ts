@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, max } from 'drizzle-orm';
+import { and, eq, gt, lt, or, type SQL, sql } from 'drizzle-orm';
 import { loginFailures } from '../../../db/schema';
 import type { AppContext } from '../../context';
 import { tooManyRequests } from '../../errors';
@@ -26,42 +26,50 @@ export interface ThrottleSubject {
 
 const MESSAGE = 'Too many failed sign-in attempts. Wait 15 minutes and try again.';
 
+/** Counts rows matching `condition` among those the query reads. */
+const countWhere = (condition: SQL | undefined) =>
+  sql<number>`count(*) filter (where ${condition})`.mapWith(Number);
+
 export async function assertNotThrottled(ctx: AppContext, subject: ThrottleSubject): Promise<void> {
   const now = ctx.clock.now().getTime();
   const since = new Date(now - FAILURE_WINDOW_MS);
-  const recent = gt(loginFailures.at, since);
-  const [byIp] = await ctx.db
-    .select({ n: count() })
+  const ofIp = eq(loginFailures.ip, subject.ip);
+  const ofAccount = eq(loginFailures.email, subject.email);
+  // One read for the three counts: the address's, the account's from this address, the account's.
+  const [row] = await ctx.db
+    .select({
+      byIp: countWhere(ofIp),
+      byPair: countWhere(and(ofAccount, ofIp)),
+      byAccount: countWhere(ofAccount),
+      last: sql<Date | null>`max(${loginFailures.at}) filter (where ${ofAccount})`.mapWith(loginFailures.at),
+    })
     .from(loginFailures)
-    .where(and(eq(loginFailures.ip, subject.ip), recent));
-  const [byPair] = await ctx.db
-    .select({ n: count() })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.email, subject.email), eq(loginFailures.ip, subject.ip), recent));
+    .where(and(gt(loginFailures.at, since), or(ofIp, ofAccount)));
   const retryAfter = Math.ceil(FAILURE_WINDOW_MS / 1000);
-  if ((byIp?.n ?? 0) >= MAX_FAILURES || (byPair?.n ?? 0) >= MAX_FAILURES)
+  if ((row?.byIp ?? 0) >= MAX_FAILURES || (row?.byPair ?? 0) >= MAX_FAILURES)
     throw tooManyRequests(MESSAGE, retryAfter);
   if (subject.knownAddress) return;
-  const [account] = await ctx.db
-    .select({ n: count(), last: max(loginFailures.at) })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.email, subject.email), recent));
-  const failures = account?.n ?? 0;
-  if (failures < MAX_FAILURES || !account?.last) return;
+  const failures = row?.byAccount ?? 0;
+  if (failures < MAX_FAILURES || !row?.last) return;
   const delay = Math.min(FIRST_DELAY_MS * 2 ** (failures - MAX_FAILURES), FAILURE_WINDOW_MS);
-  const wait = account.last.getTime() + delay - now;
+  const wait = row.last.getTime() + delay - now;
   if (wait > 0) throw tooManyRequests(MESSAGE, Math.ceil(wait / 1000));
 }
 
 /** Records a failure; answers how many the account has had within the window (to warn its owner). */
 export async function recordFailure(ctx: AppContext, email: string, ip: string): Promise<number> {
-  await ctx.db.insert(loginFailures).values({ email, ip, at: ctx.clock.now() });
-  const since = new Date(ctx.clock.now().getTime() - FAILURE_WINDOW_MS);
+  const at = ctx.clock.now();
+  const since = new Date(at.getTime() - FAILURE_WINDOW_MS);
+  // One statement: the count reads the table as it was before the insert beside it, hence the + 1.
+  const inserted = ctx.db
+    .$with('inserted')
+    .as(ctx.db.insert(loginFailures).values({ email, ip, at }).returning({ at: loginFailures.at }));
   const [row] = await ctx.db
-    .select({ n: count() })
+    .with(inserted)
+    .select({ n: sql<number>`count(*) + 1`.mapWith(Number) })
     .from(loginFailures)
     .where(and(eq(loginFailures.email, email), gt(loginFailures.at, since)));
-  return row?.n ?? 0;
+  return row?.n ?? 1;
 }
 
 /** A successful sign-in clears the account's count (not the address's: one good account must not unlock guessing at others). */
