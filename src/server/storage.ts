@@ -74,26 +74,16 @@ export class LocalFileStorage implements FileStorage {
    * instance's own (DATA_DIR), so every temporary file in it is a leftover.
    */
   async removeLeftovers(): Promise<number> {
-    let removed = 0;
-    const sweep = async (directory: string): Promise<void> => {
-      let entries: Dirent[];
-      try {
-        entries = await readdir(directory, { withFileTypes: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-        throw error;
-      }
-      for (const entry of entries) {
-        const full = path.join(directory, entry.name);
-        if (entry.isDirectory()) await sweep(full);
-        else if (entry.isFile() && entry.name.endsWith(TEMPORARY_SUFFIX)) {
-          await rm(full, { force: true });
-          removed += 1;
-        }
-      }
-    };
-    await sweep(this.root);
-    return removed;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(this.root, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    const leftovers = entries.filter((entry) => entry.isFile() && entry.name.endsWith(TEMPORARY_SUFFIX));
+    await Promise.all(leftovers.map((entry) => rm(path.join(entry.parentPath, entry.name), { force: true })));
+    return leftovers.length;
   }
 }
 
