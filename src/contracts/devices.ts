@@ -25,6 +25,11 @@ export const DEVICE_STATUSES = [
 ] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export const LOCK_STATES = ['unlocked', 'locked', 'unknown'] as const;
+/** Device control commands (PRODUCT.md section 2, Device control) and their states. */
+export const COMMAND_KINDS = ['lock', 'unlock', 'token', 'release'] as const;
+export type CommandKind = (typeof COMMAND_KINDS)[number];
+export const COMMAND_STATES = ['queued', 'sent', 'acknowledged', 'failed'] as const;
+export type CommandState = (typeof COMMAND_STATES)[number];
 export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYNC'] as const;
 /** A standard OpenPAYGO token carries at most this value (days). */
 export const MAX_TOKEN_DAYS = 995;

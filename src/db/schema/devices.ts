@@ -12,6 +12,8 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
+  COMMAND_KINDS,
+  COMMAND_STATES,
   CONTROL_KINDS,
   DEVICE_CATEGORIES,
   DEVICE_STATUSES,
@@ -138,5 +140,40 @@ export const deviceTokens = pgTable(
     index('device_tokens_device_idx').on(t.deviceId, t.issuedAt),
     uniqueIndex('device_tokens_count_key').on(t.deviceId, t.count),
     check('device_tokens_type_check', inList(t.type, TOKEN_TYPES)),
+  ],
+);
+
+/**
+ * The device command log (PRODUCT.md, Device control): lock, unlock, token, release, each
+ * `queued -> sent -> acknowledged | failed`. A payment that clears arrears queues an unlock here
+ * in its own transaction; delivery to the provider (retries, back-off) is the device control job's.
+ */
+export const deviceCommands = pgTable(
+  'device_commands',
+  {
+    id: text('id').primaryKey(),
+    deviceId: text('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    contractId: text('contract_id'),
+    kind: text('kind', { enum: COMMAND_KINDS }).notNull(),
+    state: text('state', { enum: COMMAND_STATES }).notNull().default('queued'),
+    reason: text('reason').notNull(),
+    /** What caused it (a payment id, a close of business run), when not a person. */
+    sourceType: text('source_type'),
+    sourceId: text('source_id'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    requestedBy: text('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('device_commands_device_idx').on(t.deviceId, t.createdAt),
+    index('device_commands_state_idx').on(t.state, t.nextAttemptAt),
+    check('device_commands_kind_check', inList(t.kind, COMMAND_KINDS)),
+    check('device_commands_state_check', inList(t.state, COMMAND_STATES)),
   ],
 );

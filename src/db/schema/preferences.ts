@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
+  date,
   integer,
   jsonb,
   numeric,
@@ -66,6 +67,13 @@ export const organisationSettings = pgTable(
      * null = not set (the US-dollar defaults apply to USD only).
      */
     incomeBands: jsonb('income_bands').$type<[number, number, number]>(),
+    /**
+     * Days the business date runs ahead of the calendar (API.md "Business date"): moved forward
+     * only, and only where the server runs with BUSINESS_DATE_CONTROL=true.
+     */
+    businessDateOffset: integer('business_date_offset').notNull().default(0),
+    /** The last business date the close of business completed. */
+    lastClosedDate: date('last_closed_date', { mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedBy: text('updated_by'),
   },
