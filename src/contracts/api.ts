@@ -12,6 +12,7 @@ import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { notificationEndpoints } from './notifications';
+import { paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
 import { settingsEndpoints } from './settings';
@@ -27,6 +28,7 @@ export const ENDPOINTS = {
   devices: deviceEndpoints,
   deviceModels: deviceModelEndpoints,
   contracts: contractEndpoints,
+  payments: paymentEndpoints,
   ledger: ledgerEndpoints,
   settings: settingsEndpoints,
   notifications: notificationEndpoints,

@@ -55,6 +55,20 @@ export const AUDIT_ACTIONS = [
   'contract.deposit',
   'contract.activate',
   'contract.cancel',
+  'payment.create',
+  'payment.reverse_request',
+  'payment.transfer_request',
+  'payment.correction_approve',
+  'payment.correction_reject',
+  'payment.suspense',
+  'payment.match',
+  'payment.refund',
+  'payment.import',
+  'payment.import_confirm',
+  'payment.push',
+  'mandate.create',
+  'mandate.update',
+  'business_date.move',
   'job.run',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -70,6 +84,9 @@ export const AUDIT_ENTITY_TYPES = [
   'device',
   'contract',
   'payment',
+  'payment_correction',
+  'payment_import',
+  'debit_mandate',
   'job',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, idParams } from './endpoint';
+import { endpoint, idempotencyHeaders, idParams } from './endpoint';
 import { listQuery, pageOf } from './lists';
 import { moneyInput } from './money';
 import type { TransitionTable } from './transitions';
@@ -28,6 +28,10 @@ export const CONTRACT_TRANSITIONS = {
   return: { from: ['pending_approval'], to: 'draft' },
   activate: { from: ['pending_approval'], to: 'active' },
   cancel: { from: ['draft', 'pending_approval'], to: 'cancelled' },
+  /** The last instalment settled by a payment. */
+  payOff: { from: ['active', 'defaulted'], to: 'paid_off' },
+  /** A reversal or transfer left a paid-off contract with a balance again. */
+  reopen: { from: ['paid_off'], to: 'active' },
 } as const satisfies TransitionTable<ContractStatus>;
 export type ContractMove = keyof typeof CONTRACT_TRANSITIONS;
 
@@ -236,9 +240,6 @@ export const activationSchema = z.object({
   token: z.object({ token: z.string(), days: z.number().int() }).nullable(),
 });
 export type Activation = z.infer<typeof activationSchema>;
-
-/** A deposit's optional idempotency key: a retry after a lost answer records it once. */
-const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(8).max(200).optional() });
 
 const contractId = idParams('contract');
 

@@ -45,6 +45,9 @@ export function idParams(what: string) {
 }
 
 /** The answer of a call that has nothing else to say. */
+/** An optional `Idempotency-Key`: a retry after a lost answer records the money once (decision 015). */
+export const idempotencyHeaders = z.object({ 'idempotency-key': z.string().min(8).max(200).optional() });
+
 export const okSchema = z.object({ ok: z.literal(true) });
 
 /** An endpoint that answers JSON (what `api()` accepts). */

@@ -159,6 +159,11 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   /** 409: a payment reference already used for another contract or channel. */
   REFERENCE_USED: 'REFERENCE_USED',
+  /** 422: a payment for a contract that is not active (draft, cancelled, paid off...). */
+  CONTRACT_NOT_ACTIVE: 'CONTRACT_NOT_ACTIVE',
+  /** 409: a reversal or transfer for a payment that is not posted, or one already awaiting approval. */
+  PAYMENT_STATE: 'PAYMENT_STATE',
+
   /** 422: a journal entry's debits and credits differ. */
   UNBALANCED: 'UNBALANCED',
   /** 422: a journal line with both or neither of debit and credit. */

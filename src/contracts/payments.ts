@@ -1,3 +1,8 @@
+import { z } from 'zod';
+import { endpoint, idempotencyHeaders, idParams } from './endpoint';
+import { listQuery, pageOf } from './lists';
+import { moneyInput } from './money';
+
 /** Payments (PRODUCT.md section 2, Payment): the values the API and the database share. */
 
 export const PAYMENT_METHODS = [
@@ -34,3 +39,204 @@ export const DEBIT_ATTEMPT_STATUSES = ['scheduled', 'succeeded', 'failed', 'retr
 export type DebitAttemptStatus = (typeof DEBIT_ATTEMPT_STATUSES)[number];
 export const MANDATE_METHODS = ['mobile_money', 'card', 'bank_transfer'] as const;
 export type MandateMethod = (typeof MANDATE_METHODS)[number];
+
+/** What staff may post through POST /api/payments (deposits go through the contract). */
+export const POSTING_METHODS = [
+  'cash',
+  'mobile_money',
+  'bank_transfer',
+  'card',
+  'auto_debit',
+  'adjustment',
+] as const;
+
+const reason = z
+  .string({ error: 'Give a reason' })
+  .trim()
+  .min(3, 'Give a reason (at least 3 characters)')
+  .max(500, 'The reason is at most 500 characters');
+
+/** API.md: POST /api/payments. */
+export const paymentCreateBody = z.strictObject({
+  contractId: z.uuid('Choose a contract'),
+  amount: moneyInput('amount').refine((value) => value > 0, 'amount must be more than 0'),
+  method: z.enum(POSTING_METHODS, { error: `method must be one of: ${POSTING_METHODS.join(', ')}` }),
+  reference: z.string().trim().min(1, 'reference must not be empty').max(100).optional(),
+  receivedAt: z.iso.datetime({ offset: true, error: 'receivedAt must be an ISO date-time' }).optional(),
+});
+export type PaymentCreateBody = z.input<typeof paymentCreateBody>;
+
+export const allocationLineSchema = z.object({
+  installmentNumber: z.number().int().nullable(),
+  component: z.enum(ALLOCATION_COMPONENTS),
+  amount: z.number().int(),
+});
+export type AllocationLineView = z.infer<typeof allocationLineSchema>;
+
+export const issuedTokenSchema = z.object({
+  token: z.string(),
+  type: z.string(),
+  days: z.number().int().nullable(),
+});
+
+export const paymentSchema = z.object({
+  id: z.string(),
+  receiptNumber: z.string(),
+  contractId: z.string().nullable(),
+  contractNumber: z.string().nullable(),
+  customerId: z.string().nullable(),
+  customerName: z.string().nullable(),
+  amount: z.number().int(),
+  currency: z.string(),
+  method: z.enum(PAYMENT_METHODS),
+  provider: z.string().nullable(),
+  reference: z.string().nullable(),
+  accountReference: z.string().nullable(),
+  receivedAt: z.string(),
+  valueDate: z.string().nullable(),
+  status: z.enum(PAYMENT_STATUSES),
+  credit: z.number().int(),
+  postedByName: z.string().nullable(),
+  postedAt: z.string().nullable(),
+  reversedAt: z.string().nullable(),
+  reversalReason: z.string().nullable(),
+  refunded: z.boolean(),
+  transferredFrom: z.string().nullable(),
+  /** A token the payment bought (OpenPAYGO units), for the receipt. */
+  token: issuedTokenSchema.nullable(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+export const paymentResultSchema = z.object({
+  payment: paymentSchema,
+  allocations: z.array(allocationLineSchema),
+});
+export type PaymentResult = z.infer<typeof paymentResultSchema>;
+
+/** The allocation a payment would get now, nothing written (the post form's preview). */
+export const paymentPreviewBody = paymentCreateBody.pick({
+  contractId: true,
+  amount: true,
+  receivedAt: true,
+});
+export const paymentPreviewSchema = z.object({
+  allocations: z.array(allocationLineSchema),
+  outstandingBefore: z.number().int(),
+  outstandingAfter: z.number().int(),
+  paidThroughBefore: z.string(),
+  paidThroughAfter: z.string(),
+  currency: z.string(),
+});
+
+export const paymentListQuery = listQuery(['receivedAt', 'amount', 'receiptNumber'], {
+  status: z
+    .enum(PAYMENT_STATUSES, { error: `status must be one of: ${PAYMENT_STATUSES.join(', ')}` })
+    .optional(),
+  method: z
+    .enum(PAYMENT_METHODS, { error: `method must be one of: ${PAYMENT_METHODS.join(', ')}` })
+    .optional(),
+  contractId: z.uuid('contractId must be a contract id').optional(),
+  from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),
+  to: z.iso.date('to must be a date (YYYY-MM-DD)').optional(),
+});
+export const paymentPageSchema = pageOf(paymentSchema);
+
+export const reverseBody = z.strictObject({ reason });
+export const transferBody = z.strictObject({
+  contractId: z.uuid('Choose the contract to transfer to'),
+  reason,
+});
+export const decisionBody = z.strictObject({ note: z.string().trim().max(500).optional() });
+
+export const correctionSchema = z.object({
+  id: z.string(),
+  kind: z.enum(CORRECTION_KINDS),
+  status: z.enum(CORRECTION_STATUSES),
+  reason: z.string(),
+  payment: paymentSchema,
+  targetContractId: z.string().nullable(),
+  targetContractNumber: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  requestedByName: z.string().nullable(),
+  requestedAt: z.string(),
+  decidedByName: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  decisionNote: z.string().nullable(),
+});
+export type Correction = z.infer<typeof correctionSchema>;
+export const correctionListQuery = listQuery(['requestedAt'], {
+  status: z
+    .enum(CORRECTION_STATUSES, { error: `status must be one of: ${CORRECTION_STATUSES.join(', ')}` })
+    .optional(),
+});
+export const correctionPageSchema = pageOf(correctionSchema);
+
+const paymentId = idParams('payment');
+const correctionId = idParams('correction');
+
+/** /api/payments: posting, history, and corrections with maker-checker. */
+export const paymentEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api/payments',
+    query: paymentListQuery,
+    response: paymentPageSchema,
+  }),
+  get: endpoint({
+    method: 'GET',
+    path: '/api/payments/:id',
+    params: paymentId,
+    response: paymentResultSchema,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/payments',
+    headers: idempotencyHeaders,
+    body: paymentCreateBody,
+    response: paymentResultSchema,
+    status: 201,
+    alsoStatus: 200,
+  }),
+  preview: endpoint({
+    method: 'POST',
+    path: '/api/payments/preview',
+    body: paymentPreviewBody,
+    response: paymentPreviewSchema,
+  }),
+  reverse: endpoint({
+    method: 'POST',
+    path: '/api/payments/:id/reverse',
+    params: paymentId,
+    body: reverseBody,
+    response: correctionSchema,
+    status: 201,
+  }),
+  transfer: endpoint({
+    method: 'POST',
+    path: '/api/payments/:id/transfer',
+    params: paymentId,
+    body: transferBody,
+    response: correctionSchema,
+    status: 201,
+  }),
+  corrections: endpoint({
+    method: 'GET',
+    path: '/api/payment-corrections',
+    query: correctionListQuery,
+    response: correctionPageSchema,
+  }),
+  approveCorrection: endpoint({
+    method: 'POST',
+    path: '/api/payment-corrections/:id/approve',
+    params: correctionId,
+    body: decisionBody,
+    response: correctionSchema,
+  }),
+  rejectCorrection: endpoint({
+    method: 'POST',
+    path: '/api/payment-corrections/:id/reject',
+    params: correctionId,
+    body: decisionBody,
+    response: correctionSchema,
+  }),
+};

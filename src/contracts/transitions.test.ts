@@ -19,17 +19,19 @@ function expectMatrix<S extends string, M extends string>(
 }
 
 describe('transition tables', () => {
-  it('contracts: submit a draft; approve, return or activate one pending approval; cancel before activation', () => {
+  it('contracts: submit a draft; approve, return or activate one pending approval; cancel before activation; paid off and reopened by payments', () => {
     expectMatrix(CONTRACT_TRANSITIONS, CONTRACT_STATUSES, {
       submit: 'draft',
       approve: 'pending_approval',
       return: 'pending_approval',
       activate: 'pending_approval',
       cancel: 'draft pending_approval',
+      payOff: 'active defaulted',
+      reopen: 'paid_off',
     });
     expect(CONTRACT_TRANSITIONS.activate.to).toBe('active');
     expect(CONTRACT_TRANSITIONS.return.to).toBe('draft');
-    expect(movesFrom(CONTRACT_TRANSITIONS, 'active')).toEqual([]);
+    expect(movesFrom(CONTRACT_TRANSITIONS, 'active')).toEqual(['payOff']);
   });
 
   it('units: contracts reserve, assign and release; staff move the rest by hand; written off is final', () => {

@@ -33,6 +33,7 @@ import { helpRoutes } from './modules/help/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -95,6 +96,7 @@ const MODULES = [
   customerRoutes,
   deviceRoutes,
   contractRoutes,
+  paymentRoutes,
   ledgerRoutes,
 ];
 

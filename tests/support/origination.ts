@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { Contract } from '../../src/contracts/contracts';
 import type { TestApp, TestClient } from './app';
 import { multipart, SAMPLE_FILES } from './multipart';
+
+type DeviceControlKind = 'none' | 'openpaygo' | 'lock_api';
 
 /** Sets the organisation's country, currency and time zone through the settings API (as an admin). */
 export async function setOrganisation(
@@ -83,21 +86,25 @@ export async function verifiedCustomer(
 /** A unit in stock of a new smartphone model (no remote control), priced as asked (default 1,500.00). */
 export async function deviceInStock(
   manager: TestClient,
-  prices: { retailPrice?: number; costPrice?: number } = {},
+  prices: { retailPrice?: number; costPrice?: number; control?: DeviceControlKind } = {},
 ): Promise<{ id: string; serialNumber: string; model: { id: string }; [key: string]: unknown }> {
   const n = next();
+  const control = prices.control ?? 'none';
   const model = await manager.post('/api/device-models', {
     make: 'Fixture',
     model: `Phone ${n}-${process.pid}`,
     category: 'smartphone',
     retailPrice: prices.retailPrice ?? 150_000,
     ...(prices.costPrice === undefined ? {} : { costPrice: prices.costPrice }),
-    controlKind: 'none',
+    controlKind: control,
   });
   expectStatus(model, 201, 'create device model');
   const device = await manager.post('/api/devices', {
     serialNumber: `FX-${process.pid}-${n}`,
     modelId: model.json().id,
+    ...(control === 'openpaygo'
+      ? { control: { kind: 'openpaygo', secretKey: randomBytes(16).toString('hex') } }
+      : {}),
   });
   expectStatus(device, 201, 'create device');
   return device.json();
@@ -143,6 +150,7 @@ export async function draftContract(
   t: TestApp,
   staff: OriginationStaff,
   overrides: Record<string, unknown> = {},
+  control: DeviceControlKind = 'none',
 ): Promise<{
   contract: Contract;
   customer: Awaited<ReturnType<typeof verifiedCustomer>>;
@@ -150,7 +158,7 @@ export async function draftContract(
   plan: Awaited<ReturnType<typeof activePlan>>;
 }> {
   const customer = await verifiedCustomer(t, staff.agent, staff.reviewer);
-  const device = await deviceInStock(staff.manager, { retailPrice: 150_000, costPrice: 90_000 });
+  const device = await deviceInStock(staff.manager, { retailPrice: 150_000, costPrice: 90_000, control });
   const plan = await activePlan(staff.manager);
   const created = await staff.agent.post('/api/contracts', {
     customerId: customer.id,
@@ -165,9 +173,34 @@ export async function draftContract(
 }
 
 /** A draft contract submitted by the agent and approved by the manager, waiting for its deposit. */
-export async function approvedContract(t: TestApp, staff: OriginationStaff): Promise<Contract> {
-  const { contract } = await draftContract(t, staff);
+export async function approvedContract(
+  t: TestApp,
+  staff: OriginationStaff,
+  control: DeviceControlKind = 'none',
+): Promise<Contract> {
+  const { contract } = await draftContract(t, staff, {}, control);
   expectStatus(await staff.agent.post(`/api/contracts/${contract.id}/submit`), 200, 'submit contract');
   expectStatus(await staff.manager.post(`/api/contracts/${contract.id}/approve`), 200, 'approve contract');
   return contract;
+}
+
+/**
+ * An active contract (case A: 1,250.00 financed over four months at 15 %, instalments 320.00 from
+ * a month after today), its deposit taken in cash and activated by the manager.
+ */
+export async function activeContract(
+  t: TestApp,
+  staff: OriginationStaff,
+  control: DeviceControlKind = 'none',
+): Promise<Contract> {
+  const contract = await approvedContract(t, staff, control);
+  expectStatus(
+    await staff.agent.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' }),
+    201,
+    'take deposit',
+  );
+  expectStatus(await staff.manager.post(`/api/contracts/${contract.id}/activate`), 200, 'activate contract');
+  const active = await staff.manager.get(`/api/contracts/${contract.id}`);
+  expectStatus(active, 200, 'read contract');
+  return active.json();
 }

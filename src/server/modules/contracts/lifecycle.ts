@@ -26,6 +26,8 @@ const REFUSALS: Record<ContractMove, (row: ContractRow) => string> = {
       ? `${row.number} is a draft: submit it for approval first`
       : `${row.number} is ${statusText(row)}: only an approved contract awaiting activation can be activated`,
   cancel: (row) => `Only a contract not yet active can be cancelled; ${row.number} is ${statusText(row)}`,
+  payOff: (row) => `Only a live contract can be paid off; ${row.number} is ${statusText(row)}`,
+  reopen: (row) => `Only a paid-off contract can be reopened; ${row.number} is ${statusText(row)}`,
 };
 
 /** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */

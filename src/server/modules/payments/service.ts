@@ -7,8 +7,7 @@ import { uniqueViolation } from '../../unique';
 
 /**
  * The payments area: it alone writes the `payments` table (others record payments through it).
- * Today it holds what contracts need to take a deposit; taking, allocating and reversing payments
- * (PRODUCT.md section 2) come with the payments issue.
+ * Posting and allocation are in `posting.ts`, corrections in `corrections.ts`, reads here.
  */
 
 type PaymentRow = typeof payments.$inferInsert;
@@ -30,6 +29,8 @@ export interface PaymentByReference {
   id: string;
   contractId: string | null;
   provider: string | null;
+  amount: number;
+  status: PaymentRow['status'];
 }
 
 /** The payment already recorded with this method and reference (they are unique together), if any. */
@@ -43,6 +44,8 @@ export async function findPaymentByReference(
       id: payments.id,
       contractId: payments.contractId,
       provider: payments.provider,
+      amount: payments.amount,
+      status: payments.status,
     })
     .from(payments)
     .where(and(eq(payments.method, method), eq(payments.reference, reference)));

@@ -1,0 +1,103 @@
+import { MAX_TOKEN_DAYS } from '../../../contracts/devices';
+import { addDays, type DelinquencySnapshot, daysBetween, sumComponents } from '../../../domain';
+import type { Actor } from '../../audit';
+import type { TxContext } from '../../context';
+import { deviceControlOf, extendDeviceAccess, queueDeviceCommand } from '../devices/commands';
+import { issueTokenInTransaction } from '../devices/tokens';
+import type { ContractRow } from './lifecycle';
+import type { RepaymentState } from './repayment';
+
+/** What the device was told because of a payment, shown on the receipt and the contract. */
+export interface DeviceEffect {
+  token: { token: string; type: string; days: number | null } | null;
+  command: { id: string; kind: 'unlock' | 'release' } | null;
+  activeUntil: string | null;
+}
+
+const NONE: DeviceEffect = { token: null, command: null, activeUntil: null };
+
+/**
+ * The device's answer to a payment (PRODUCT.md, Payment and Device control):
+ * - paid off: OpenPAYGO units get DISABLE_PAYG (theirs for good), lock-API units a release command;
+ * - OpenPAYGO: an ADD_TIME token for the days the payment bought. The unit runs one period
+ *   ahead of the paid-through date (activation gave it the first period), so it may run until
+ *   paid-through + the first period; a unit whose time ran out counts from today;
+ * - lock API: an unlock command in the command log when the payment clears the arrears and the
+ *   unit is locked or a lock is on its way; delivery is the device control job's.
+ * A reversal never takes time back from an OpenPAYGO unit (a token cannot be withdrawn); the
+ * close of business locks it when arrears come back.
+ */
+export async function deviceAfterRepayment(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  before: DelinquencySnapshot,
+  after: DelinquencySnapshot,
+  status: ContractRow['status'],
+  source: { type: string; id: string },
+): Promise<DeviceEffect> {
+  const { row } = state;
+  const device = await deviceControlOf(ctx.tx, row.deviceId);
+  if (device.controlKind === 'none') return NONE;
+  if (status === 'paid_off') {
+    if (row.status === 'paid_off') return NONE;
+    if (device.controlKind === 'openpaygo') {
+      const issued = await issueTokenInTransaction(
+        ctx,
+        device.id,
+        { type: 'DISABLE_PAYG' },
+        actor.id,
+        row.id,
+      );
+      return {
+        token: { token: issued.token, type: issued.type, days: null },
+        command: null,
+        activeUntil: null,
+      };
+    }
+    const id = await queueDeviceCommand(ctx, actor, {
+      deviceId: device.id,
+      contractId: row.id,
+      kind: 'release',
+      reason: `${row.number} paid off`,
+      source,
+    });
+    return { token: null, command: { id, kind: 'release' }, activeUntil: null };
+  }
+  const period = Math.max(1, daysBetween(row.startDate, row.firstDueDate));
+  const target = addDays(after.paidThrough, period);
+  const from = device.activeUntil && device.activeUntil > state.today ? device.activeUntil : state.today;
+  const days = Math.min(MAX_TOKEN_DAYS, daysBetween(from, target));
+  let effect: DeviceEffect = { ...NONE, activeUntil: device.activeUntil };
+  if (days > 0) {
+    const until = addDays(from, days);
+    await extendDeviceAccess(ctx, device.id, until);
+    effect = { ...effect, activeUntil: until };
+    if (device.controlKind === 'openpaygo') {
+      const issued = await issueTokenInTransaction(
+        ctx,
+        device.id,
+        { type: 'ADD_TIME', days },
+        actor.id,
+        row.id,
+      );
+      effect = { ...effect, token: { token: issued.token, type: issued.type, days } };
+    }
+  }
+  const clearedArrears = sumComponents(before.overdue) > 0 && sumComponents(after.overdue) === 0;
+  if (
+    device.controlKind === 'lock_api' &&
+    clearedArrears &&
+    (device.lockState !== 'unlocked' || device.lockPending)
+  ) {
+    const id = await queueDeviceCommand(ctx, actor, {
+      deviceId: device.id,
+      contractId: row.id,
+      kind: 'unlock',
+      reason: `Arrears on ${row.number} cleared by payment`,
+      source,
+    });
+    effect = { ...effect, command: { id, kind: 'unlock' } };
+  }
+  return effect;
+}

@@ -1,0 +1,117 @@
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { Payment, PaymentResult } from '../../../contracts/payments';
+import { queryRows } from '../../../db/client';
+import {
+  contractEvents,
+  contracts,
+  customers,
+  paymentAllocations,
+  payments,
+  users,
+} from '../../../db/schema';
+import type { Executor } from '../../context';
+import { notFound } from '../../errors';
+
+/**
+ * Payments as staff read them: with the contract number, the customer's name and who posted,
+ * in one statement (the list and the receipt read the same columns).
+ */
+const paymentColumns = sql`payments.id, payments.receipt_number, payments.contract_id, c.number AS contract_number, payments.customer_id,
+  CASE WHEN cu.id IS NULL THEN NULL ELSE cu.first_name || ' ' || cu.last_name END AS customer_name,
+  payments.amount, payments.currency, payments.method, payments.provider, payments.reference, payments.account_reference, payments.received_at,
+  payments.value_date::text AS value_date, payments.status, payments.credit, u.first_name || ' ' || u.last_name AS posted_by_name,
+  payments.posted_at, payments.reversed_at, payments.reversal_reason, payments.refunded, payments.transferred_from,
+  (SELECT e.data -> 'token' FROM ${contractEvents} e WHERE e.contract_id = payments.contract_id AND e.type = 'payment'
+     AND e.data ->> 'paymentId' = payments.id LIMIT 1) AS token`;
+
+const paymentFrom = sql`${payments}
+  LEFT JOIN ${contracts} c ON c.id = payments.contract_id
+  LEFT JOIN ${customers} cu ON cu.id = payments.customer_id
+  LEFT JOIN ${users} u ON u.id = payments.posted_by`;
+
+interface PaymentRow {
+  id: string;
+  receipt_number: string;
+  contract_id: string | null;
+  contract_number: string | null;
+  customer_id: string | null;
+  customer_name: string | null;
+  amount: string | number;
+  currency: string;
+  method: Payment['method'];
+  provider: string | null;
+  reference: string | null;
+  account_reference: string | null;
+  received_at: Date | string;
+  value_date: string | null;
+  status: Payment['status'];
+  credit: string | number;
+  posted_by_name: string | null;
+  posted_at: Date | string | null;
+  reversed_at: Date | string | null;
+  reversal_reason: string | null;
+  refunded: boolean;
+  transferred_from: string | null;
+  token: Payment['token'] | null;
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function toPayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    receiptNumber: row.receipt_number,
+    contractId: row.contract_id,
+    contractNumber: row.contract_number,
+    customerId: row.customer_id,
+    customerName: row.customer_name,
+    amount: Number(row.amount),
+    currency: row.currency,
+    method: row.method,
+    provider: row.provider,
+    reference: row.reference,
+    accountReference: row.account_reference,
+    receivedAt: new Date(row.received_at).toISOString(),
+    valueDate: row.value_date,
+    status: row.status,
+    credit: Number(row.credit),
+    postedByName: row.posted_by_name,
+    postedAt: iso(row.posted_at),
+    reversedAt: iso(row.reversed_at),
+    reversalReason: row.reversal_reason,
+    refunded: row.refunded,
+    transferredFrom: row.transferred_from,
+    token: row.token ?? null,
+  };
+}
+
+/** Payments matching a condition on `p` (payments), in the order given. */
+export async function selectPayments(
+  executor: Executor,
+  where: SQL | undefined,
+  order: SQL,
+  limit: number,
+  offset = 0,
+): Promise<Payment[]> {
+  const rows = await queryRows<PaymentRow>(
+    executor,
+    sql`SELECT ${paymentColumns} FROM ${paymentFrom} ${where ? sql`WHERE ${where}` : sql``} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+  );
+  return rows.map(toPayment);
+}
+
+/** One payment with its current allocation lines (superseded lines are history). */
+export async function paymentResult(executor: Executor, id: string): Promise<PaymentResult> {
+  const [payment] = await selectPayments(executor, sql`payments.id = ${id}`, sql`payments.id`, 1);
+  if (!payment) throw notFound('Payment not found');
+  const allocations = await executor
+    .select({
+      installmentNumber: paymentAllocations.installmentNumber,
+      component: paymentAllocations.component,
+      amount: paymentAllocations.amount,
+    })
+    .from(paymentAllocations)
+    .where(and(eq(paymentAllocations.paymentId, id), isNull(paymentAllocations.supersededAt)))
+    .orderBy(paymentAllocations.id);
+  return { payment, allocations };
+}
