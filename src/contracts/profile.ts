@@ -162,6 +162,10 @@ export const organisationSchema = z.object({
   aprCap: z.number().nullable(),
   /** Risk scorecard income thresholds (minor units, ascending); null = not set. */
   incomeBands: z.tuple([z.number().int(), z.number().int(), z.number().int()]).nullable(),
+  /** Days the business date runs ahead of the calendar (0 unless moved: API.md "Business date"). */
+  businessDateOffset: z.number().int(),
+  /** The last business date the close of business completed; null until one has. */
+  lastClosedDate: z.string().nullable(),
   updatedAt: z.string(),
 });
 export type Organisation = z.infer<typeof organisationSchema>;

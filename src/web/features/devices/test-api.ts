@@ -116,5 +116,7 @@ export const ORGANISATION: Organisation = {
   quietHoursEnd: '08:00',
   aprCap: null,
   incomeBands: null,
+  businessDateOffset: 0,
+  lastClosedDate: null,
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -21,6 +21,8 @@ const KENYA: Organisation = {
   quietHoursEnd: '08:00',
   aprCap: null,
   incomeBands: null,
+  businessDateOffset: 0,
+  lastClosedDate: null,
   updatedAt: '2026-11-01T00:00:00.000Z',
 };
 
