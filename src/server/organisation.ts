@@ -48,6 +48,14 @@ async function loadOrganisation(executor: Executor): Promise<Organisation> {
   return toOrganisation(created);
 }
 
+/** The settings an administrator edits, as the audit row records them. */
+function settingsOf(
+  org: Organisation,
+): Omit<Organisation, 'updatedAt' | 'businessDateOffset' | 'lastClosedDate'> {
+  const { updatedAt: _updatedAt, businessDateOffset: _offset, lastClosedDate: _closed, ...settings } = org;
+  return settings;
+}
+
 export async function updateOrganisation(
   ctx: TxContext,
   actor: Actor,
@@ -55,10 +63,20 @@ export async function updateOrganisation(
 ): Promise<Organisation> {
   const { tx } = ctx;
   const before = await loadOrganisation(tx);
+  // The body's fields only: a caller passing what it read (`organisation()`) never writes the
+  // business date's offset back over a move made meanwhile.
+  const { name, currency, timeZone, country, delinquencyBuckets, quietHoursStart, quietHoursEnd } = input;
   const [row] = await tx
     .update(organisationSettings)
     .set({
-      ...input,
+      name,
+      currency,
+      timeZone,
+      country,
+      delinquencyBuckets,
+      quietHoursStart,
+      quietHoursEnd,
+      incomeBands: input.incomeBands,
       aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
       updatedAt: ctx.clock.now(),
       updatedBy: actor.id,
@@ -72,8 +90,8 @@ export async function updateOrganisation(
     action: 'organisation.update',
     entityType: 'organisation',
     entityId: '1',
-    before: { ...before, updatedAt: undefined },
-    after: { ...after, updatedAt: undefined },
+    before: settingsOf(before),
+    after: settingsOf(after),
   });
   return after;
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain';
 import { businessDate } from '../../src/server/dates';
 import { refreshArrearsJob, refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
+import { organisation } from '../../src/server/organisation';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { approvedContract, type OriginationStaff } from '../support/origination';
@@ -52,7 +53,7 @@ describe.each(DATABASE_KINDS)('business date on %s', (kind) => {
 
   describe('with BUSINESS_DATE_CONTROL=true', () => {
     let t: TestApp;
-    let admin: TestClient;
+    let admin: Awaited<ReturnType<TestApp['signedIn']>>;
     let staff: OriginationStaff;
     /** Sessions of the clock's day (a day later, yesterday's have expired). */
     const signIn = async () => {
@@ -100,7 +101,13 @@ describe.each(DATABASE_KINDS)('business date on %s', (kind) => {
         before: { businessDate: calendar, businessDateOffset: 0 },
         after: { businessDate: target, businessDateOffset: 3 },
       });
-      expect((await admin.get('/api/settings/organisation')).json()).toMatchObject({ businessDateOffset: 3 });
+      // Every instance's cached settings were dropped: the server's own read has the new offset.
+      expect(await organisation(t.app.ctx, t.app.ctx.db)).toMatchObject({ businessDateOffset: 3 });
+      // The settings' answer and body stay as they were: saving what was read keeps the moved date.
+      const { updatedAt: _updatedAt, ...settings } = (await admin.get('/api/settings/organisation')).json();
+      expect(settings).not.toHaveProperty('businessDateOffset');
+      expect((await admin.put('/api/settings/organisation', settings)).statusCode).toBe(200);
+      expect((await admin.get('/api/business-date')).json().businessDate).toBe(target);
       // The same date again changes nothing.
       const again = await admin.put('/api/business-date', { businessDate: target });
       expect(again.statusCode).toBe(200);
