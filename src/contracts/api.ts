@@ -2,6 +2,7 @@ import { activityEndpoints } from './activity';
 import { assistantEndpoints } from './assistant';
 import { auditEndpoints } from './audit';
 import { authEndpoints, inviteEndpoints, userEndpoints } from './auth';
+import { businessDateEndpoints } from './business-date';
 import { calculatorEndpoints } from './calculator';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
@@ -31,6 +32,7 @@ export const ENDPOINTS = {
   payments: paymentEndpoints,
   ledger: ledgerEndpoints,
   settings: settingsEndpoints,
+  businessDate: businessDateEndpoints,
   notifications: notificationEndpoints,
   activity: activityEndpoints,
   help: helpEndpoints,

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'invite.create',
   'invite.revoke',
   'organisation.update',
+  /** The business date moved forward (BUSINESS_DATE_CONTROL instances only). */
+  'organisation.business_date',
   'plan.create',
   'plan.update',
   'plan.new_version',

@@ -32,6 +32,13 @@ export const ERROR_CODES = {
   INTERNAL: 'INTERNAL',
   /** 503: the server is starting (migrations not yet run). */
   STARTING: 'STARTING',
+  /** 403: the business date can be moved only where the server runs with BUSINESS_DATE_CONTROL=true. */
+  BUSINESS_DATE_LOCKED: 'BUSINESS_DATE_LOCKED',
+  /**
+   * 422: the business date asked for is before the current one or the last closed date, or too far
+   * ahead; `errors` names `businessDate`.
+   */
+  BUSINESS_DATE_REFUSED: 'BUSINESS_DATE_REFUSED',
   /** 503: this instance's background-job queue is not running, so a run cannot be queued here. */
   JOBS_STOPPED: 'JOBS_STOPPED',
 

@@ -164,7 +164,20 @@ export const organisationSchema = z.object({
   incomeBands: z.tuple([z.number().int(), z.number().int(), z.number().int()]).nullable(),
   updatedAt: z.string(),
 });
-export type Organisation = z.infer<typeof organisationSchema>;
+/** The organisation's settings as `GET /api/settings/organisation` answers them (and the form edits them). */
+export type OrganisationSettings = z.infer<typeof organisationSchema>;
+
+/**
+ * The organisation as the server reads it (`organisation()`): its settings and where the business
+ * date stands. The date has its own endpoint (`/api/business-date`), so the settings' answer and the
+ * body that saves them stay as they are.
+ */
+export type Organisation = OrganisationSettings & {
+  /** Days the business date runs ahead of the calendar (0 unless moved: API.md "Business date"). */
+  businessDateOffset: number;
+  /** The last business date the close of business completed; null until one has. */
+  lastClosedDate: string | null;
+};
 
 /** A value a filter or field accepts, and how people read it. */
 export const optionSchema = z.object({ value: z.string(), label: z.string() });

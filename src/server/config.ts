@@ -41,6 +41,11 @@ const envSchema = z.object({
   AI_API_KEY: z.string().optional(),
   AI_MODEL: z.string().default('gpt-4o-mini'),
   AI_TIMEOUT_MS: positiveInt(8000),
+  /**
+   * Lets an administrator move the business date forward (API.md "Business date"): for test,
+   * training and demo instances only. Off, `PUT /api/business-date` is refused.
+   */
+  BUSINESS_DATE_CONTROL: flag(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -6,7 +6,7 @@ import { instanceCache } from './cache';
 import type { AppServices, Executor, TxContext } from './context';
 
 /**
- * The organisation's settings (currency, time zone, buckets, caps), a platform service: every area
+ * The organisation's settings (currency, time zone, buckets, caps, the business date's offset), a platform service: every area
  * reads them through `organisation()`; administrators change them through the settings routes.
  */
 type OrganisationRow = typeof organisationSettings.$inferSelect;
@@ -22,6 +22,8 @@ function toOrganisation(row: OrganisationRow): Organisation {
     quietHoursEnd: row.quietHoursEnd,
     aprCap: row.aprCap === null ? null : Number(row.aprCap),
     incomeBands: row.incomeBands ?? null,
+    businessDateOffset: row.businessDateOffset,
+    lastClosedDate: row.lastClosedDate,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -46,6 +48,14 @@ async function loadOrganisation(executor: Executor): Promise<Organisation> {
   return toOrganisation(created);
 }
 
+/** The settings an administrator edits, as the audit row records them. */
+function settingsOf(
+  org: Organisation,
+): Omit<Organisation, 'updatedAt' | 'businessDateOffset' | 'lastClosedDate'> {
+  const { updatedAt: _updatedAt, businessDateOffset: _offset, lastClosedDate: _closed, ...settings } = org;
+  return settings;
+}
+
 export async function updateOrganisation(
   ctx: TxContext,
   actor: Actor,
@@ -53,10 +63,20 @@ export async function updateOrganisation(
 ): Promise<Organisation> {
   const { tx } = ctx;
   const before = await loadOrganisation(tx);
+  // The body's fields only: a caller passing what it read (`organisation()`) never writes the
+  // business date's offset back over a move made meanwhile.
+  const { name, currency, timeZone, country, delinquencyBuckets, quietHoursStart, quietHoursEnd } = input;
   const [row] = await tx
     .update(organisationSettings)
     .set({
-      ...input,
+      name,
+      currency,
+      timeZone,
+      country,
+      delinquencyBuckets,
+      quietHoursStart,
+      quietHoursEnd,
+      incomeBands: input.incomeBands,
       aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
       updatedAt: ctx.clock.now(),
       updatedBy: actor.id,
@@ -70,8 +90,42 @@ export async function updateOrganisation(
     action: 'organisation.update',
     entityType: 'organisation',
     entityId: '1',
-    before: { ...before, updatedAt: undefined },
-    after: { ...after, updatedAt: undefined },
+    before: settingsOf(before),
+    after: settingsOf(after),
   });
   return after;
+}
+
+/**
+ * The settings as stored now, the row locked to the end of the transaction: for a change decided
+ * on what they are (the business date moves from the current one).
+ */
+export async function lockOrganisation(ctx: TxContext): Promise<Organisation> {
+  await loadOrganisation(ctx.tx);
+  const [row] = await ctx.tx
+    .select()
+    .from(organisationSettings)
+    .where(eq(organisationSettings.id, 1))
+    .for('update');
+  if (!row) throw new Error('Organisation settings row missing');
+  return toOrganisation(row);
+}
+
+/**
+ * Sets the days the business date runs ahead of the calendar (business-date.ts decides the rule
+ * and writes the audit row). Every instance drops its cached settings, so every date rule moves.
+ */
+export async function saveBusinessDateOffset(
+  ctx: TxContext,
+  actor: Actor,
+  offset: number,
+): Promise<Organisation> {
+  const [row] = await ctx.tx
+    .update(organisationSettings)
+    .set({ businessDateOffset: offset, updatedAt: ctx.clock.now(), updatedBy: actor.id })
+    .where(eq(organisationSettings.id, 1))
+    .returning();
+  if (!row) throw new Error('Organisation settings row missing');
+  await ctx.bus.publish(ctx.tx, 'organisation', '*');
+  return toOrganisation(row);
 }

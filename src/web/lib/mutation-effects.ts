@@ -34,6 +34,18 @@ export const MUTATION_EFFECTS = {
   twoFactorChanged: [k.profile.twoFactor()],
   /** Organisation settings saved: the option lists they define change with them. */
   organisationSaved: [k.settings.options(), k.settings.publicOrganisation()],
+  /**
+   * The business date moved forward: every figure of a date rule moves with it (instalments due,
+   * days past due, standings, the trial balance's default date, customers' ages).
+   */
+  businessDateMoved: [
+    k.settings.businessDate(),
+    k.settings.organisation(),
+    k.contracts.all(),
+    k.devices.all(),
+    k.ledger.all(),
+    k.customers.all(),
+  ],
   preferencesSaved: [k.profile.preferences()],
   invitesChanged: [k.users.invites()],
   tutorialProgress: [k.help.progress()],

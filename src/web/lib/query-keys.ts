@@ -20,6 +20,8 @@ export const queryKeys = {
     options: () => ['/api/settings/options'] as const,
     /** What public pages may know: name, currency, country. */
     publicOrganisation: () => ['/api/organisation'] as const,
+    /** The business date, the last closed date, and whether this server lets them move. */
+    businessDate: () => ['/api/business-date'] as const,
   },
   customers: {
     all: () => ['/api/customers'] as const,

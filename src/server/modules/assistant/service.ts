@@ -8,8 +8,8 @@ import {
   portfolioKpis,
   toMajorString,
 } from '../../../domain';
+import { businessToday } from '../../business-date';
 import type { AppContext } from '../../context';
-import { businessDate } from '../../dates';
 import { organisation } from '../../organisation';
 import { collectionsForPeriod, kpiContracts, portfolioBatches, topRisks } from '../contracts/portfolio';
 import { parseQuery, SUPPORTED_QUESTIONS } from './intent';
@@ -36,7 +36,7 @@ function exampleAmount(minor: number, currency: string): string {
 export async function analyze(ctx: AppContext, query: string): Promise<Analysis> {
   const org = await organisation(ctx, ctx.db);
   const money = (minor: number) => formatMoney(minor, org.currency);
-  const asOf = businessDate(ctx.clock.now(), org.timeZone);
+  const asOf = businessToday(ctx, org);
   let parsed = parseQuery(query, org.currency);
   if (parsed.confidence < 0.5) parsed = (await mapWithModel(ctx, query, org.currency)) ?? parsed;
   const answer = (

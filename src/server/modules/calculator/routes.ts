@@ -1,7 +1,7 @@
 import { calculatorEndpoints } from '../../../contracts/calculator';
 import { buildSchedule } from '../../../domain';
 import type { AppInstance } from '../../app';
-import { businessDate } from '../../dates';
+import { businessToday } from '../../business-date';
 import { organisation } from '../../organisation';
 import { route } from '../../route';
 
@@ -26,7 +26,7 @@ export async function calculatorRoutes(app: AppInstance): Promise<void> {
         frequency: query.frequency,
         term: query.term,
         method: query.interestMethod,
-        startDate: query.startDate ?? businessDate(ctx.clock.now(), org.timeZone),
+        startDate: query.startDate ?? businessToday(ctx, org),
         installmentMultiple: query.installmentMultiple,
         serviceFeePerPeriod: query.serviceFee,
       });

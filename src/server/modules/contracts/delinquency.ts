@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts } from '../../../db/schema';
 import { bucketsFromBounds } from '../../../domain';
+import { businessToday } from '../../business-date';
 import type { AppContext } from '../../context';
-import { businessDate } from '../../dates';
 import { defineJob } from '../../jobs/definition';
 import { organisation } from '../../organisation';
 import { withTransaction } from '../../transaction';
@@ -20,7 +20,7 @@ import { LIVE_STATUSES } from './portfolio';
  */
 export async function refreshDelinquency(ctx: AppContext, date?: string): Promise<number> {
   const org = await organisation(ctx, ctx.db);
-  const day = date ?? businessDate(ctx.clock.now(), org.timeZone);
+  const day = date ?? businessToday(ctx, org);
   const labels = bucketsFromBounds(org.delinquencyBuckets)
     .filter((bucket) => bucket.min > 0)
     .reverse()
@@ -57,7 +57,7 @@ export async function refreshDelinquency(ctx: AppContext, date?: string): Promis
 /** What the stored figures depend on: the business date and the organisation's buckets. */
 async function arrearsKey(ctx: AppContext): Promise<string> {
   const org = await organisation(ctx, ctx.db);
-  return `${businessDate(ctx.clock.now(), org.timeZone)}|${org.delinquencyBuckets.join(',')}`;
+  return `${businessToday(ctx, org)}|${org.delinquencyBuckets.join(',')}`;
 }
 
 /**

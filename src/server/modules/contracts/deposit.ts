@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { contracts } from '../../../db/schema';
 import { formatMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
+import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
-import { businessDate } from '../../dates';
 import { conflict, fieldError, unprocessable } from '../../errors';
 import { claimIdempotencyKey, settleIdempotencyKey } from '../../idempotency';
 import { organisation } from '../../organisation';
@@ -154,7 +154,7 @@ async function postDeposit(
     postedAt: ctx.clock.now(),
   });
   await post(tx, actor, {
-    businessDate: businessDate(receivedAt, org.timeZone),
+    businessDate: businessDateOf(receivedAt, org),
     description: `Deposit for ${row.number}`,
     sourceType: 'deposit',
     sourceId: paymentId,

@@ -16,8 +16,8 @@ import {
   users,
 } from '../../../db/schema';
 import { isSettled } from '../../../domain';
+import { businessToday } from '../../business-date';
 import type { AppContext } from '../../context';
-import { businessDate } from '../../dates';
 import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
 import { phoneFor } from '../../pii';
@@ -199,7 +199,7 @@ export async function contractDetail(
  */
 export function presentContract(ctx: AppContext, org: Organisation, parts: ContractParts): Contract {
   const { contract: c, customer, device, model, plan, installments, names } = parts;
-  const today = businessDate(ctx.clock.now(), org.timeZone);
+  const today = businessToday(ctx, org);
   const snapshot = contractFigures(c, installments, org, today);
 
   const person = (userId: string | null) =>

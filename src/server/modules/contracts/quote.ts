@@ -1,7 +1,7 @@
 import type { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import { addDays, buildSchedule, minimumDeposit, planIneligibility, type Schedule } from '../../../domain';
+import { businessToday } from '../../business-date';
 import type { AppServices, Executor } from '../../context';
-import { businessDate } from '../../dates';
 import { AppError, type FieldError, fieldError, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { planForContract } from '../plans/service';
@@ -57,7 +57,7 @@ export async function quoteContract(ctx: AppServices, input: QuoteInput, executo
   if (ineligible) throw unprocessable(ineligible, 'NOT_ELIGIBLE');
   const cashPrice = model.retailPrice;
   const least = minimumDeposit(plan, cashPrice);
-  const today = businessDate(ctx.clock.now(), org.timeZone);
+  const today = businessToday(ctx, org);
   const startDate = input.startDate ?? today;
   const errors: FieldError[] = [];
   if (!plan.allowedTerms.includes(input.term)) {

@@ -2,7 +2,7 @@ import { contractEndpoints } from '../../../contracts/contracts';
 import { can } from '../../../contracts/roles';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { businessDate } from '../../dates';
+import { businessToday } from '../../business-date';
 import { forbidden } from '../../errors';
 import { listRoute } from '../../list-route';
 import { organisation } from '../../organisation';
@@ -128,7 +128,7 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
   route(app, contractEndpoints.keyFacts, read, async (request, reply) => {
     const contract = await contractDetail(ctx, request.params.id, request.session?.user);
     const org = await organisation(ctx, ctx.db);
-    const pdf = await keyFactsPdf(contract, org.name, businessDate(ctx.clock.now(), org.timeZone));
+    const pdf = await keyFactsPdf(contract, org.name, businessToday(ctx, org));
     return reply
       .type('application/pdf')
       .header('content-disposition', `inline; filename="key-facts-${contract.number}.pdf"`)

@@ -4,8 +4,8 @@ import { contractInstallments, contracts } from '../../../db/schema';
 import type { Frequency, InterestMethod, Schedule, ScheduleRow } from '../../../domain';
 import { buildSchedule, formatMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
+import { businessToday } from '../../business-date';
 import type { Executor, TxContext } from '../../context';
-import { businessDate } from '../../dates';
 import { conflict, unprocessable } from '../../errors';
 import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
@@ -333,7 +333,7 @@ export async function activate(
     },
     async change(row) {
       const org = await organisation(ctx, tx);
-      today = businessDate(ctx.clock.now(), org.timeZone);
+      today = businessToday(ctx, org);
       // The device goes home today: the schedule starts today, on the terms the contract was made
       // and approved on (not the plan's or the model's as they are now).
       const rescheduled = today !== row.startDate ? scheduleFrom(row, today) : null;

@@ -11,8 +11,8 @@ import {
 import type { Organisation } from '../../../contracts/profile';
 import { customers, kycDocuments, users } from '../../../db/schema';
 import { type Actor, type AuditEntry, writeAudit } from '../../audit';
+import { businessDateOf } from '../../business-date';
 import type { AppContext, Executor, TxContext } from '../../context';
-import { businessDate } from '../../dates';
 import { badRequest, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { fileStorage } from '../../storage';
@@ -111,7 +111,7 @@ export async function refreshAssessment(
   const { tx } = ctx;
   const now = ctx.clock.now();
   const state = await loadKycState(tx, before.id);
-  const risk = assessRisk(before, state.evidence, scorecardOf(org), businessDate(now, org.timeZone), now);
+  const risk = assessRisk(before, state.evidence, scorecardOf(org), businessDateOf(now, org), now);
   const [row] = await tx
     .update(customers)
     .set({

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { queryRows } from '../../../db/client';
 import { customers, kycDocuments } from '../../../db/schema';
 import { SYSTEM_ACTOR, writeAudit } from '../../audit';
+import { businessDateOf } from '../../business-date';
 import type { AppContext } from '../../context';
-import { businessDate } from '../../dates';
 import { defineJob } from '../../jobs/definition';
 import { organisation } from '../../organisation';
 import { withTransaction } from '../../transaction';
@@ -26,7 +26,7 @@ export async function rescoreCustomers(ctx: AppContext): Promise<number> {
   const scorecard = scorecardOf(org);
   const { key } = scorecard;
   const now = ctx.clock.now();
-  const today = businessDate(now, org.timeZone);
+  const today = businessDateOf(now, org);
   let after = '';
   let rescored = 0;
   for (;;) {

@@ -16,8 +16,8 @@ import type { RoleHolder } from '../../../contracts/roles';
 import { queryRows } from '../../../db/client';
 import { auditLog, customers, users } from '../../../db/schema';
 import { type Actor, type AuditEntry, writeAudit } from '../../audit';
+import { businessDateOf } from '../../business-date';
 import type { AppContext, Executor, TxContext } from '../../context';
-import { businessDate } from '../../dates';
 import { AppError, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
@@ -251,7 +251,7 @@ export async function createCustomer(
         },
         { idVerified: false, selfie: false, proofOfAddress: false },
         scorecardOf(org),
-        businessDate(now, org.timeZone),
+        businessDateOf(now, org),
         now,
       );
       const [row] = await tx
@@ -329,7 +329,7 @@ export async function updateCustomer(
       await checkDuplicates(tx, { phone: changed.phone, nationalId: changed.nationalId }, id);
       const merged = { ...before, ...changed };
       const kyc = await loadKycState(tx, id);
-      const risk = assessRisk(merged, kyc.evidence, scorecardOf(org), businessDate(now, org.timeZone), now);
+      const risk = assessRisk(merged, kyc.evidence, scorecardOf(org), businessDateOf(now, org), now);
       const [after] = await tx
         .update(customers)
         .set({ ...changed, ...consents, ...risk, updatedAt: now, version: before.version + 1 })

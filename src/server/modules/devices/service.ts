@@ -14,8 +14,8 @@ import { queryRows } from '../../../db/client';
 import { deviceEvents, deviceModels, devices, users } from '../../../db/schema';
 import { deriveStartingCode } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
+import { businessToday } from '../../business-date';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
-import { businessDate } from '../../dates';
 import { AppError, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
@@ -164,7 +164,7 @@ async function postAtCost(
 ): Promise<void> {
   const org = await organisation(ctx, ctx.tx);
   await post(ctx.tx, actor, {
-    businessDate: businessDate(ctx.clock.now(), org.timeZone),
+    businessDate: businessToday(ctx, org),
     description: entry.description,
     sourceType: entry.sourceType,
     sourceId: entry.sourceId,
@@ -319,7 +319,7 @@ export async function deviceStanding(
   deviceId: string,
 ): Promise<ContractStanding | null> {
   const org = await organisation(ctx, executor);
-  return standingOfDevice(executor, deviceId, org, businessDate(ctx.clock.now(), org.timeZone));
+  return standingOfDevice(executor, deviceId, org, businessToday(ctx, org));
 }
 
 /** A unit's page: the unit, its history, and the live contract it is with as that contract's page figures it. */

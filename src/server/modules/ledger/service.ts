@@ -4,8 +4,8 @@ import type { TrialBalance } from '../../../contracts/ledger';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines, ledgerAccounts } from '../../../db/schema';
 import type { Actor } from '../../audit';
+import { businessToday } from '../../business-date';
 import type { AppContext, Executor } from '../../context';
-import { businessDate } from '../../dates';
 import { unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 
@@ -124,7 +124,7 @@ export async function accounts(ctx: AppContext) {
 /** Debits and credits per account up to a business date; the totals are always equal. */
 export async function trialBalance(ctx: AppContext, asOf?: string): Promise<TrialBalance> {
   const org = await organisation(ctx, ctx.db);
-  const date = asOf ?? businessDate(ctx.clock.now(), org.timeZone);
+  const date = asOf ?? businessToday(ctx, org);
   const rows = await queryRows<{ code: string; name: string; type: string; debit: string; credit: string }>(
     ctx.db,
     sql`SELECT a.code, a.name, a.type,

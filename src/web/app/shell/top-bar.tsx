@@ -6,6 +6,7 @@ import { ThemeToggle } from '@/web/components/theme-toggle';
 import { Button } from '@/web/components/ui/button';
 import { Separator } from '@/web/components/ui/separator';
 import { Tooltip, TooltipContent, TooltipTrigger } from '@/web/components/ui/tooltip';
+import { BusinessDateBadge } from '@/web/features/settings/business-date-badge';
 import { commandPalette } from '@/web/features/shortcuts/palette-store';
 import { cn } from '@/web/lib/utils';
 import { isActivePath, navTestId } from '../nav-rules';
@@ -60,6 +61,7 @@ export function TopBar({ user }: { user: User }) {
           })}
         </nav>
         <div className="ml-auto flex items-center gap-1">
+          <BusinessDateBadge />
           <div className="hidden items-center gap-1 md:flex">
             <NotificationsBellSlot placement="top-bar" />
             <SettingsMenu user={user} />

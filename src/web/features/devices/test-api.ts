@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { DeviceDetail, DeviceModel } from '@/contracts/devices';
-import type { Organisation } from '@/contracts/profile';
+import type { OrganisationSettings } from '@/contracts/profile';
 import { jsonResponse } from '@/web/test/render';
 
 export interface Call {
@@ -106,7 +106,7 @@ export function device(overrides: Partial<DeviceDetail> = {}): DeviceDetail {
 }
 
 /** GET /api/settings/organisation: a lender in US dollars without an APR cap. */
-export const ORGANISATION: Organisation = {
+export const ORGANISATION: OrganisationSettings = {
   name: 'Sunrise Device Finance',
   currency: 'USD',
   timeZone: 'UTC',

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Organisation } from '@/contracts/profile';
+import type { OrganisationSettings } from '@/contracts/profile';
 import { stubApi } from '@/web/features/devices/test-api';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { OrganisationCard } from './organisation-card';
@@ -11,7 +11,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const KENYA: Organisation = {
+const KENYA: OrganisationSettings = {
   name: 'Sunrise Device Finance',
   currency: 'KES',
   timeZone: 'Africa/Nairobi',
@@ -24,7 +24,7 @@ const KENYA: Organisation = {
   updatedAt: '2026-11-01T00:00:00.000Z',
 };
 
-function setUp(organisation: Organisation = KENYA) {
+function setUp(organisation: OrganisationSettings = KENYA) {
   const calls = stubApi({
     'GET /api/settings/organisation': () => jsonResponse(organisation),
     'PUT /api/settings/organisation': (call) =>
@@ -34,10 +34,10 @@ function setUp(organisation: Organisation = KENYA) {
   return calls;
 }
 
-function savedOrganisation(calls: ReturnType<typeof setUp>): Organisation {
+function savedOrganisation(calls: ReturnType<typeof setUp>): OrganisationSettings {
   const put = calls.find((call) => call.method === 'PUT');
   if (!put) throw new Error('The organisation was not saved');
-  return put.body as Organisation;
+  return put.body as OrganisationSettings;
 }
 
 const income = (index: number) => screen.getByTestId(`input-org-income-${index}`);

@@ -4,7 +4,7 @@ import { Plus, RotateCw, Save, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Controller, type FieldError, type UseFormReturn, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { type Organisation, organisationBody } from '@/contracts/profile';
+import { type OrganisationSettings, organisationBody } from '@/contracts/profile';
 import { settingsEndpoints } from '@/contracts/settings';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput, FormSearchableSelect } from '@/web/components/form-controls';
@@ -60,7 +60,7 @@ const SEARCHED = {
   },
 } as const;
 
-/** Organisation settings: every signed-in user reads them; only administrators and the owner save (the server refuses anyone else). */
+/** OrganisationSettings settings: every signed-in user reads them; only administrators and the owner save (the server refuses anyone else). */
 export function OrganisationCard() {
   const organisation = useQuery({
     queryKey: queryKeys.settings.organisation(),
@@ -69,7 +69,7 @@ export function OrganisationCard() {
   return (
     <Card data-testid="card-organisation">
       <CardHeader>
-        <CardTitle>Organisation</CardTitle>
+        <CardTitle>OrganisationSettings</CardTitle>
         <CardDescription>
           Used everywhere money, dates and arrears appear, and by the message sender. Only administrators can
           change them.
@@ -86,7 +86,7 @@ export function OrganisationCard() {
         ) : organisation.error || !organisation.data ? (
           <div role="alert" className="grid grid-cols-1 justify-items-start gap-2 text-sm">
             <p className="text-destructive">
-              Organisation settings could not be loaded
+              OrganisationSettings settings could not be loaded
               {organisation.error ? `: ${errorMessage(organisation.error)}` : '.'}
             </p>
             <Button variant="outline" size="sm" onClick={() => void organisation.refetch()}>
@@ -102,7 +102,7 @@ export function OrganisationCard() {
   );
 }
 
-function OrganisationForm({ organisation }: { organisation: Organisation }) {
+function OrganisationForm({ organisation }: { organisation: OrganisationSettings }) {
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
   // Remounts the bucket editor (its typed text) when the form is reset.
@@ -132,7 +132,10 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
     onSuccess: (saved) => {
       queryClient.setQueryData(queryKeys.settings.organisation(), saved);
       void invalidate(queryClient, 'organisationSaved');
-      toast({ title: 'Organisation settings saved', description: 'They apply to everyone from now on.' });
+      toast({
+        title: 'OrganisationSettings settings saved',
+        description: 'They apply to everyone from now on.',
+      });
     },
     onError: (error) => setAlert(applyServerError(form, error, FIELDS)),
   });
@@ -150,7 +153,7 @@ function OrganisationForm({ organisation }: { organisation: Organisation }) {
       onSubmit={onSubmit}
       noValidate
       className="grid grid-cols-1 gap-6"
-      aria-label="Organisation settings"
+      aria-label="OrganisationSettings settings"
     >
       <FormAlert message={alert} />
       <FormInput
