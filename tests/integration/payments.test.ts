@@ -37,14 +37,26 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
 
   it('posts a cash payment: allocation lines sum to the amount, the contract figures move, a receipt number', async () => {
     const contract = await active();
-    const res = await agent.post('/api/payments', { contractId: contract.id, amount: 40_000, method: 'cash' });
+    const res = await agent.post('/api/payments', {
+      contractId: contract.id,
+      amount: 40_000,
+      method: 'cash',
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body.payment).toMatchObject({ amount: 40_000, status: 'posted', method: 'cash', contractNumber: contract.number });
+    expect(body.payment).toMatchObject({
+      amount: 40_000,
+      status: 'posted',
+      method: 'cash',
+      contractNumber: contract.number,
+    });
     expect(body.payment.receiptNumber).toMatch(/^R-/);
     const sum = body.allocations.reduce((s: number, l: { amount: number }) => s + l.amount, 0);
     expect(sum).toBe(40_000);
-    expect(body.allocations[0]).toMatchObject({ installmentNumber: 1, component: 'fee' === body.allocations[0].component ? 'fee' : 'interest' });
+    expect(body.allocations[0]).toMatchObject({
+      installmentNumber: 1,
+      component: 'fee' === body.allocations[0].component ? 'fee' : 'interest',
+    });
     const after = (await agent.get(`/api/contracts/${contract.id}`)).json();
     expect(after.outstanding.total).toBe(contract.outstanding.total - 40_000);
     expect(after.paidThroughDate > contract.paidThroughDate).toBe(true);
@@ -60,7 +72,11 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
       reference: `BT-${contract.id}`,
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json().allocations.at(-1)).toEqual({ installmentNumber: null, component: 'credit', amount: 1_000 });
+    expect(res.json().allocations.at(-1)).toEqual({
+      installmentNumber: null,
+      component: 'credit',
+      amount: 1_000,
+    });
     const after = (await agent.get(`/api/contracts/${contract.id}`)).json();
     expect(after.status).toBe('paid_off');
     expect(after.outstanding.total).toBe(0);
@@ -72,16 +88,29 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
 
   it('replays: the same key or reference answers 200 with the first result; a reused key with another body is a 409', async () => {
     const contract = await active();
-    const body = { contractId: contract.id, amount: 5_000, method: 'mobile_money', reference: `MM-${contract.id}` };
-    const first = await finance.post('/api/payments', body, { headers: { 'idempotency-key': `k-${contract.id}` } });
+    const body = {
+      contractId: contract.id,
+      amount: 5_000,
+      method: 'mobile_money',
+      reference: `MM-${contract.id}`,
+    };
+    const first = await finance.post('/api/payments', body, {
+      headers: { 'idempotency-key': `k-${contract.id}` },
+    });
     expect(first.statusCode).toBe(201);
-    const byKey = await finance.post('/api/payments', body, { headers: { 'idempotency-key': `k-${contract.id}` } });
+    const byKey = await finance.post('/api/payments', body, {
+      headers: { 'idempotency-key': `k-${contract.id}` },
+    });
     expect(byKey.statusCode).toBe(200);
     expect(byKey.json().payment.id).toBe(first.json().payment.id);
     const byRef = await finance.post('/api/payments', body);
     expect(byRef.statusCode).toBe(200);
     expect(byRef.json().payment.id).toBe(first.json().payment.id);
-    const other = await finance.post('/api/payments', { ...body, amount: 6_000 }, { headers: { 'idempotency-key': `k-${contract.id}` } });
+    const other = await finance.post(
+      '/api/payments',
+      { ...body, amount: 6_000 },
+      { headers: { 'idempotency-key': `k-${contract.id}` } },
+    );
     expect(other.statusCode).toBe(409);
   });
 
@@ -91,19 +120,36 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
       const res = await agent.post('/api/payments', { contractId: contract.id, amount, method: 'cash' });
       expect(res.statusCode).toBe(400);
     }
-    const unknown = await agent.post('/api/payments', { contractId: '00000000-0000-4000-8000-000000000000', amount: 100, method: 'cash' });
+    const unknown = await agent.post('/api/payments', {
+      contractId: '00000000-0000-4000-8000-000000000000',
+      amount: 100,
+      method: 'cash',
+    });
     expect(unknown.statusCode).toBe(404);
-    const agentMm = await agent.post('/api/payments', { contractId: contract.id, amount: 100, method: 'mobile_money' });
+    const agentMm = await agent.post('/api/payments', {
+      contractId: contract.id,
+      amount: 100,
+      method: 'mobile_money',
+    });
     expect(agentMm.statusCode).toBe(403);
-    const [row] = await queryRows<{ n: number }>(t.app.ctx.db, sql`SELECT count(*)::int AS n FROM payments WHERE contract_id = ${contract.id} AND method <> 'deposit'`);
+    const [row] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM payments WHERE contract_id = ${contract.id} AND method <> 'deposit'`,
+    );
     expect(row?.n).toBe(0);
   });
 
   it('reverses with maker-checker: the maker cannot approve; approval re-runs the allocation and keeps history', async () => {
     const contract = await active();
-    const p1 = (await agent.post('/api/payments', { contractId: contract.id, amount: 10_000, method: 'cash' })).json();
-    const p2 = (await agent.post('/api/payments', { contractId: contract.id, amount: 20_000, method: 'cash' })).json();
-    const request = await finance.post(`/api/payments/${p1.payment.id}/reverse`, { reason: 'Counterfeit notes' });
+    const p1 = (
+      await agent.post('/api/payments', { contractId: contract.id, amount: 10_000, method: 'cash' })
+    ).json();
+    const p2 = (
+      await agent.post('/api/payments', { contractId: contract.id, amount: 20_000, method: 'cash' })
+    ).json();
+    const request = await finance.post(`/api/payments/${p1.payment.id}/reverse`, {
+      reason: 'Counterfeit notes',
+    });
     expect(request.statusCode).toBe(201);
     const correction = request.json();
     expect(correction.status).toBe('pending');
@@ -128,7 +174,9 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
   it('serialises 50 parallel payments on one contract: totals exact, allocations sum to payments', async () => {
     const contract = await active();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => agent.post('/api/payments', { contractId: contract.id, amount: 1_000, method: 'cash' })),
+      Array.from({ length: 50 }, () =>
+        agent.post('/api/payments', { contractId: contract.id, amount: 1_000, method: 'cash' }),
+      ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(201));
     const [row] = await queryRows<{ paid: string; allocated: string }>(
@@ -147,19 +195,31 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     const contract = await active();
     const body = { contractId: contract.id, amount: 3_000, method: 'cash', reference: `C-${contract.id}` };
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => agent.post('/api/payments', body, { headers: { 'idempotency-key': `r-${contract.id}` } })),
+      Array.from({ length: 100 }, () =>
+        agent.post('/api/payments', body, { headers: { 'idempotency-key': `r-${contract.id}` } }),
+      ),
     );
     expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(99);
-    const [row] = await queryRows<{ n: number }>(t.app.ctx.db, sql`SELECT count(*)::int AS n FROM payments WHERE contract_id = ${contract.id} AND method = 'cash'`);
+    const [row] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM payments WHERE contract_id = ${contract.id} AND method = 'cash'`,
+    );
     expect(row?.n).toBe(1);
   });
 
   it('issues an ADD_TIME token for the days an OpenPAYGO payment buys', async () => {
     const contract = await active('openpaygo');
-    const res = await agent.post('/api/payments', { contractId: contract.id, amount: 32_000, method: 'cash' });
+    const res = await agent.post('/api/payments', {
+      contractId: contract.id,
+      amount: 32_000,
+      method: 'cash',
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json().payment.token).toMatchObject({ type: 'ADD_TIME', token: expect.stringMatching(/^\d{9}$/) });
+    expect(res.json().payment.token).toMatchObject({
+      type: 'ADD_TIME',
+      token: expect.stringMatching(/^\d{9}$/),
+    });
     expect(res.json().payment.token.days).toBeGreaterThan(20);
   });
 });

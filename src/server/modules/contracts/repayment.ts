@@ -8,7 +8,7 @@ import {
   sumComponents,
 } from '../../../domain';
 import type { Actor } from '../../audit';
-import { today } from '../../business-date';
+import { businessToday } from '../../business-date';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
@@ -77,7 +77,7 @@ async function stateOf(
     )
     .orderBy(asc(contractInstallments.n));
   const org = await organisation(ctx, executor);
-  return { row, installments, positions: installments.map(toPosition), org, today: today(ctx, org) };
+  return { row, installments, positions: installments.map(toPosition), org, today: businessToday(ctx, org) };
 }
 
 /** Whether a principal-reduction prepayment re-amortised the schedule (re-runs start from the original dues, which are gone). */

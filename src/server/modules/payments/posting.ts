@@ -136,30 +136,13 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
   } else {
     await insert();
   }
-  const backDated = await isBackDated(ctx, row.id, paymentId, valueDate, receivedAt);
-  const outcome = backDated
-    ? await rerunAllocation(ctx, actor, state, { type: 'payment', id: paymentId })
-    : await allocateForward(ctx, actor, state, {
-        id: paymentId,
-        amount: input.amount,
-        valueDate,
-        method: input.method,
-      });
-  const amount = formatMoney(input.amount, row.currency);
-  await addEvent(
-    ctx,
-    row.id,
-    actor,
-    'payment',
-    `Payment of ${amount} received (${input.method.replace('_', ' ')})`,
-    {
-      paymentId,
-      token: outcome.device.token,
-      command: outcome.device.command,
-      backDated,
-    },
-  );
-  await notifyAgentOfPayment(ctx, row, amount, paymentId);
+  const { outcome, backDated } = await allocateRecorded(ctx, actor, state, {
+    id: paymentId,
+    amount: input.amount,
+    method: input.method,
+    valueDate,
+    receivedAt,
+  });
   if (claim) await settleIdempotencyKey(ctx, claim, paymentId);
   await writeAudit(ctx.tx, actor, {
     action: 'payment.create',
@@ -168,6 +151,41 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
     after: { ...request, receivedAt: receivedAt.toISOString(), valueDate, backDated },
   });
   return { paymentId, created: true, outcome };
+}
+
+/**
+ * Allocates a payment already recorded on the contract (posted now, or a suspense payment just
+ * matched to it): on the current positions when it is the newest, else by re-running the
+ * contract's allocation from its date; then the timeline line and the agent's notice. The caller
+ * holds the contract's lock (`openForRepayment`) and writes the audit row.
+ */
+export async function allocateRecorded(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  payment: { id: string; amount: number; method: string; valueDate: string; receivedAt: Date },
+): Promise<{ outcome: RepaymentOutcome; backDated: boolean }> {
+  const { row } = state;
+  const backDated = await isBackDated(ctx, row.id, payment.id, payment.valueDate, payment.receivedAt);
+  const outcome = backDated
+    ? await rerunAllocation(ctx, actor, state, { type: 'payment', id: payment.id })
+    : await allocateForward(ctx, actor, state, payment);
+  const amount = formatMoney(payment.amount, row.currency);
+  await addEvent(
+    ctx,
+    row.id,
+    actor,
+    'payment',
+    `Payment of ${amount} received (${payment.method.replace('_', ' ')})`,
+    {
+      paymentId: payment.id,
+      token: outcome.device.token,
+      command: outcome.device.command,
+      backDated,
+    },
+  );
+  await notifyAgentOfPayment(ctx, row, amount, payment.id);
+  return { outcome, backDated };
 }
 
 /** The request as the idempotency fingerprint sees it (dates normalised). */
