@@ -223,3 +223,66 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     expect(res.json().payment.token.days).toBeGreaterThan(20);
   });
 });
+
+/** Issue 13 §2 and §9: a payment that clears arrears unlocks at once; dates follow the business date. */
+describe.each(DATABASE_KINDS)('payments after days pass on %s', (kind) => {
+  let t: TestApp;
+  let agent: TestClient;
+  let manager: TestClient;
+  let checker: TestClient;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { env: { BUSINESS_DATE_CONTROL: 'true' } });
+    agent = await t.signedIn('agent');
+    manager = await t.signedIn('manager');
+    checker = await t.signedIn('manager');
+    admin = await t.signedIn('admin');
+  });
+  afterAll(() => t.close());
+
+  async function moveDays(days: number): Promise<void> {
+    const now = (await admin.get('/api/business-date')).json();
+    const next = new Date(Date.parse(`${now.businessDate}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+    expect((await admin.put('/api/business-date', { businessDate: next })).statusCode).toBe(200);
+  }
+
+  it('queues an unlock for a locked lock-API unit when a payment clears its arrears, in the same transaction', async () => {
+    const contract = await activeContract(t, { agent, manager, reviewer: checker }, 'lock_api');
+    await moveDays(40);
+    const late = (await agent.get(`/api/contracts/${contract.id}`)).json();
+    expect(late.dpd).toBeGreaterThan(0);
+    await t.app.ctx.db.execute(sql`UPDATE devices SET lock_state = 'locked' WHERE id = ${contract.device.id}`);
+    const partial = await agent.post('/api/payments', { contractId: contract.id, amount: 1_000, method: 'cash' });
+    expect(partial.statusCode).toBe(201);
+    const none = await queryRows<{ n: number }>(t.app.ctx.db, sql`SELECT count(*)::int AS n FROM device_commands WHERE device_id = ${contract.device.id}`);
+    expect(none[0]?.n).toBe(0);
+    const res = await agent.post('/api/payments', { contractId: contract.id, amount: 40_000, method: 'cash' });
+    expect(res.statusCode).toBe(201);
+    const commands = await queryRows<{ kind: string; state: string; source_id: string }>(
+      t.app.ctx.db,
+      sql`SELECT kind, state, source_id FROM device_commands WHERE device_id = ${contract.device.id}`,
+    );
+    expect(commands).toEqual([{ kind: 'unlock', state: 'queued', source_id: res.json().payment.id }]);
+    const after = (await agent.get(`/api/contracts/${contract.id}`)).json();
+    expect(after.dpd).toBe(0);
+  });
+
+  it('gives an OpenPAYGO unit whose time ran out the days paid for, counted from the business date', async () => {
+    const contract = await activeContract(t, { agent, manager, reviewer: checker }, 'openpaygo');
+    await moveDays(45);
+    const res = await agent.post('/api/payments', { contractId: contract.id, amount: 33_000, method: 'cash' });
+    expect(res.statusCode).toBe(201);
+    const payment = res.json().payment;
+    expect(payment.valueDate).toBe((await admin.get('/api/business-date')).json().businessDate);
+    const after = (await agent.get(`/api/contracts/${contract.id}`)).json();
+    const [device] = await queryRows<{ active_until: string }>(
+      t.app.ctx.db,
+      sql`SELECT active_until::text AS active_until FROM devices WHERE id = ${contract.device.id}`,
+    );
+    // Paid through the first instalment: the unit runs one period beyond it.
+    expect(after.paidThroughDate >= contract.schedule[0].dueDate).toBe(true);
+    expect(device?.active_until > payment.valueDate).toBe(true);
+    expect(payment.token?.type).toBe('ADD_TIME');
+  });
+});

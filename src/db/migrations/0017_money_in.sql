@@ -121,7 +121,6 @@ CREATE TABLE "payment_imports" (
 	CONSTRAINT "payment_imports_status_check" CHECK ("payment_imports"."status" in ('previewed', 'posting', 'posted', 'discarded'))
 );
 --> statement-breakpoint
-ALTER TABLE "contracts" ADD COLUMN "device_access_until" date;--> statement-breakpoint
 ALTER TABLE "payment_allocations" ADD COLUMN "superseded_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "value_date" date;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "refunded" boolean DEFAULT false NOT NULL;--> statement-breakpoint

@@ -87,8 +87,6 @@ export const contracts = pgTable(
     outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull().default(0),
     totalPaid: bigint('total_paid', { mode: 'number' }).notNull().default(0),
     creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
-    /** The last date the device was given use through (tokens issued so far); payments extend it. */
-    deviceAccessUntil: date('device_access_until', { mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     version: integer('version').notNull().default(1),
   },
