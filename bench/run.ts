@@ -5,6 +5,7 @@ import { contractBenchmarks } from './contracts';
 import { engineBenchmarks } from './engine';
 import { failed, type Measurement, printTable } from './lib/report';
 import { originationBenchmarks } from './origination';
+import { paymentBenchmarks } from './payments';
 import { platformBenchmarks } from './platform';
 
 const SUITES: Record<string, () => Promise<Measurement[]>> = {
@@ -12,6 +13,7 @@ const SUITES: Record<string, () => Promise<Measurement[]>> = {
   engine: engineBenchmarks,
   origination: originationBenchmarks,
   contracts: contractBenchmarks,
+  payments: paymentBenchmarks,
 };
 
 if (!existsSync('dist/server/main.js') || !existsSync('dist/web/index.html')) {

@@ -13,7 +13,10 @@ type Op =
   | { kind: 'reverse'; pick: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('pay' as const), amount: fc.integer({ min: 1, max: 160_000 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({ kind: fc.constant('pay' as const), amount: fc.integer({ min: 1, max: 160_000 }) }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -83,7 +86,13 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
     );
     for (const i of installments) {
       const allocated = i.allocated ?? {};
-      expect([i.n, Number(i.principal_paid), Number(i.interest_paid), Number(i.fee_paid), Number(i.penalty_paid)]).toEqual([
+      expect([
+        i.n,
+        Number(i.principal_paid),
+        Number(i.interest_paid),
+        Number(i.fee_paid),
+        Number(i.penalty_paid),
+      ]).toEqual([
         i.n,
         Number(allocated.principal ?? 0),
         Number(allocated.interest ?? 0),
@@ -91,17 +100,25 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
         Number(allocated.penalty ?? 0),
       ]);
       const open =
-        Number(i.principal_due) + Number(i.interest_due) + Number(i.fee_due) + Number(i.penalty_due) -
-        Number(i.principal_paid) - Number(i.interest_paid) - Number(i.fee_paid) - Number(i.penalty_paid);
+        Number(i.principal_due) +
+        Number(i.interest_due) +
+        Number(i.fee_due) +
+        Number(i.penalty_due) -
+        Number(i.principal_paid) -
+        Number(i.interest_paid) -
+        Number(i.fee_paid) -
+        Number(i.penalty_paid);
       expect([i.n, i.settled_at !== null]).toEqual([i.n, open === 0]);
     }
     const contract = (await agent.get(`/api/contracts/${contractId}`)).json();
     const scheduled = installments.reduce(
-      (s, i) => s + Number(i.principal_due) + Number(i.interest_due) + Number(i.fee_due) + Number(i.penalty_due),
+      (s, i) =>
+        s + Number(i.principal_due) + Number(i.interest_due) + Number(i.fee_due) + Number(i.penalty_due),
       0,
     );
     const allocatedTotal = installments.reduce(
-      (s, i) => s + Number(i.principal_paid) + Number(i.interest_paid) + Number(i.fee_paid) + Number(i.penalty_paid),
+      (s, i) =>
+        s + Number(i.principal_paid) + Number(i.interest_paid) + Number(i.fee_paid) + Number(i.penalty_paid),
       0,
     );
     expect(contract.outstanding.total).toBe(scheduled - allocatedTotal);
@@ -130,10 +147,24 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       installments.map((i) => ({
         n: i.n,
         dueDate: i.due_date,
-        due: { principal: Number(i.principal_due), interest: Number(i.interest_due), fee: Number(i.fee_due), penalty: Number(i.penalty_due) },
-        paid: { principal: Number(i.principal_paid), interest: Number(i.interest_paid), fee: Number(i.fee_paid), penalty: Number(i.penalty_paid) },
+        due: {
+          principal: Number(i.principal_due),
+          interest: Number(i.interest_due),
+          fee: Number(i.fee_due),
+          penalty: Number(i.penalty_due),
+        },
+        paid: {
+          principal: Number(i.principal_paid),
+          interest: Number(i.interest_paid),
+          fee: Number(i.fee_paid),
+          penalty: Number(i.penalty_paid),
+        },
       })),
-      { date: contract.paidThroughDate, startDate: stored.start_date, buckets: bucketsFromBounds([1, 8, 31, 61, 91]) },
+      {
+        date: contract.paidThroughDate,
+        startDate: stored.start_date,
+        buckets: bucketsFromBounds([1, 8, 31, 61, 91]),
+      },
     );
     expect(stored.paid_through_date).toBe(snapshot.paidThrough);
     expect(contract.paidThroughDate).toBe(snapshot.paidThrough);
@@ -167,7 +198,9 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
           if (step.kind === 'reverse') {
             if (!posted.length) continue;
             const [id] = posted.splice(step.pick % posted.length, 1);
-            const request = await finance.post(`/api/payments/${id}/reverse`, { reason: 'Property test reversal' });
+            const request = await finance.post(`/api/payments/${id}/reverse`, {
+              reason: 'Property test reversal',
+            });
             expect(request.statusCode).toBe(201);
             const approved = await finance2.post(`/api/payment-corrections/${request.json().id}/approve`, {});
             expect(approved.statusCode).toBe(200);
@@ -175,7 +208,9 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
           }
           const receivedAt =
             step.kind === 'backdated'
-              ? new Date(activatedAt + Math.floor((t.clock.now().getTime() - activatedAt) * step.back)).toISOString()
+              ? new Date(
+                  activatedAt + Math.floor((t.clock.now().getTime() - activatedAt) * step.back),
+                ).toISOString()
               : undefined;
           const res = await agent.post('/api/payments', {
             contractId: contract.id,

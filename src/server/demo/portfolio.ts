@@ -17,6 +17,7 @@ import { organisation, updateOrganisation } from '../organisation';
 import { withTransaction } from '../transaction';
 import { type DemoModel, type DemoPlan, demoCatalogue, FIRST_NAMES, LAST_NAMES, REGIONS } from './catalogue';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
+import { seedContractPayments, seedPendingReversal } from './payments';
 import { createRandom, type Random } from './random';
 
 /**
@@ -46,11 +47,17 @@ interface Staff {
   agent: Actor;
   manager: Actor;
   admin: Actor;
+  finance: Actor;
 }
 
 /** The demo users (seedDemoUsers) acting in their roles; null when they are not there. */
 async function demoStaff(ctx: AppContext): Promise<Staff | null> {
-  const wanted = ['agent@demo.example.com', 'manager@demo.example.com', 'admin@demo.example.com'];
+  const wanted = [
+    'agent@demo.example.com',
+    'manager@demo.example.com',
+    'admin@demo.example.com',
+    'finance@demo.example.com',
+  ];
   const rows = await ctx.db
     .select({ id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName })
     .from(users)
@@ -67,8 +74,8 @@ async function demoStaff(ctx: AppContext): Promise<Staff | null> {
         }
       : null;
   };
-  const [agent, manager, admin] = wanted.map(actor);
-  return agent && manager && admin ? { agent, manager, admin } : null;
+  const [agent, manager, admin, finance] = wanted.map(actor);
+  return agent && manager && admin && finance ? { agent, manager, admin, finance } : null;
 }
 
 async function isEmpty(ctx: AppContext): Promise<boolean> {
@@ -151,6 +158,7 @@ export async function seedDemoPortfolio(
 
   let made = 0;
   let active = 0;
+  const activated: string[] = [];
   const verified = customers.filter((customer) => customer.verified);
   for (let i = 0; i < size.contracts && !stop(); i += 1) {
     const customer = verified[i % verified.length];
@@ -195,11 +203,25 @@ export async function seedDemoPortfolio(
       }),
     );
     active += 1;
+    activated.push(id);
   }
+  // A year of payments, contract by contract (each contract's in date order).
+  const sequence = { n: 0, next: () => ++sequence.n };
+  let payments = 0;
+  let lastPaymentId: string | null = null;
+  for (const id of activated) {
+    if (stop()) return null;
+    const ids = await seedContractPayments(ctx, staff, id, random, now, sequence);
+    payments += ids.length;
+    lastPaymentId = ids.at(-1) ?? lastPaymentId;
+  }
+  if (lastPaymentId) await seedPendingReversal(ctx, staff.finance, lastPaymentId);
   // A year of work built in minutes left every notice unread. Staff who keep up have read last
   // week's news and cleared last month's; what still waits for them (a contract to approve) stays.
   await withTransaction(ctx, (tx) => settleHistory(tx, { readBefore: daysAgo(7), clearBefore: daysAgo(30) }));
-  options.log?.(`demo portfolio: ${customers.length} customers, ${stock.total} units, ${made} contracts`);
+  options.log?.(
+    `demo portfolio: ${customers.length} customers, ${stock.total} units, ${made} contracts, ${payments} payments`,
+  );
   return { customers: customers.length, devices: stock.total, contracts: made, activeContracts: active };
 }
 

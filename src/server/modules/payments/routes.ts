@@ -37,15 +37,15 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
         'Your role records cash payments only; a finance user records mobile money, bank transfer and card',
         'ROLE_FORBIDDEN',
       );
-    const result = await withTransaction(ctx, async (tx) => {
-      const posted = await postPayment(tx, actorOf(request), {
+    const posted = await withTransaction(ctx, (tx) =>
+      postPayment(tx, actorOf(request), {
         ...request.body,
         idempotencyKey: request.headers['idempotency-key'] ?? null,
-      });
-      return { posted, answer: await paymentResult(tx.tx, posted.paymentId) };
-    });
-    if (!result.posted.created) reply.status(200); // a replay of the first delivery
-    return result.answer;
+      }),
+    );
+    if (!posted.created) reply.status(200); // a replay of the first delivery
+    // Read after the commit: inside, the read would lengthen the audit chain's lock (held to commit).
+    return paymentResult(ctx.db, posted.paymentId);
   });
 
   route(app, paymentEndpoints.preview, { access: 'payments.cash', tags }, (request) =>

@@ -1,0 +1,183 @@
+import { execFileSync } from 'node:child_process';
+import pg from 'pg';
+import { type RunningServer, startServer } from '../tests/support/server-process';
+import { drive } from './lib/drive';
+import { loadTest } from './lib/load';
+import { benchDatabase } from './lib/postgres';
+import type { Measurement } from './lib/report';
+
+/** Issue 13's budgets: posting, same-contract contention, lists under write load (PostgreSQL, 100,000 active contracts). */
+const CONTRACTS = 100_000;
+const TERM = 12;
+
+async function owner(url: string): Promise<Record<string, string>> {
+  const registered = await fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark password', firstName: 'Bench', lastName: 'Owner' }),
+  });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
+  const cookies = registered.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const csrf = await fetch(`${url}/api/csrf-token`, { headers: { cookie: cookies.join('; ') } });
+  cookies.push(...csrf.headers.getSetCookie().map((c) => c.split(';')[0]));
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  return { cookie: cookies.join('; '), 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
+}
+
+/** 100,000 active monthly contracts of twelve instalments (1.2 M instalment rows), set-based. */
+async function generate(databaseUrl: string, planId: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`
+      CREATE FUNCTION pg_temp.v4(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+        SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-' || substr(h, 21, 12)
+        FROM md5(t) AS h
+      $$;
+      INSERT INTO device_models (id, make, model, category, retail_price, cost_price, control_kind)
+      VALUES ('00000000-0000-4000-8000-00000000b001', 'Tecno', 'Spark Bench', 'smartphone', 1300000, 900000, 'none');
+      INSERT INTO customers (id, account_number, first_name, last_name, phone, national_id, region, kyc_status, created_at)
+      SELECT pg_temp.v4('c' || i), 'C-' || lpad(i::text, 7, '0'),
+             (ARRAY['Amina','Peter','Lucy','Joseph','Grace','Samuel','Fatuma','Brian','Mercy','Kevin'])[1 + i % 10],
+             (ARRAY['Otieno','Mwangi','Wanjiru','Kamau','Achieng','Njoroge','Hassan','Okafor','Mensah','Adeyemi'])[1 + (i / 10) % 10] || (i % 997),
+             '+2547' || lpad(i::text, 8, '0'), 'ID' || i,
+             (ARRAY['Nairobi','Mombasa','Kisumu','Nakuru','Eldoret'])[1 + i % 5], 'verified', now() - (i % 700) * interval '1 hour'
+      FROM generate_series(1, ${CONTRACTS}) i;
+      INSERT INTO devices (id, serial_number, model_id, status, control_kind)
+      SELECT pg_temp.v4('d' || i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001', 'assigned', 'none'
+      FROM generate_series(1, ${CONTRACTS}) i;
+      INSERT INTO contracts (id, number, customer_id, device_id, plan_id, terms, currency, cash_price, deposit, principal, apr,
+                             frequency, term, interest_method, installment, total_interest, total_payable, start_date,
+                             first_due_date, last_due_date, status, outstanding_principal, outstanding_total,
+                             paid_through_date, next_due_date, created_at, activated_at)
+      SELECT pg_temp.v4('k' || i), 'CT-' || lpad(i::text, 6, '0'), pg_temp.v4('c' || i), pg_temp.v4('d' || i),
+             '${planId}', '{"allocationStrategy":"default"}', 'USD', 1300000, 100000, 1200000, 20, 'monthly', ${TERM}, 'flat',
+             110000, 120000, 1320000, current_date - (i % 20), current_date - (i % 20) + 30, current_date - (i % 20) + 30 * ${TERM},
+             'active', 1200000, 1320000, current_date - (i % 20), current_date - (i % 20) + 30,
+             now() - (i % 20) * interval '1 day', now() - (i % 20) * interval '1 day' - interval '1 hour'
+      FROM generate_series(1, ${CONTRACTS}) i;
+      INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
+      SELECT pg_temp.v4('k' || i), 1, n, current_date - (i % 20) + 30 * n, 100000, 10000, 0
+      FROM generate_series(1, ${CONTRACTS}) i CROSS JOIN generate_series(1, ${TERM}) n;
+      SELECT setval('contract_number_seq', ${CONTRACTS}), setval('customer_number_seq', ${CONTRACTS});
+    `);
+    await client.query('VACUUM ANALYZE');
+    const { rows } = await client.query<{ id: string }>('SELECT id FROM contracts ORDER BY number');
+    return rows.map((r) => r.id);
+  } finally {
+    await client.end();
+  }
+}
+
+/** PostgreSQL's own limit on this machine in this run: pgbench TPC-B, 32 clients, 10 s. */
+function tpcb(adminUrl: string): number {
+  const url = new URL(adminUrl);
+  const name = `bench_tpcb_${Date.now().toString(36)}`;
+  const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || '5432', PGUSER: url.username || 'postgres' };
+  execFileSync('psql', ['-d', 'postgres', '-c', `CREATE DATABASE ${name}`], { env, stdio: 'ignore' });
+  try {
+    execFileSync('pgbench', ['-i', '-q', '-s', '10', name], { env, stdio: 'ignore' });
+    const out = execFileSync('pgbench', ['-c', '32', '-j', '2', '-T', '10', '-M', 'prepared', name], { env }).toString();
+    const match = /tps = ([\d.]+)/.exec(out);
+    return match ? Number(match[1]) : 0;
+  } finally {
+    execFileSync('psql', ['-d', 'postgres', '-c', `DROP DATABASE ${name} WITH (FORCE)`], { env, stdio: 'ignore' });
+  }
+}
+
+export async function paymentBenchmarks(): Promise<Measurement[]> {
+  const database = await benchDatabase();
+  if (!database) return [{ name: 'payments benchmarks', value: 0, unit: 'skipped', note: 'no PostgreSQL reachable' }];
+  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  let server: RunningServer | undefined;
+  try {
+    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
+    const headers = await owner(server.url);
+    const planResponse = await fetch(`${server.url}/api/service-plans`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ code: 'BENCH-M', name: 'Monthly bench plan', frequency: 'monthly', allowedTerms: [TERM], apr: 20, interestMethod: 'flat' }),
+    });
+    const plan = (await planResponse.json()) as { id: string };
+    const ids = await generate(database.url, plan.id);
+    const baseline = tpcb(adminUrl);
+    const url = `${server.url}/api/payments`;
+    const results: Measurement[] = [
+      { name: 'pgbench TPC-B (32 clients, same run): the baseline', value: baseline, unit: 'tps' },
+    ];
+    // Warm-up: the first requests of a process pay for JIT compilation and cold connections.
+    let next = 0;
+    const spread = () => ({ contractId: ids[next++ % ids.length], amount: 5_000, method: 'cash' });
+    await drive({ url, headers, connections: 8, seconds: 3, body: spread });
+
+    const posting = await drive({ url, headers, connections: 32, seconds: 15, body: spread });
+    results.push({
+      name: 'POST /api/payments, 32 clients, distinct contracts (allocation + ledger + audit)',
+      value: posting.perSecond,
+      unit: 'payments/s',
+      budget: { limit: 1000, kind: 'min' },
+      note: `p50 ${posting.p50.toFixed(1)} ms, p99 ${posting.p99.toFixed(1)} ms, ${posting.errors} errors; ${((100 * posting.perSecond) / baseline).toFixed(0)}% of TPC-B (goal 33%)${posting.firstError ? `; ${posting.firstError}` : ''}`,
+    });
+    results.push({
+      name: 'POST /api/payments p99 (32 clients)',
+      value: posting.p99,
+      unit: 'ms',
+      budget: { limit: 50, kind: 'max' },
+    });
+
+    const one = ids[0];
+    const contention = await drive({
+      url,
+      headers,
+      connections: 50,
+      seconds: 8,
+      body: () => ({ contractId: one, amount: 1, method: 'cash' }),
+    });
+    results.push({
+      name: 'POST /api/payments, 50 clients on ONE contract (serialised on its row lock)',
+      value: contention.perSecond,
+      unit: 'payments/s',
+      note: `p99 ${contention.p99.toFixed(1)} ms, ${contention.errors} errors (a deadlock would be one)${contention.firstError ? `; ${contention.firstError}` : ''}`,
+    });
+
+    // Lists and search while payments post at 500/s: caches stay correct (evicted by the writes) and fast.
+    const writer = drive({ url, headers, connections: 16, seconds: 12, rate: 500, body: spread });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const reads: Array<[string, string]> = [
+      ['GET /api/contracts page of 50 under 500 payments/s', '/api/contracts?pageSize=50'],
+      ['GET /api/contracts search by name under 500 payments/s', '/api/contracts?q=wanjiru42&pageSize=50'],
+      ['GET /api/payments page of 50 under 500 payments/s', '/api/payments?pageSize=50'],
+    ];
+    for (const [name, path] of reads) {
+      const load = await loadTest({ url: `${server.url}${path}`, seconds: 3, connections: 8, headers: { cookie: headers.cookie ?? '' } });
+      results.push({ name, value: load.p99, unit: 'ms p99', budget: { limit: 30, kind: 'max' }, note: `${load.requestsPerSecond.toFixed(0)} req/s, ${load.non2xx} non-2xx` });
+    }
+    const written = await writer;
+    results.push({
+      name: 'payments posted during the list reads',
+      value: written.perSecond,
+      unit: 'payments/s',
+      note: `p99 ${written.p99.toFixed(1)} ms, ${written.errors} errors`,
+    });
+
+    // Exactness after all of it: every payment's lines sum to it, and the books balance.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const { rows } = await client.query<{ bad: string; debit: string; credit: string }>(`
+      SELECT (SELECT count(*) FROM payments p WHERE p.method <> 'deposit' AND p.amount <>
+                (SELECT COALESCE(sum(a.amount), 0) FROM payment_allocations a WHERE a.payment_id = p.id AND a.superseded_at IS NULL)) AS bad,
+             (SELECT sum(debit) FROM journal_lines) AS debit, (SELECT sum(credit) FROM journal_lines) AS credit`);
+    await client.end();
+    results.push({
+      name: 'payments whose allocation lines do not sum to them, after the runs',
+      value: Number(rows[0]?.bad),
+      unit: 'payments',
+      budget: { limit: 0, kind: 'max' },
+      note: `ledger debits ${rows[0]?.debit} = credits ${rows[0]?.credit}`,
+    });
+    return results;
+  } finally {
+    await server?.stop();
+    await database.drop();
+  }
+}
