@@ -136,7 +136,7 @@ async function makeAttempt(
   today: string,
 ): Promise<Outcome> {
   const [row] = await ctx.tx.select().from(debitAttempts).where(eq(debitAttempts.id, id)).for('update');
-  if (!row || row.status !== 'scheduled') return 'waiting';
+  if (row?.status !== 'scheduled') return 'waiting';
   const [mandate] = await ctx.tx
     .select()
     .from(debitMandates)
