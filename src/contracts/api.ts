@@ -2,6 +2,7 @@ import { activityEndpoints } from './activity';
 import { assistantEndpoints } from './assistant';
 import { auditEndpoints } from './audit';
 import { authEndpoints, inviteEndpoints, userEndpoints } from './auth';
+import { autoDebitEndpoints } from './auto-debit';
 import { businessDateEndpoints } from './business-date';
 import { calculatorEndpoints } from './calculator';
 import { contractEndpoints } from './contracts';
@@ -45,6 +46,7 @@ export const ENDPOINTS = {
   profile: profileEndpoints,
   calculator: calculatorEndpoints,
   assistant: assistantEndpoints,
+  autoDebit: autoDebitEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

@@ -33,6 +33,7 @@ import { helpRoutes } from './modules/help/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
@@ -98,6 +99,7 @@ const MODULES = [
   contractRoutes,
   paymentRoutes,
   ledgerRoutes,
+  autoDebitRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

@@ -79,6 +79,12 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/payments/read.ts: customers': 'payments list and receipt in one statement',
   'modules/payments/read.ts: users': 'payments list and receipt in one statement',
   'modules/payments/read.ts: contractEvents': 'the token a payment bought is on its timeline line',
+  // Mandates and attempts are shown with their contract number and customer name in one statement.
+  'modules/payments/auto-debit/read.ts: contracts':
+    'mandates and attempts with their contract in one statement',
+  'modules/payments/auto-debit/read.ts: customers':
+    'mandates and attempts with their customer in one statement',
+  'modules/payments/auto-debit/read.ts: users': 'who recorded a mandate, in the same statement',
 };
 
 function sourceFiles(directory: string): string[] {

@@ -46,6 +46,11 @@ const envSchema = z.object({
    * training and demo instances only. Off, `PUT /api/business-date` is refused.
    */
   BUSINESS_DATE_CONTROL: flag(false),
+  /**
+   * The auto-debit simulator's share of failed debits, 0 to 1 (decision 021): decided by a hash of
+   * each attempt's reference, so the same attempt fails or succeeds the same way on every run.
+   */
+  AUTO_DEBIT_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0.1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

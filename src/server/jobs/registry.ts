@@ -1,6 +1,7 @@
 import { auditCheckpointJob } from '../modules/audit/checkpoint-job';
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
+import { autoDebitJob } from '../modules/payments/auto-debit/job';
 import type { JobDefinition } from './definition';
 import { pruneJobRunsJob } from './prune';
 
@@ -13,4 +14,5 @@ export const JOBS: readonly JobDefinition[] = [
   rescoreJob,
   pruneJobRunsJob,
   auditCheckpointJob,
+  autoDebitJob,
 ];

@@ -412,6 +412,7 @@ export const AREAS = {
     icon: Repeat,
     access: 'signedIn',
     group: 'admin',
+    permission: 'finance.read',
   },
 } as const satisfies Record<string, Area>;
 

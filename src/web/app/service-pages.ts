@@ -18,6 +18,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/service-plans': lazy(() => import('@/web/pages/service-plans')),
   '/contracts': lazy(() => import('@/web/pages/contracts')),
   '/finance': lazy(() => import('@/web/pages/finance')),
+  '/admin/auto-debit': lazy(() => import('@/web/pages/admin-auto-debit')),
 };
 
 /**

@@ -51,6 +51,12 @@ export const MUTATION_EFFECTS = {
   tutorialProgress: [k.help.progress()],
   /** A background job run asked for: the runs list. */
   jobQueued: [k.jobs.all()],
+  /** A mandate added, paused or resumed: the monitor, the mandates list and its contract's card. */
+  mandateChanged: (contractId: string) => [
+    k.autoDebit.all(),
+    k.autoDebit.mandates(),
+    k.autoDebit.contract(contractId),
+  ],
 } satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;
 
 type Effects = typeof MUTATION_EFFECTS;

@@ -80,4 +80,13 @@ export const queryKeys = {
     all: () => ['/api/jobs/runs'] as const,
     runs: (failures: boolean) => ['/api/jobs/runs', { failures }] as const,
   },
+  autoDebit: {
+    /** The monitor's summary and the attempts list. */
+    all: () => ['/api/auto-debit'] as const,
+    summary: () => ['/api/auto-debit', 'summary'] as const,
+    mandates: () => ['/api/mandates'] as const,
+    mandateList: (active: string) => ['/api/mandates', { active }] as const,
+    /** A contract's mandates and attempts (its page's card). */
+    contract: (id: string) => ['/api/contracts', id, 'mandates'] as const,
+  },
 } as const;

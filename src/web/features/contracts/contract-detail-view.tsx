@@ -20,6 +20,7 @@ import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
+import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
 import { toast } from '@/web/hooks/use-toast';
 import { api, endpointUrl } from '@/web/lib/api';
 import { formatBusinessDate, formatDateTime, formatPercent } from '@/web/lib/format';
@@ -342,6 +343,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
               ))}
             </ol>
           </SideCard>
+          <ContractAutoDebitCard contract={c} />
         </div>
       </div>
     </div>

@@ -6,6 +6,7 @@ import type { JournalEntry, TrialBalance } from '@/contracts/ledger';
 import type { Role } from '@/contracts/roles';
 import FinancePage from '@/web/pages/finance';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
+import { keyBalances } from './ledger-format';
 import { TrialBalanceTable } from './trial-balance';
 
 const user = (role: Role): User =>
@@ -143,5 +144,37 @@ describe('finance page', () => {
     expect(await screen.findByTestId('text-total-debit')).toHaveTextContent('$2,650.00');
     await u.click(screen.getByTestId('tab-accounts'));
     expect(await screen.findByTestId('row-ledger-account-4000')).toHaveTextContent('Device sales');
+  });
+});
+
+describe('balance cards', () => {
+  it('reads each key account on its natural side, and zero for one never posted to', () => {
+    const rows = [
+      ...TRIAL.rows,
+      { code: '2100', name: 'Suspense', type: 'liability' as const, debit: 0, credit: 7000, balance: -7000 },
+      { code: '1010', name: 'Bank', type: 'asset' as const, debit: 0, credit: 500, balance: -500 },
+    ];
+    const byCode = Object.fromEntries(keyBalances(rows).map((b) => [b.code, b]));
+    expect(Object.keys(byCode)).toEqual(['1000', '1010', '1020', '1100', '2000', '2100']);
+    expect(byCode['1000']).toMatchObject({ amount: 25000, contrary: false });
+    expect(byCode['1010']).toMatchObject({ amount: -500, contrary: true });
+    expect(byCode['1020']).toMatchObject({ amount: 0, contrary: false });
+    expect(byCode['2100']).toMatchObject({ amount: 7000, contrary: false });
+  });
+
+  it('shows the balances at the date chosen', async () => {
+    const u = userEvent.setup();
+    const fetchMock = mockApi('finance');
+    renderWithProviders(<FinancePage />, { path: '/finance' });
+    expect(await screen.findByTestId('text-balance-card-1000')).toHaveTextContent('$250.00');
+    expect(screen.getByTestId('text-balance-card-1100')).toHaveTextContent('$1,250.00');
+    await u.type(screen.getByTestId('input-balances-as-of'), '2026-01-10');
+    await vi.waitFor(() =>
+      expect(
+        fetchMock.mock.calls.some(([url]) =>
+          String(url).includes('/api/ledger/trial-balance?asOf=2026-01-10'),
+        ),
+      ).toBe(true),
+    );
   });
 });

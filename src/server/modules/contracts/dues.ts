@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { contractInstallments, contracts } from '../../../db/schema';
+import type { Executor } from '../../context';
+import { LIVE_STATUSES } from './portfolio';
+
+/** What is still owed on a live contract's instalment due on or before a date. */
+export interface UnpaidDue {
+  contractId: string;
+  contractNumber: string;
+  currency: string;
+  dueDate: string;
+  /** Due less paid, every component (penalty, fee, interest, principal). */
+  amount: number;
+}
+
+/**
+ * The unsettled instalments of the current schedule due on or before `date` on the live ones of
+ * `contractIds` (oldest first per contract): what a collection such as auto-debit asks for. One
+ * statement whatever the number of contracts.
+ */
+export async function unpaidDues(
+  executor: Executor,
+  contractIds: readonly string[],
+  date: string,
+): Promise<UnpaidDue[]> {
+  if (!contractIds.length) return [];
+  const rows = await queryRows<{
+    contract_id: string;
+    number: string;
+    currency: string;
+    due_date: string;
+    amount: string | number;
+  }>(
+    executor,
+    sql`SELECT c.id AS contract_id, c.number, c.currency, i.due_date::text AS due_date,
+          sum(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
+              - i.principal_paid - i.interest_paid - i.fee_paid - i.penalty_paid) AS amount
+        FROM ${contracts} c
+        JOIN ${contractInstallments} i
+          ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+        WHERE c.id IN ${[...contractIds]} AND c.status IN ${[...LIVE_STATUSES]} AND i.due_date <= ${date}::date
+        GROUP BY c.id, c.number, c.currency, i.due_date
+        HAVING sum(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
+              - i.principal_paid - i.interest_paid - i.fee_paid - i.penalty_paid) > 0
+        ORDER BY c.id, i.due_date`,
+  );
+  return rows.map((row) => ({
+    contractId: row.contract_id,
+    contractNumber: row.number,
+    currency: row.currency,
+    dueDate: row.due_date,
+    amount: Number(row.amount),
+  }));
+}

@@ -1,0 +1,66 @@
+import { Link } from 'wouter';
+import type { DebitAttempt } from '@/contracts/auto-debit';
+import { Badge } from '@/web/components/ui/badge';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { formatBusinessDate, formatDateTime } from '@/web/lib/format';
+import { money } from '@/web/lib/money';
+import { ATTEMPT_STATUS_LABELS, ATTEMPT_STATUS_VARIANT, attemptText } from './auto-debit-format';
+
+/** Attempts with their contract, instalment, attempt number, result and reason. */
+export function AttemptsTable({
+  attempts,
+  label,
+  showContract = true,
+  testId,
+}: {
+  attempts: readonly DebitAttempt[];
+  label: string;
+  showContract?: boolean;
+  testId: string;
+}) {
+  return (
+    <Table aria-label={label} data-testid={testId}>
+      <TableHeader>
+        <TableRow>
+          {showContract && <TableHead>Contract</TableHead>}
+          <TableHead>Instalment due</TableHead>
+          <TableHead className="hidden sm:table-cell">Attempt</TableHead>
+          <TableHead>Date</TableHead>
+          <TableHead className="text-right">Amount</TableHead>
+          <TableHead>Result</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody className="tabular-nums">
+        {attempts.map((a) => (
+          <TableRow key={a.id} data-testid={`row-attempt-${a.id}`}>
+            {showContract && (
+              <TableCell className="whitespace-normal">
+                <Link
+                  href={`/contracts/${a.contractId}`}
+                  className="font-medium underline-offset-4 hover:underline"
+                >
+                  {a.contractNumber}
+                </Link>
+                <span className="block text-muted-foreground text-xs">{a.customerName}</span>
+              </TableCell>
+            )}
+            <TableCell>{formatBusinessDate(a.dueDate)}</TableCell>
+            <TableCell className="hidden sm:table-cell">{attemptText(a.attempt)}</TableCell>
+            <TableCell>
+              {a.attemptedAt ? formatDateTime(a.attemptedAt) : formatBusinessDate(a.scheduledFor)}
+            </TableCell>
+            <TableCell className="text-right">{money(a.amount, a.currency)}</TableCell>
+            <TableCell className="whitespace-normal">
+              <Badge variant={ATTEMPT_STATUS_VARIANT[a.status]}>{ATTEMPT_STATUS_LABELS[a.status]}</Badge>
+              {a.failureReason && (
+                <span className="mt-1 block text-muted-foreground text-xs" data-testid="text-failure-reason">
+                  {a.failureReason}
+                </span>
+              )}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
