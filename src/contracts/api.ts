@@ -13,6 +13,7 @@ import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { notificationEndpoints } from './notifications';
+import { paymentImportEndpoints } from './payment-imports';
 import { paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
@@ -30,6 +31,7 @@ export const ENDPOINTS = {
   deviceModels: deviceModelEndpoints,
   contracts: contractEndpoints,
   payments: paymentEndpoints,
+  paymentImports: paymentImportEndpoints,
   ledger: ledgerEndpoints,
   settings: settingsEndpoints,
   businessDate: businessDateEndpoints,
