@@ -159,7 +159,8 @@ export const sourceSchema = z
   .min(1, 'Name the source (e.g. equity-bank)')
   .max(100, 'The source is at most 100 characters');
 
-export const importMappingParams = z.object({ source: sourceSchema });
+/** A query, not a path segment: a source name is free text (path parameters are ids here). */
+export const importMappingQuery = z.strictObject({ source: sourceSchema });
 export const rememberedMappingSchema = z.object({
   source: z.string(),
   mapping: draftMappingSchema.nullable(),
@@ -231,8 +232,8 @@ export const paymentImportEndpoints = {
   }),
   mapping: endpoint({
     method: 'GET',
-    path: '/api/import-mappings/:source',
-    params: importMappingParams,
+    path: '/api/import-mappings',
+    query: importMappingQuery,
     response: rememberedMappingSchema,
   }),
 };

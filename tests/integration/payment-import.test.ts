@@ -182,7 +182,7 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     const again = await finance.post(`/api/payment-imports/${firstImport.id}/confirm`);
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('IMPORT_STATE');
-    const remembered = await finance.get('/api/import-mappings/equity-bank');
+    const remembered = await finance.get('/api/import-mappings?source=equity-bank');
     expect(remembered.json().mapping).toMatchObject({ contract: 'Account', amount: 'Amount' });
     const [balance] = await queryRows<{ debit: string; credit: string }>(
       t.app.ctx.db,

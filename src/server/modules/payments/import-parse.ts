@@ -107,6 +107,8 @@ const HINTS: Record<'contract' | 'amount' | 'reference' | 'date' | 'method', Reg
     /bill ?ref/,
     /contract/,
     /customer ref/,
+    /serial/,
+    /^(phone|msisdn|mobile)( no| number)?$/,
   ],
   amount: [/^amount$/, /^(paid|credit|deposit|received) ?(amount)?$/, /amount/, /credit/],
   reference: [

@@ -176,5 +176,5 @@ export async function paymentImportRoutes(app: AppInstance): Promise<void> {
     return sendCsv(reply, `${fileName.replace(/\.[^.]*$/, '')}-refused.csv`, csv);
   });
 
-  route(app, endpoints.mapping, manage, (request) => mappingOfSource(ctx.db, request.params.source));
+  route(app, endpoints.mapping, manage, (request) => mappingOfSource(ctx.db, request.query.source));
 }
