@@ -14,6 +14,7 @@ import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { notificationEndpoints } from './notifications';
+import { paymentImportEndpoints } from './payment-imports';
 import { paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
@@ -31,6 +32,7 @@ export const ENDPOINTS = {
   deviceModels: deviceModelEndpoints,
   contracts: contractEndpoints,
   payments: paymentEndpoints,
+  paymentImports: paymentImportEndpoints,
   ledger: ledgerEndpoints,
   settings: settingsEndpoints,
   businessDate: businessDateEndpoints,

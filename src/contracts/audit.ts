@@ -67,6 +67,7 @@ export const AUDIT_ACTIONS = [
   'payment.refund',
   'payment.import',
   'payment.import_confirm',
+  'payment.import_discard',
   'payment.push',
   'mandate.create',
   'mandate.update',

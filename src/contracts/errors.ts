@@ -170,6 +170,8 @@ export const ERROR_CODES = {
   CONTRACT_NOT_ACTIVE: 'CONTRACT_NOT_ACTIVE',
   /** 409: a reversal or transfer for a payment that is not posted, or one already awaiting approval. */
   PAYMENT_STATE: 'PAYMENT_STATE',
+  /** 409: a statement import that is not in a state for this (confirm after posting, discard while posting), or whose columns are not all mapped. */
+  IMPORT_STATE: 'IMPORT_STATE',
 
   /** 422: a journal entry's debits and credits differ. */
   UNBALANCED: 'UNBALANCED',

@@ -34,6 +34,7 @@ import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
+import { paymentImportRoutes } from './modules/payments/import-routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
@@ -98,6 +99,7 @@ const MODULES = [
   deviceRoutes,
   contractRoutes,
   paymentRoutes,
+  paymentImportRoutes,
   ledgerRoutes,
   autoDebitRoutes,
 ];

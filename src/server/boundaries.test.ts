@@ -63,6 +63,10 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
     'a draft reads its parties in one prepared statement (decision 008)',
   'modules/contracts/portfolio.ts: customers': 'the assistant’s portfolio is read set-based in one statement',
   'modules/contracts/portfolio.ts: devices': 'the assistant’s portfolio is read set-based in one statement',
+  'modules/contracts/references.ts: devices':
+    'a statement import resolves thousands of unit serials to contracts in one statement',
+  'modules/contracts/references.ts: customers':
+    'a statement import resolves thousands of phones to contracts in one statement',
   'modules/plans/service.ts: contracts': 'a plan in use by contracts cannot be retired: one EXISTS check',
   'modules/plans/service.ts: deviceModels': 'a plan names the device models it finances: joined for names',
   // Names of staff shown beside records: a users read-model for display is not built yet.
@@ -78,6 +82,7 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/payments/read.ts: contracts': 'payments list and receipt in one statement',
   'modules/payments/read.ts: customers': 'payments list and receipt in one statement',
   'modules/payments/read.ts: users': 'payments list and receipt in one statement',
+  'modules/payments/imports.ts: users': 'the name of who uploaded a statement import, in its list',
   'modules/payments/read.ts: contractEvents': 'the token a payment bought is on its timeline line',
   // Mandates and attempts are shown with their contract number and customer name in one statement.
   'modules/payments/auto-debit/read.ts: contracts':

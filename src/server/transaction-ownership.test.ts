@@ -19,6 +19,9 @@ const OWNERS = new Set([
   'modules/contracts/delinquency.ts',
   'modules/customers/rescore.ts',
   'modules/auth/service.ts',
+  // Statement imports: the upload's routes, and the confirm's run that posts chunk by chunk.
+  'modules/payments/import-routes.ts',
+  'modules/payments/import-posting.ts',
 ]);
 
 describe('transaction ownership', () => {

@@ -54,7 +54,7 @@ export interface Posted {
 }
 
 /** One allocation line as stored (the credit line has no instalment). */
-interface Line {
+export interface Line {
   installmentNumber: number | null;
   component: Component | 'credit';
   amount: number;
@@ -248,7 +248,7 @@ interface Allocated {
   rescheduled: boolean;
 }
 
-function allocate(
+export function allocate(
   positions: InstallmentPosition[],
   amount: number,
   valueDate: string,
@@ -301,7 +301,7 @@ async function writeLines(ctx: TxContext, state: RepaymentState, paymentId: stri
   );
 }
 
-const INCOME_ACCOUNT: Record<Line['component'], string> = {
+export const INCOME_ACCOUNT: Record<Line['component'], string> = {
   principal: ACCOUNTS.loansReceivable,
   interest: ACCOUNTS.interestIncome,
   fee: ACCOUNTS.serviceFeeIncome,

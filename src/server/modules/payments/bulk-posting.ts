@@ -1,0 +1,398 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { DraftMapping } from '../../../contracts/payment-imports';
+import { queryRows } from '../../../db/client';
+import { paymentAllocations, type paymentImportRows, payments as paymentsTable } from '../../../db/schema';
+import { formatMoney, type InstallmentPosition } from '../../../domain';
+import type { Actor } from '../../audit';
+import { businessDateOf } from '../../business-date';
+import type { TxContext } from '../../context';
+import { AppError } from '../../errors';
+import { savepoint } from '../../transaction';
+import { addEvent } from '../contracts/events';
+import {
+  openForRepayment,
+  type RepaymentState,
+  type RepaymentTotals,
+  saveRepayment,
+} from '../contracts/repayment';
+import { postMany } from '../ledger/bulk';
+import { cashAccountFor, type Posting } from '../ledger/service';
+import { rowMethod } from './imports';
+import { notifyAgentOfPayment } from './notices';
+import { allocate, INCOME_ACCOUNT, type Line, optionsOf, postPayment } from './posting';
+
+type ImportRowRecord = typeof paymentImportRows.$inferSelect;
+type Method = Parameters<typeof postPayment>[2]['method'];
+
+export interface ChunkInput {
+  importId: string;
+  method: Method;
+  mapping: { columns: string[]; mapping: DraftMapping };
+  rows: ImportRowRecord[];
+}
+
+export interface ChunkResult {
+  /** Rows posted by this chunk, and their sum. */
+  posted: number;
+  amount: number;
+  /** Rows that turned out not to be postable (already posted meanwhile, or refused by the posting rules). */
+  refused: number;
+}
+
+/** A chunk's row as bulk posting handles it. */
+interface Pending {
+  row: ImportRowRecord;
+  id: string;
+  method: Method;
+  amount: number;
+  receivedAt: Date;
+  valueDate: string;
+  lines: Line[];
+  credit: number;
+}
+
+/**
+ * Posts one chunk of an import's valid rows in the caller's transaction, in bulk: rows grouped
+ * by contract, contracts locked one by one in id order (`openForRepayment`, so two runs never
+ * deadlock), each contract's rows allocated in memory by the engine in value-date order, then
+ * the payments, their allocation lines and journal entries written with multi-row statements,
+ * and each contract's figures, device and timeline saved once (`saveRepayment`: one token for
+ * the days all its rows bought). A contract whose rows are not its newest payments (back-dated)
+ * takes the single-payment path (`postPayment`, which re-runs the allocation), row by row.
+ *
+ * No audit row per payment: the import's confirm wrote one (`payment.import_confirm`), and every
+ * payment carries the import's id (`payments.import_id`).
+ */
+export async function postImportChunk(ctx: TxContext, actor: Actor, input: ChunkInput): Promise<ChunkResult> {
+  const outcome: RowOutcome[] = [];
+  const byContract = new Map<string, ImportRowRecord[]>();
+  for (const row of input.rows) {
+    const list = byContract.get(row.contractId as string) ?? [];
+    list.push(row);
+    byContract.set(row.contractId as string, list);
+  }
+  const methodOf = (row: ImportRowRecord) =>
+    rowMethod(
+      input.mapping.mapping,
+      input.mapping.columns,
+      (row.raw as { cells: string[] }).cells,
+      input.method,
+    ) ?? input.method;
+
+  // References taken since the preview (another channel, another import): not posted twice.
+  const taken = await takenReferences(
+    ctx,
+    input.rows.map((row) => ({ method: methodOf(row), reference: row.reference as string })),
+  );
+  const latest = await latestPayments(ctx, [...byContract.keys()]);
+  const slow: ImportRowRecord[] = [];
+  const groups: { state: RepaymentState; pending: Pending[] }[] = [];
+  for (const contractId of [...byContract.keys()].sort()) {
+    const rows = byContract.get(contractId) ?? [];
+    const fresh: ImportRowRecord[] = [];
+    for (const row of rows) {
+      const earlier = taken.get(`${methodOf(row)}\u0000${row.reference}`);
+      if (earlier) {
+        const same = earlier.contractId === row.contractId && earlier.amount === row.amount;
+        outcome.push({
+          rowNumber: row.rowNumber,
+          paymentId: same ? earlier.id : null,
+          error: same
+            ? 'already_posted: Posted meanwhile by another delivery of the same payment'
+            : `duplicate_reference: The reference ${row.reference} was used meanwhile for another payment`,
+        });
+      } else fresh.push(row);
+    }
+    if (!fresh.length) continue;
+    let state: RepaymentState;
+    try {
+      state = await openForRepayment(ctx, contractId, 'payment');
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      for (const row of fresh)
+        outcome.push({ rowNumber: row.rowNumber, paymentId: null, error: `failed: ${error.message}` });
+      continue;
+    }
+    const pending = fresh
+      .map((row) => {
+        const receivedAt = row.receivedAt as Date;
+        return {
+          row,
+          id: randomUUID(),
+          method: methodOf(row),
+          amount: row.amount as number,
+          receivedAt,
+          valueDate: businessDateOf(receivedAt, state.org),
+          lines: [] as Line[],
+          credit: 0,
+        };
+      })
+      .sort((x, y) =>
+        x.valueDate !== y.valueDate
+          ? x.valueDate < y.valueDate
+            ? -1
+            : 1
+          : x.receivedAt.getTime() - y.receivedAt.getTime() || x.row.rowNumber - y.row.rowNumber,
+      );
+    const last = latest.get(contractId);
+    const first = pending[0] as Pending;
+    const backDated =
+      last !== undefined &&
+      (first.valueDate < last.valueDate ||
+        (first.valueDate === last.valueDate && first.receivedAt.getTime() < last.receivedAt.getTime()));
+    const activatedAt = state.row.activatedAt?.getTime() ?? 0;
+    if (backDated || pending.some((p) => p.receivedAt.getTime() < activatedAt)) {
+      slow.push(...fresh);
+      continue;
+    }
+    groups.push({ state, pending });
+  }
+
+  // Allocation in memory, contract by contract, payment by payment in value-date order.
+  const receipts = await receiptNumbers(
+    ctx,
+    groups.reduce((n, g) => n + g.pending.length, 0),
+  );
+  const payments: (Pending & { receiptNumber: string; state: RepaymentState })[] = [];
+  const saves: {
+    state: RepaymentState;
+    positions: InstallmentPosition[];
+    totals: RepaymentTotals;
+    amount: number;
+    last: Pending;
+  }[] = [];
+  for (const { state, pending } of groups) {
+    const options = optionsOf(state);
+    const settledOn = new Map<number, string | null>();
+    let positions = state.positions;
+    let credit = 0;
+    let paid = 0;
+    let rescheduled = false;
+    for (const p of pending) {
+      const result = allocate(positions, p.amount, p.valueDate, options, settledOn);
+      positions = result.positions;
+      p.lines = result.lines;
+      p.credit = result.credit;
+      credit += result.credit;
+      paid += p.amount;
+      rescheduled ||= result.rescheduled;
+      payments.push({ ...p, receiptNumber: receipts.pop() as string, state });
+    }
+    const last = pending.at(-1) as Pending;
+    saves.push({
+      state,
+      positions,
+      amount: paid,
+      last,
+      totals: {
+        totalPaid: state.row.totalPaid + paid,
+        credit: state.row.creditBalance + credit,
+        settledOn,
+        rescheduled,
+        source: { type: 'payment', id: last.id },
+      },
+    });
+  }
+
+  await insertPayments(ctx, actor, input.importId, payments);
+  await insertLines(ctx, payments);
+  await postMany(
+    ctx.tx,
+    actor,
+    payments.map((p) => journalOf(p.state, p, p.lines)),
+  );
+  for (const save of saves) {
+    const { row } = save.state;
+    const result = await saveRepayment(ctx, actor, save.state, save.positions, save.totals);
+    const count = payments.filter((p) => p.state === save.state).length;
+    const amount = formatMoney(save.amount, row.currency);
+    await addEvent(
+      ctx,
+      row.id,
+      actor,
+      'payment',
+      count === 1
+        ? `Payment of ${amount} received (${save.last.method.replace('_', ' ')}, statement import)`
+        : `${count} payments of ${amount} in all received (statement import)`,
+      {
+        paymentId: save.last.id,
+        importId: input.importId,
+        token: result.device.token,
+        command: result.device.command,
+        backDated: false,
+      },
+    );
+    await notifyAgentOfPayment(ctx, row, amount, save.last.id);
+  }
+  for (const p of payments) outcome.push({ rowNumber: p.row.rowNumber, paymentId: p.id, error: null });
+  let posted = payments.length;
+  let amount = payments.reduce((sum, p) => sum + p.amount, 0);
+
+  // Back-dated rows: the single-payment path re-runs the contract's allocation from their date.
+  for (const row of slow.sort(
+    (x, y) => (x.receivedAt as Date).getTime() - (y.receivedAt as Date).getTime(),
+  )) {
+    try {
+      const result = await savepoint(ctx, (tx) =>
+        postPayment(tx, actor, {
+          contractId: row.contractId as string,
+          amount: row.amount as number,
+          method: methodOf(row),
+          reference: row.reference,
+          receivedAt: row.receivedAt,
+          importId: input.importId,
+        }),
+      );
+      if (result.created) {
+        posted += 1;
+        amount += row.amount as number;
+        outcome.push({ rowNumber: row.rowNumber, paymentId: result.paymentId, error: null });
+      } else {
+        outcome.push({
+          rowNumber: row.rowNumber,
+          paymentId: result.paymentId,
+          error: 'already_posted: Posted meanwhile by another delivery of the same payment',
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      outcome.push({ rowNumber: row.rowNumber, paymentId: null, error: `failed: ${error.message}` });
+    }
+  }
+  await markRows(ctx, input.importId, outcome);
+  return { posted, amount, refused: outcome.filter((o) => o.error !== null).length };
+}
+
+interface RowOutcome {
+  rowNumber: number;
+  paymentId: string | null;
+  error: string | null;
+}
+
+/** The journal entry of a payment's allocation, as `postAllocation` in posting.ts makes it. */
+function journalOf(state: RepaymentState, payment: Pending, lines: readonly Line[]): Posting {
+  const byAccount = new Map<string, number>();
+  let total = 0;
+  for (const line of lines) {
+    const account = INCOME_ACCOUNT[line.component];
+    byAccount.set(account, (byAccount.get(account) ?? 0) + line.amount);
+    total += line.amount;
+  }
+  const { row } = state;
+  const parties = { contractId: row.id, customerId: row.customerId };
+  return {
+    businessDate: payment.valueDate,
+    description: `Payment on ${row.number}`,
+    sourceType: 'payment',
+    sourceId: payment.id,
+    currency: row.currency,
+    lines: [
+      { account: cashAccountFor(payment.method), ...parties, debit: total },
+      ...[...byAccount].map(([account, credit]) => ({ account, ...parties, credit })),
+    ],
+  };
+}
+
+async function receiptNumbers(ctx: TxContext, count: number): Promise<string[]> {
+  if (!count) return [];
+  const rows = await queryRows<{ number: string }>(
+    ctx.tx,
+    sql`SELECT 'R-' || lpad(s::text, greatest(7, length(s::text)), '0') AS number
+      FROM (SELECT nextval('receipt_number_seq') AS s FROM generate_series(1, ${count})) n ORDER BY s DESC`,
+  );
+  return rows.map((row) => row.number);
+}
+
+async function insertPayments(
+  ctx: TxContext,
+  actor: Actor,
+  importId: string,
+  payments: readonly (Pending & { receiptNumber: string; state: RepaymentState })[],
+): Promise<void> {
+  if (!payments.length) return;
+  const col = <T>(pick: (p: (typeof payments)[number]) => T) => sql.param(payments.map(pick));
+  const now = ctx.clock.now();
+  await ctx.tx.execute(sql`
+    INSERT INTO ${paymentsTable} (id, receipt_number, contract_id, customer_id, amount, currency, method, provider,
+      reference, received_at, value_date, status, posted_by, posted_at, import_id, credit)
+    SELECT v.id, v.receipt_number, v.contract_id, v.customer_id, v.amount, v.currency, v.method, v.method,
+      v.reference, v.received_at, v.value_date::date, 'posted', ${actor.id}::text, ${now}, ${importId}::text, v.credit
+    FROM unnest(${col((p) => p.id)}::text[], ${col((p) => p.receiptNumber)}::text[], ${col((p) => p.state.row.id)}::text[],
+                ${col((p) => p.state.row.customerId)}::text[], ${col((p) => p.amount)}::bigint[], ${col((p) => p.state.row.currency)}::text[],
+                ${col((p) => p.method)}::text[], ${col((p) => p.row.reference)}::text[], ${col((p) => p.receivedAt.toISOString())}::timestamptz[],
+                ${col((p) => p.valueDate)}::text[], ${col((p) => p.credit)}::bigint[])
+      AS v(id, receipt_number, contract_id, customer_id, amount, currency, method, reference, received_at, value_date, credit)`);
+}
+
+async function insertLines(
+  ctx: TxContext,
+  payments: readonly (Pending & { state: RepaymentState })[],
+): Promise<void> {
+  const lines = payments.flatMap((p) =>
+    p.lines.map((line) => ({
+      ...line,
+      paymentId: p.id,
+      contractId: p.state.row.id,
+      version: p.state.row.scheduleVersion,
+    })),
+  );
+  if (!lines.length) return;
+  const col = <T>(pick: (l: (typeof lines)[number]) => T) => sql.param(lines.map(pick));
+  await ctx.tx.execute(sql`
+    INSERT INTO ${paymentAllocations} (payment_id, contract_id, schedule_version, installment_number, component, amount)
+    SELECT * FROM unnest(${col((l) => l.paymentId)}::text[], ${col((l) => l.contractId)}::text[], ${col((l) => l.version)}::int[],
+                         ${col((l) => l.installmentNumber)}::int[], ${col((l) => l.component)}::text[], ${col((l) => l.amount)}::bigint[])`);
+}
+
+/** Payments already recorded with these (method, reference) pairs. */
+async function takenReferences(ctx: TxContext, pairs: readonly { method: string; reference: string }[]) {
+  const rows = await queryRows<{
+    id: string;
+    contract_id: string | null;
+    amount: string;
+    method: string;
+    reference: string;
+  }>(
+    ctx.tx,
+    sql`SELECT p.id, p.contract_id, p.amount, p.method, p.reference
+      FROM unnest(${sql.param(pairs.map((p) => p.method))}::text[], ${sql.param(pairs.map((p) => p.reference))}::text[]) AS v(method, reference)
+      JOIN ${paymentsTable} p ON p.method = v.method AND p.reference = v.reference`,
+  );
+  return new Map(
+    rows.map((row) => [
+      `${row.method}\u0000${row.reference}`,
+      { id: row.id, contractId: row.contract_id, amount: Number(row.amount) },
+    ]),
+  );
+}
+
+/** Each contract's newest posted payment (value date, then receipt time): rows before it are back-dated. */
+async function latestPayments(ctx: TxContext, contractIds: readonly string[]) {
+  const rows = await queryRows<{ contract_id: string; value_date: string; received_at: string | Date }>(
+    ctx.tx,
+    sql`SELECT DISTINCT ON (contract_id) contract_id, value_date::text AS value_date, received_at
+      FROM ${paymentsTable} WHERE contract_id = ANY(${sql.param(contractIds)}::text[]) AND status = 'posted' AND method <> 'deposit'
+      ORDER BY contract_id, value_date DESC, received_at DESC`,
+  );
+  return new Map(
+    rows.map((row) => [
+      row.contract_id,
+      { valueDate: row.value_date, receivedAt: new Date(row.received_at) },
+    ]),
+  );
+}
+
+/** Each row's payment or reason, in one statement. */
+export async function markRows(
+  ctx: TxContext,
+  importId: string,
+  outcome: readonly { rowNumber: number; paymentId: string | null; error: string | null }[],
+): Promise<void> {
+  if (!outcome.length) return;
+  await ctx.tx.execute(sql`
+    UPDATE payment_import_rows r SET payment_id = v.payment_id, error = v.error
+    FROM unnest(${sql.param(outcome.map((o) => o.rowNumber))}::int[], ${sql.param(outcome.map((o) => o.paymentId))}::text[],
+                ${sql.param(outcome.map((o) => o.error))}::text[]) AS v(row_number, payment_id, error)
+    WHERE r.import_id = ${importId} AND r.row_number = v.row_number`);
+}
