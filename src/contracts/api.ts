@@ -13,7 +13,7 @@ import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { notificationEndpoints } from './notifications';
-import { paymentEndpoints } from './payments';
+import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
 import { settingsEndpoints } from './settings';
@@ -30,6 +30,7 @@ export const ENDPOINTS = {
   deviceModels: deviceModelEndpoints,
   contracts: contractEndpoints,
   payments: paymentEndpoints,
+  mobileMoney: mobileMoneyEndpoints,
   ledger: ledgerEndpoints,
   settings: settingsEndpoints,
   businessDate: businessDateEndpoints,

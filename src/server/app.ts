@@ -33,6 +33,7 @@ import { helpRoutes } from './modules/help/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
+import { mobileMoneyRoutes } from './modules/payments/mobile-money/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
@@ -97,6 +98,7 @@ const MODULES = [
   deviceRoutes,
   contractRoutes,
   paymentRoutes,
+  mobileMoneyRoutes,
   ledgerRoutes,
 ];
 
