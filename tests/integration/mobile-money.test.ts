@@ -344,6 +344,25 @@ describe.each(DATABASE_KINDS)('mobile money on %s', (kind) => {
     await trialBalanceNets();
   }, 300_000);
 
+  it('records one TransID once when 25 deliveries of it race each other, matched or not', async () => {
+    const contract = await active();
+    const matched = c2b({ BillRefNumber: contract.number, TransAmount: '7.00' });
+    const unmatched = c2b({ BillRefNumber: 'RACE-NOBODY', TransAmount: '3.00' });
+    const answers = await Promise.all(
+      [matched, unmatched].flatMap((body) => Array.from({ length: 25 }, () => confirm(body))),
+    );
+    expect(answers.every((a) => a.statusCode === 200 && a.json().ResultCode === 0)).toBe(true);
+    for (const body of [matched, unmatched]) {
+      const row = await one<{ n: number }>(
+        sql`SELECT count(*)::int AS n FROM payments WHERE method = 'mobile_money' AND reference = ${body.TransID}`,
+      );
+      expect(row.n).toBe(1);
+    }
+    const after = (await finance.get(`/api/contracts/${contract.id}`)).json();
+    expect(after.outstanding.total).toBe(contract.outstanding.total - 700);
+    await trialBalanceNets();
+  });
+
   it('holds an unmatched payment in suspense; finance matches it to a contract, which allocates it, and suspense nets back', async () => {
     const contract = await active();
     const suspense = await balance('2100');
@@ -405,7 +424,9 @@ describe.each(DATABASE_KINDS)('mobile money on %s', (kind) => {
     });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().code).toBe('PAYMENT_STATE');
-    expect((await finance.post(`/api/payments/${held.id}/refund`, { reason: 'Not this one' })).statusCode).toBe(409);
+    expect(
+      (await finance.post(`/api/payments/${held.id}/refund`, { reason: 'Not this one' })).statusCode,
+    ).toBe(409);
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect(
       (
