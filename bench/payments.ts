@@ -14,7 +14,12 @@ async function owner(url: string): Promise<Record<string, string>> {
   const registered = await fetch(`${url}/api/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark password', firstName: 'Bench', lastName: 'Owner' }),
+    body: JSON.stringify({
+      email: 'bench@example.com',
+      password: 'benchmark password',
+      firstName: 'Bench',
+      lastName: 'Owner',
+    }),
   });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   const cookies = registered.headers.getSetCookie().map((c) => c.split(';')[0]);
@@ -73,22 +78,36 @@ async function generate(databaseUrl: string, planId: string): Promise<string[]> 
 function tpcb(adminUrl: string): number {
   const url = new URL(adminUrl);
   const name = `bench_tpcb_${Date.now().toString(36)}`;
-  const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || '5432', PGUSER: url.username || 'postgres' };
+  const env = {
+    ...process.env,
+    PGHOST: url.hostname,
+    PGPORT: url.port || '5432',
+    PGUSER: url.username || 'postgres',
+  };
   execFileSync('psql', ['-d', 'postgres', '-c', `CREATE DATABASE ${name}`], { env, stdio: 'ignore' });
   try {
     execFileSync('pgbench', ['-i', '-q', '-s', '10', name], { env, stdio: 'ignore' });
-    const out = execFileSync('pgbench', ['-c', '32', '-j', '2', '-T', '10', '-M', 'prepared', name], { env }).toString();
+    const out = execFileSync('pgbench', ['-c', '32', '-j', '2', '-T', '10', '-M', 'prepared', name], {
+      env,
+    }).toString();
     const match = /tps = ([\d.]+)/.exec(out);
     return match ? Number(match[1]) : 0;
   } finally {
-    execFileSync('psql', ['-d', 'postgres', '-c', `DROP DATABASE ${name} WITH (FORCE)`], { env, stdio: 'ignore' });
+    execFileSync('psql', ['-d', 'postgres', '-c', `DROP DATABASE ${name} WITH (FORCE)`], {
+      env,
+      stdio: 'ignore',
+    });
   }
 }
 
 export async function paymentBenchmarks(): Promise<Measurement[]> {
   const database = await benchDatabase();
-  if (!database) return [{ name: 'payments benchmarks', value: 0, unit: 'skipped', note: 'no PostgreSQL reachable' }];
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  if (!database)
+    return [{ name: 'payments benchmarks', value: 0, unit: 'skipped', note: 'no PostgreSQL reachable' }];
+  const adminUrl =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
   let server: RunningServer | undefined;
   try {
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
@@ -96,7 +115,14 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
     const planResponse = await fetch(`${server.url}/api/service-plans`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ code: 'BENCH-M', name: 'Monthly bench plan', frequency: 'monthly', allowedTerms: [TERM], apr: 20, interestMethod: 'flat' }),
+      body: JSON.stringify({
+        code: 'BENCH-M',
+        name: 'Monthly bench plan',
+        frequency: 'monthly',
+        allowedTerms: [TERM],
+        apr: 20,
+        interestMethod: 'flat',
+      }),
     });
     const plan = (await planResponse.json()) as { id: string };
     const ids = await generate(database.url, plan.id);
@@ -149,8 +175,19 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
       ['GET /api/payments page of 50 under 500 payments/s', '/api/payments?pageSize=50'],
     ];
     for (const [name, path] of reads) {
-      const load = await loadTest({ url: `${server.url}${path}`, seconds: 3, connections: 8, headers: { cookie: headers.cookie ?? '' } });
-      results.push({ name, value: load.p99, unit: 'ms p99', budget: { limit: 30, kind: 'max' }, note: `${load.requestsPerSecond.toFixed(0)} req/s, ${load.non2xx} non-2xx` });
+      const load = await loadTest({
+        url: `${server.url}${path}`,
+        seconds: 3,
+        connections: 8,
+        headers: { cookie: headers.cookie ?? '' },
+      });
+      results.push({
+        name,
+        value: load.p99,
+        unit: 'ms p99',
+        budget: { limit: 30, kind: 'max' },
+        note: `${load.requestsPerSecond.toFixed(0)} req/s, ${load.non2xx} non-2xx`,
+      });
     }
     const written = await writer;
     results.push({

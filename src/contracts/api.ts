@@ -15,7 +15,7 @@ import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { notificationEndpoints } from './notifications';
 import { paymentImportEndpoints } from './payment-imports';
-import { paymentEndpoints } from './payments';
+import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
 import { settingsEndpoints } from './settings';
@@ -33,6 +33,7 @@ export const ENDPOINTS = {
   contracts: contractEndpoints,
   payments: paymentEndpoints,
   paymentImports: paymentImportEndpoints,
+  mobileMoney: mobileMoneyEndpoints,
   ledger: ledgerEndpoints,
   settings: settingsEndpoints,
   businessDate: businessDateEndpoints,

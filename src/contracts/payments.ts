@@ -240,3 +240,183 @@ export const paymentEndpoints = {
     response: correctionSchema,
   }),
 };
+
+// ---------------------------------------------------------------------------------------------
+// Mobile money (M-Pesa Daraja style, PRODUCT.md section 7; API.md "Contracts and payments"):
+// the provider's callbacks, the suspense queue, and STK push.
+
+/** Text or a number the provider may send either way (Daraja sandboxes differ). */
+const providerText = (field: string, max = 100) =>
+  z
+    .union(
+      [
+        z.string({ error: `${field} must be text` }).max(max, `${field} is at most ${max} characters`),
+        z.number(),
+      ],
+      {
+        error: `${field} must be text`,
+      },
+    )
+    .transform((value) => String(value).trim());
+
+/**
+ * The Daraja C2B confirmation and validation payload. Loose: fields the provider adds later are
+ * kept in the payment's payload rather than refusing the money (decision 020).
+ */
+export const c2bCallbackBody = z.looseObject({
+  TransactionType: providerText('TransactionType').optional(),
+  TransID: z
+    .string({ error: 'TransID must be text' })
+    .trim()
+    .min(1, 'TransID must not be empty')
+    .max(40, 'TransID is at most 40 characters')
+    .regex(/^[A-Za-z0-9]+$/, 'TransID must be letters and digits'),
+  TransTime: providerText('TransTime', 20).pipe(
+    z.string().regex(/^\d{14}$/, 'TransTime must be YYYYMMDDHHmmss'),
+  ),
+  TransAmount: providerText('TransAmount', 30).pipe(
+    z.string().regex(/^\d+(\.\d+)?$/, 'TransAmount must be a decimal amount such as 150.00'),
+  ),
+  BusinessShortCode: providerText('BusinessShortCode', 20).optional(),
+  BillRefNumber: providerText('BillRefNumber').optional(),
+  InvoiceNumber: providerText('InvoiceNumber').optional(),
+  OrgAccountBalance: providerText('OrgAccountBalance').optional(),
+  ThirdPartyTransID: providerText('ThirdPartyTransID').optional(),
+  MSISDN: providerText('MSISDN', 100).optional(),
+  FirstName: providerText('FirstName').optional(),
+  MiddleName: providerText('MiddleName').optional(),
+  LastName: providerText('LastName').optional(),
+});
+export type C2bCallback = z.output<typeof c2bCallbackBody>;
+
+/** `?token=` of the callback URLs registered with the provider (MPESA_CALLBACK_TOKEN). */
+export const webhookQuery = z.object({ token: z.string().max(500).optional() });
+
+/** What Daraja expects back: 0 accepts; a `C2B000xx` code rejects (validation only). */
+export const c2bResultSchema = z.object({
+  ResultCode: z.union([z.literal(0), z.string()]),
+  ResultDesc: z.string(),
+});
+export type C2bResult = z.infer<typeof c2bResultSchema>;
+
+const stkItem = z.looseObject({
+  Name: z.string({ error: 'Name must be text' }).max(100),
+  Value: z.union([z.string().max(100), z.number()]).optional(),
+});
+
+/** Daraja's STK push result: `Body.stkCallback`, with `CallbackMetadata` on success. */
+export const stkCallbackBody = z.looseObject({
+  Body: z.looseObject(
+    {
+      stkCallback: z.looseObject(
+        {
+          MerchantRequestID: providerText('MerchantRequestID').optional(),
+          CheckoutRequestID: z
+            .string({ error: 'CheckoutRequestID must be text' })
+            .trim()
+            .min(1, 'CheckoutRequestID must not be empty')
+            .max(100),
+          ResultCode: z.coerce
+            .number({ error: 'ResultCode must be a number' })
+            .int('ResultCode must be a whole number'),
+          ResultDesc: z.string({ error: 'ResultDesc must be text' }).max(500).optional(),
+          CallbackMetadata: z
+            .looseObject({ Item: z.array(stkItem, { error: 'Item must be a list' }).max(50) })
+            .optional(),
+        },
+        { error: 'stkCallback must be an object' },
+      ),
+    },
+    { error: 'Body must be an object' },
+  ),
+});
+export type StkCallback = z.output<typeof stkCallbackBody>;
+
+/** Matching a suspense payment to a contract posts it there. */
+export const matchSuspenseBody = z.strictObject({
+  contractId: z.uuid('Choose a contract'),
+  reason,
+});
+/** A suspense payment given back to the payer instead. */
+export const refundSuspenseBody = z.strictObject({ reason });
+
+/** Staff ask the customer's phone to approve a payment (STK push). */
+export const pushBody = z.strictObject({
+  contractId: z.uuid('Choose a contract'),
+  /** The number to ask; the customer's own when left out. */
+  phone: z.string().trim().min(4, 'Enter a phone number').max(30).optional(),
+  amount: moneyInput('amount').refine((value) => value > 0, 'amount must be more than 0'),
+});
+export type PushBody = z.input<typeof pushBody>;
+
+export const pushSchema = z.object({
+  id: z.string(),
+  contractId: z.string(),
+  contractNumber: z.string().nullable(),
+  phone: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  provider: z.string(),
+  checkoutRequestId: z.string().nullable(),
+  status: z.enum(PUSH_STATUSES),
+  resultCode: z.number().int().nullable(),
+  resultDesc: z.string().nullable(),
+  /** The payment it brought, once the provider confirmed it. */
+  paymentId: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type Push = z.infer<typeof pushSchema>;
+
+/** Provider callbacks (public, token-checked, CSRF-exempt), the suspense queue, STK push. */
+export const mobileMoneyEndpoints = {
+  c2bConfirmation: endpoint({
+    method: 'POST',
+    path: '/api/webhooks/mpesa/c2b/confirmation',
+    query: webhookQuery,
+    body: c2bCallbackBody,
+    response: c2bResultSchema,
+  }),
+  c2bValidation: endpoint({
+    method: 'POST',
+    path: '/api/webhooks/mpesa/c2b/validation',
+    query: webhookQuery,
+    body: c2bCallbackBody,
+    response: c2bResultSchema,
+  }),
+  stkCallback: endpoint({
+    method: 'POST',
+    path: '/api/webhooks/mpesa/stk/callback',
+    query: webhookQuery,
+    body: stkCallbackBody,
+    response: c2bResultSchema,
+  }),
+  /** The suspense queue itself is `GET /api/payments?status=suspense`. */
+  match: endpoint({
+    method: 'POST',
+    path: '/api/payments/:id/match',
+    params: paymentId,
+    body: matchSuspenseBody,
+    response: paymentResultSchema,
+  }),
+  refund: endpoint({
+    method: 'POST',
+    path: '/api/payments/:id/refund',
+    params: paymentId,
+    body: refundSuspenseBody,
+    response: paymentResultSchema,
+  }),
+  push: endpoint({
+    method: 'POST',
+    path: '/api/payments/push',
+    body: pushBody,
+    response: pushSchema,
+    status: 201,
+  }),
+  pushStatus: endpoint({
+    method: 'GET',
+    path: '/api/payments/push/:id',
+    params: idParams('push'),
+    response: pushSchema,
+  }),
+};

@@ -35,6 +35,7 @@ import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
 import { paymentImportRoutes } from './modules/payments/import-routes';
+import { mobileMoneyRoutes } from './modules/payments/mobile-money/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
@@ -100,6 +101,7 @@ const MODULES = [
   contractRoutes,
   paymentRoutes,
   paymentImportRoutes,
+  mobileMoneyRoutes,
   ledgerRoutes,
   autoDebitRoutes,
 ];

@@ -51,6 +51,41 @@ const envSchema = z.object({
    * each attempt's reference, so the same attempt fails or succeeds the same way on every run.
    */
   AUTO_DEBIT_FAILURE_RATE: z.coerce.number().min(0).max(1).default(0.1),
+  /**
+   * M-Pesa (Daraja style) callbacks (API.md "Contracts and payments"): the `token` query parameter
+   * of the URLs registered with the provider. Unset, every callback is refused (401) unless its
+   * caller's address is in MPESA_ALLOWED_IPS.
+   */
+  MPESA_CALLBACK_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : undefined)),
+  /** Comma-separated caller addresses whose callbacks are accepted without the token. */
+  MPESA_ALLOWED_IPS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? '')
+        .split(',')
+        .map((ip) => ip.trim())
+        .filter(Boolean),
+    ),
+  /** Callbacks one address may send per minute (a paybill's busy hour stays well under it). */
+  MPESA_WEBHOOK_RATE_LIMIT_PER_MINUTE: positiveInt(6000),
+  /** Who carries STK pushes: the built-in simulator (default) or a Daraja API at MPESA_BASE_URL. */
+  MPESA_PROVIDER: z.enum(['simulator', 'daraja']).default('simulator'),
+  /** The simulator's answer to every push, and how long after the request it calls back. */
+  MPESA_SIMULATOR_OUTCOME: z.enum(['success', 'failure']).default('success'),
+  MPESA_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
+  MPESA_BASE_URL: z.url().default('https://sandbox.safaricom.co.ke'),
+  MPESA_CONSUMER_KEY: z.string().optional(),
+  MPESA_CONSUMER_SECRET: z.string().optional(),
+  /** The paybill (BusinessShortCode / PartyB) and its Lipa na M-Pesa passkey. */
+  MPESA_SHORTCODE: z.string().optional(),
+  MPESA_PASSKEY: z.string().optional(),
+  /** Public address the provider calls back (defaults to PUBLIC_URL); the token is added to it. */
+  MPESA_CALLBACK_BASE_URL: z.url().optional(),
+  MPESA_TIMEOUT_MS: positiveInt(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

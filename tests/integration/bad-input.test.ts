@@ -93,7 +93,8 @@ describe.each(DATABASE_KINDS)('bad input on %s', (kind) => {
 
   it('refuses unknown fields by name', async () => {
     const before = await rowCounts(t);
-    for (const route of routes) {
+    // Provider callbacks keep fields the provider adds later instead of refusing the money (decision 020).
+    for (const route of routes.filter((r) => !r.url.startsWith('/api/webhooks/'))) {
       const response = await send(route, { unexpectedField: 1 });
       expect(response.statusCode, key(route)).toBe(400);
       expect(response.json().errors, key(route)).toContainEqual({

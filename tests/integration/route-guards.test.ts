@@ -6,7 +6,15 @@ import { startTestApp, TEST_PASSWORD, type TestApp, type TestClient } from '../s
 import { DATABASE_KINDS } from '../support/databases';
 
 /** API.md: the only mutating routes a browser may call without the CSRF header. */
-const CSRF_EXEMPT = ['POST /api/login', 'POST /api/admin-login', 'POST /api/register'];
+const CSRF_EXEMPT = [
+  'POST /api/login',
+  'POST /api/admin-login',
+  'POST /api/register',
+  // Provider webhooks: not browser calls; they carry the callback token instead.
+  'POST /api/webhooks/mpesa/c2b/confirmation',
+  'POST /api/webhooks/mpesa/c2b/validation',
+  'POST /api/webhooks/mpesa/stk/callback',
+];
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const concrete = (url: string) => url.replace(/:\w+/g, SAMPLE_ID);

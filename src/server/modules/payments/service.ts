@@ -15,13 +15,17 @@ type PaymentRow = typeof payments.$inferInsert;
 /** What a caller records; the receipt number and the posted status are the area's own. */
 export type NewPayment = Omit<PaymentRow, 'receiptNumber' | 'status' | 'createdAt'> & { id: string };
 
-/** Records a posted payment with the next receipt number, in the caller's transaction. */
+/**
+ * Records a payment with the next receipt number, in the caller's transaction: posted, or held in
+ * the suspense queue (mobile money that names no contract: no contract or customer yet).
+ */
 export async function recordPayment(
   executor: Executor,
   payment: NewPayment,
+  status: 'posted' | 'suspense' = 'posted',
 ): Promise<{ receiptNumber: string }> {
   const receiptNumber = await nextNumber(executor, 'receipt_number_seq', 'R-', 7);
-  await executor.insert(payments).values({ ...payment, receiptNumber, status: 'posted' });
+  await executor.insert(payments).values({ ...payment, receiptNumber, status });
   return { receiptNumber };
 }
 
