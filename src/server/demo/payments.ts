@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { peekRepayment } from '../modules/contracts/repayment';
 import { requestCorrection } from '../modules/payments/corrections';
+import { mpesaActor, receiveMobileMoney } from '../modules/payments/mobile-money/receive';
 import { postPayment } from '../modules/payments/posting';
 import { withTransaction } from '../transaction';
 import type { Random } from './random';
@@ -132,6 +133,24 @@ export async function seedContractPayments(
     ids.push(posted.paymentId);
   }
   return ids;
+}
+
+/** A few M-Pesa payments whose account reference names no contract: the suspense queue. */
+export async function seedSuspense(ctx: AppContext, random: Random, now: Date): Promise<number> {
+  const typos = ['CT-00O012', 'JOHN K', '0722 000 111', 'SPARK 5', 'PAYMENT'];
+  for (const [i, reference] of typos.entries()) {
+    const when = new Date(now.getTime() - random.int(1, 72) * 3_600_000);
+    await withTransaction({ ...ctx, clock: { now: () => when } }, (tx) =>
+      receiveMobileMoney(tx, mpesaActor(), {
+        amount: random.pick([50_000, 120_000, 250_000, 300_000]),
+        reference: `DEMOSUS${String(i + 1).padStart(3, '0')}`,
+        receivedAt: when,
+        accountReference: reference,
+        payload: { demo: true },
+      }),
+    );
+  }
+  return typos.length;
 }
 
 /** One reversal waiting for a checker, so the queue is not empty on a first look. */

@@ -17,7 +17,7 @@ import { organisation, updateOrganisation } from '../organisation';
 import { withTransaction } from '../transaction';
 import { type DemoModel, type DemoPlan, demoCatalogue, FIRST_NAMES, LAST_NAMES, REGIONS } from './catalogue';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
-import { seedContractPayments, seedPendingReversal } from './payments';
+import { seedContractPayments, seedPendingReversal, seedSuspense } from './payments';
 import { createRandom, type Random } from './random';
 
 /**
@@ -216,6 +216,7 @@ export async function seedDemoPortfolio(
     lastPaymentId = ids.at(-1) ?? lastPaymentId;
   }
   if (lastPaymentId) await seedPendingReversal(ctx, staff.finance, lastPaymentId);
+  await seedSuspense(ctx, random, now);
   // A year of work built in minutes left every notice unread. Staff who keep up have read last
   // week's news and cleared last month's; what still waits for them (a contract to approve) stays.
   await withTransaction(ctx, (tx) => settleHistory(tx, { readBefore: daysAgo(7), clearBefore: daysAgo(30) }));
