@@ -18,6 +18,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/service-plans': lazy(() => import('@/web/pages/service-plans')),
   '/contracts': lazy(() => import('@/web/pages/contracts')),
   '/finance': lazy(() => import('@/web/pages/finance')),
+  '/payment-processing': lazy(() => import('@/web/pages/payment-processing')),
 };
 
 /**
@@ -31,4 +32,5 @@ export const DETAIL_PAGES: ReadonlyArray<readonly [string, ComponentType]> = [
   ['/service-plans/:id', lazy(() => import('@/web/pages/service-plan-detail'))],
   ['/contracts/new', lazy(() => import('@/web/pages/contract-new'))],
   ['/contracts/:id', lazy(() => import('@/web/pages/contract-detail'))],
+  ['/payment-processing/receipts/:id', lazy(() => import('@/web/pages/payment-receipt'))],
 ];
