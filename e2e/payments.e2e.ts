@@ -179,7 +179,8 @@ describe('payment processing in Chromium', () => {
     expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
 
     // The payment is on the list and on the contract page, with the statement.
-    await page.goto('/payment-processing?tab=payments');
+    await page.goto('/payment-processing');
+    await tab(page, 'payments');
     await page.getByTestId('table-payments').getByText('$400.00').waitFor();
     await screenshot(page, 'payments-list');
     await page.goto(`/contracts/${contractId}`);

@@ -156,7 +156,7 @@ function CorrectionRow({
               data-testid={`badge-correction-${c.id}`}
               data-status={c.status}
             >
-              {c.status}
+              {c.status === 'pending' ? 'Pending' : c.status === 'approved' ? 'Approved' : 'Rejected'}
             </Badge>
           </p>
           <p className="text-muted-foreground">
