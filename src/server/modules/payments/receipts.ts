@@ -84,12 +84,14 @@ export async function receiptPdf(
   }
 
   if (contract) {
-    // The balance after this payment is the balance now when nothing was posted after it;
+    // The balance after this payment is the balance now when nothing was posted after it (by
+    // time received, then receipt number: receipts are numbered in order);
     // otherwise the receipt says which day its figure is from rather than guess.
     const [later] = await queryRows<{ n: string }>(
       ctx.db,
       sql`SELECT count(*)::text AS n FROM ${payments} WHERE contract_id = ${contract.id} AND status = 'posted'
-        AND id <> ${payment.id} AND (received_at, id) > (${payment.receivedAt}::timestamptz, ${payment.id})`,
+        AND id <> ${payment.id}
+        AND (received_at, receipt_number) > (${payment.receivedAt}::timestamptz, ${payment.receiptNumber})`,
     );
     const latest = Number(later?.n ?? 0) === 0 && !reversed;
     const rows: Array<[string, string]> = [
