@@ -217,6 +217,8 @@ export const contractRowSchema = z.object({
   dpd: z.number().int(),
   bucket: z.string(),
   outstandingTotal: z.number().int(),
+  /** Money held for the customer beyond this contract's balance (the customer page sums it). */
+  creditBalance: z.number().int(),
   nextDueDate: z.string().nullable(),
   createdAt: z.string(),
   activatedAt: z.string().nullable(),

@@ -239,6 +239,20 @@ export const paymentEndpoints = {
     body: decisionBody,
     response: correctionSchema,
   }),
+  /** A payment's receipt, a PDF the browser opens (REVERSED when it was). */
+  receiptPdf: endpoint({
+    method: 'GET',
+    path: '/api/payments/:id/receipt.pdf',
+    params: paymentId,
+    response: 'file',
+  }),
+  /** A contract's customer statement: schedule, payments with their allocation, balance and credit. */
+  statementPdf: endpoint({
+    method: 'GET',
+    path: '/api/contracts/:id/statement.pdf',
+    params: idParams('contract'),
+    response: 'file',
+  }),
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/contracts': lazy(() => import('@/web/pages/contracts')),
   '/finance': lazy(() => import('@/web/pages/finance')),
   '/admin/auto-debit': lazy(() => import('@/web/pages/admin-auto-debit')),
+  '/payment-processing': lazy(() => import('@/web/pages/payment-processing')),
 };
 
 /**
@@ -32,4 +33,5 @@ export const DETAIL_PAGES: ReadonlyArray<readonly [string, ComponentType]> = [
   ['/service-plans/:id', lazy(() => import('@/web/pages/service-plan-detail'))],
   ['/contracts/new', lazy(() => import('@/web/pages/contract-new'))],
   ['/contracts/:id', lazy(() => import('@/web/pages/contract-detail'))],
+  ['/payment-processing/receipts/:id', lazy(() => import('@/web/pages/payment-receipt'))],
 ];

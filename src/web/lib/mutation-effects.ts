@@ -57,6 +57,18 @@ export const MUTATION_EFFECTS = {
     k.autoDebit.mandates(),
     k.autoDebit.contract(contractId),
   ],
+  /**
+   * A payment posted, or a reversal or transfer requested or decided: payments and receipts, the
+   * corrections queue, contract figures (balance, paid-through, credit), the ledger and devices
+   * (a payment can unlock one).
+   */
+  paymentsChanged: [
+    k.payments.all(),
+    k.payments.corrections(),
+    k.contracts.all(),
+    k.ledger.all(),
+    k.devices.all(),
+  ],
 } satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;
 
 type Effects = typeof MUTATION_EFFECTS;

@@ -89,4 +89,12 @@ export const queryKeys = {
     /** A contract's mandates and attempts (its page's card). */
     contract: (id: string) => ['/api/contracts', id, 'mandates'] as const,
   },
+  payments: {
+    /** Every payment query: lists (ListPage keys start with the path) and receipts. */
+    all: () => ['/api/payments'] as const,
+    detail: (id: string) => ['/api/payments', id] as const,
+    /** The allocation preview of the post form for its inputs. */
+    preview: (input: object) => ['/api/payments/preview', input] as const,
+    corrections: () => ['/api/payment-corrections'] as const,
+  },
 } as const;

@@ -95,6 +95,7 @@ export const contractList = defineList({
       dpd: c.dpd,
       bucket: c.bucket,
       outstandingTotal: c.outstandingTotal,
+      creditBalance: c.creditBalance,
       nextDueDate: c.nextDueDate,
       createdAt: c.createdAt.toISOString(),
       activatedAt: c.activatedAt?.toISOString() ?? null,

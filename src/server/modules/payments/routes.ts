@@ -18,6 +18,8 @@ import { paymentList } from './list';
 import { postPayment } from './posting';
 import { previewPayment } from './preview';
 import { paymentResult } from './read';
+import { receiptPdf } from './receipts';
+import { statementPdf } from './statement';
 
 /** /api/payments (API.md "Contracts and payments") and the corrections queue. */
 export async function paymentRoutes(app: AppInstance): Promise<void> {
@@ -101,5 +103,21 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
       rejectCorrection(tx, actorOf(request), request.params.id, request.body.note),
     );
     return correctionOf(request.params.id);
+  });
+
+  route(app, paymentEndpoints.receiptPdf, read, async (request, reply) => {
+    const { pdf, receiptNumber } = await receiptPdf(ctx, request.params.id, request.session?.user);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="receipt-${receiptNumber}.pdf"`)
+      .send(Buffer.from(pdf));
+  });
+
+  route(app, paymentEndpoints.statementPdf, read, async (request, reply) => {
+    const { pdf, number } = await statementPdf(ctx, request.params.id, request.session?.user);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `inline; filename="statement-${number}.pdf"`)
+      .send(Buffer.from(pdf));
   });
 }

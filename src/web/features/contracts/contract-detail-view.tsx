@@ -21,6 +21,12 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
+import {
+  ContractPaymentsCard,
+  RecordPaymentButton,
+  StatementLink,
+  takesPayments,
+} from '@/web/features/payments/contract-payments';
 import { toast } from '@/web/hooks/use-toast';
 import { api, endpointUrl } from '@/web/lib/api';
 import { formatBusinessDate, formatDateTime, formatPercent } from '@/web/lib/format';
@@ -29,7 +35,7 @@ import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { apiError, errorMessage } from '@/web/lib/queryClient';
 import { ContractActions } from './contract-actions';
-import { DEPOSIT_CHANNEL_LABELS, groupToken, PER_PERIOD } from './contract-rules';
+import { groupToken, PER_PERIOD } from './contract-rules';
 import { ContractSchedule } from './contract-schedule';
 import { ContractStatusBadge } from './status-badge';
 
@@ -95,12 +101,15 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
           </span>
         }
         actions={
-          <Button asChild variant="ghost" size="sm">
-            <Link href="/contracts" data-testid="link-back-contracts">
-              <ArrowLeft aria-hidden="true" />
-              All contracts
-            </Link>
-          </Button>
+          <div className="flex flex-wrap items-center gap-2">
+            <RecordPaymentButton contract={c} user={user} />
+            <Button asChild variant="ghost" size="sm">
+              <Link href="/contracts" data-testid="link-back-contracts">
+                <ArrowLeft aria-hidden="true" />
+                All contracts
+              </Link>
+            </Button>
+          </div>
         }
       />
 
@@ -294,37 +303,17 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
             <p className="text-muted-foreground text-xs">
               The price, the cost of credit, the APR and every instalment, for the customer to keep.
             </p>
+            {(takesPayments(c) || c.payments.length > 0) && (
+              <>
+                <StatementLink contract={c} />
+                <p className="text-muted-foreground text-xs">
+                  The schedule with what is paid, every payment and its allocation, the balance and credit.
+                </p>
+              </>
+            )}
           </SideCard>
 
-          {c.payments.length > 0 && (
-            <SideCard title="Payments" testId="card-contract-payments">
-              <ul className="grid grid-cols-1 gap-2">
-                {c.payments.map((p) => (
-                  <li
-                    key={p.id}
-                    className="flex items-start justify-between gap-3"
-                    data-testid={`row-payment-${p.id}`}
-                  >
-                    <div className="min-w-0">
-                      <p className="font-medium">
-                        {p.receiptNumber}{' '}
-                        <span className="font-normal text-muted-foreground">
-                          {p.method === 'deposit' ? 'deposit' : p.method.replaceAll('_', ' ')}
-                          {p.channel ? ` · ${DEPOSIT_CHANNEL_LABELS[p.channel] ?? p.channel}` : ''}
-                        </span>
-                      </p>
-                      <p className="truncate text-muted-foreground text-xs">
-                        {formatDateTime(p.receivedAt)}
-                        {p.reference ? ` · ref ${p.reference}` : ''}
-                        {p.status !== 'posted' ? ` · ${p.status}` : ''}
-                      </p>
-                    </div>
-                    <span className="whitespace-nowrap font-medium tabular-nums">{m(p.amount)}</span>
-                  </li>
-                ))}
-              </ul>
-            </SideCard>
-          )}
+          {(takesPayments(c) || c.payments.length > 0) && <ContractPaymentsCard contract={c} />}
 
           <SideCard title="Timeline" testId="card-contract-timeline">
             <ol className="grid grid-cols-1 gap-3 border-l pl-4" data-testid="list-contract-events">

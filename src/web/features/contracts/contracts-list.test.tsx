@@ -25,6 +25,7 @@ const ROW: ContractRow = {
   dpd: 0,
   bucket: 'current',
   outstandingTotal: 128933,
+  creditBalance: 0,
   nextDueDate: null,
   createdAt: '2026-01-15T08:00:00.000Z',
   activatedAt: null,

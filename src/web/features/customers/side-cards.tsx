@@ -9,6 +9,7 @@ import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
+import { CustomerCredit } from '@/web/features/payments/contract-payments';
 import { api, endpointUrl } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -158,6 +159,7 @@ export function ContractsCard({ customer, user }: { customer: Customer; user: Ro
             ))}
           </ul>
         )}
+        {rows.length > 0 && <CustomerCredit customerId={customer.id} currency={customer.currency} />}
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" size="sm" asChild>
             <Link href={all} data-testid="link-customer-contracts">

@@ -1,0 +1,243 @@
+import type { APIRequestContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_FILES } from '../tests/support/multipart';
+import { accessibilityViolations, screenshot } from './support/browser';
+import { agent, expectPath, manager, owner, type Person } from './support/session';
+import { startBrowserSuite } from './support/suite';
+
+/**
+ * Money in, in a real browser against the built app: an agent posts a cash payment from the
+ * contract page through the allocation preview and lands on its receipt; a finance user asks for
+ * its reversal, is told (and refused) that a second person must approve, and another finance user
+ * approves it in their own browser, after which the receipt reads REVERSED. The book is set up
+ * through the API, as origination has its own browser tests.
+ */
+const suite = startBrowserSuite();
+
+const financeA: Person = {
+  firstName: 'Fiona',
+  lastName: 'Achieng',
+  email: 'fiona@example.com',
+  password: 'finance passphrase 1',
+};
+const financeB: Person = {
+  firstName: 'Brian',
+  lastName: 'Otieno',
+  email: 'brian@example.com',
+  password: 'finance passphrase 2',
+};
+
+/** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
+async function api(request: APIRequestContext) {
+  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
+  const call = async (
+    method: 'post' | 'get',
+    url: string,
+    data?: unknown,
+    status = method === 'post' ? 201 : 200,
+  ) => {
+    const response = await request[method](url, {
+      headers: { 'x-csrf-token': csrfToken },
+      ...(data === undefined ? {} : { data }),
+    });
+    if (response.status() !== status)
+      throw new Error(`${method} ${url}: ${response.status()} ${await response.text()}`);
+    return response.json();
+  };
+  return {
+    csrfToken,
+    post: (url: string, data?: unknown, status?: number) => call('post', url, data, status),
+    get: (url: string) => call('get', url),
+  };
+}
+
+let contractId = '';
+let contractNumber = '';
+let receiptPath = '';
+
+/** The owner, the invited staff, and an active contract (customer, OpenPAYGO phone, plan). */
+async function setUpBook(): Promise<void> {
+  const ownerSession = await suite.open();
+  const request = ownerSession.context.request;
+  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
+  const admin = await api(request);
+  const clients: Record<string, APIRequestContext> = {};
+  for (const [person, role] of [
+    [manager, 'manager'],
+    [agent, 'agent'],
+    [financeA, 'finance'],
+    [financeB, 'finance'],
+  ] as const) {
+    const invite = await admin.post('/api/invites', { email: person.email, role });
+    const context = await suite.browser.newContext({ baseURL: suite.url });
+    const joined = await context.request.post('/api/register', {
+      data: { ...person, inviteToken: invite.token },
+    });
+    expect(joined.status(), await joined.text()).toBe(201);
+    clients[role === 'finance' ? person.email : role] = context.request;
+  }
+  const managerApi = await api(clients.manager as APIRequestContext);
+
+  const customer = await admin.post('/api/customers', {
+    firstName: 'Amina',
+    lastName: 'Wanjiru',
+    phone: '+254712345678',
+    monthlyIncome: 60_000,
+  });
+  for (const [type, buffer, mimeType] of [
+    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
+    ['selfie', SAMPLE_FILES.png, 'image/png'],
+  ] as const) {
+    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
+      headers: { 'x-csrf-token': admin.csrfToken },
+      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
+    });
+    expect(uploaded.status(), await uploaded.text()).toBe(201);
+    const { document } = (await uploaded.json()) as { document: { id: string } };
+    await managerApi.post(
+      `/api/customers/${customer.id}/documents/${document.id}/review`,
+      { decision: 'verify' },
+      200,
+    );
+  }
+  const model = await admin.post('/api/device-models', {
+    make: 'Tecno',
+    model: 'Spark 20',
+    category: 'smartphone',
+    retailPrice: 150_000,
+    costPrice: 90_000,
+    controlKind: 'openpaygo',
+  });
+  const device = await admin.post('/api/devices', {
+    serialNumber: 'TS20-0001',
+    modelId: model.id,
+    control: { kind: 'openpaygo', secretKey: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' },
+  });
+  const plan = await admin.post('/api/service-plans', {
+    code: 'PHONE-M',
+    name: 'Monthly phone plan',
+    frequency: 'monthly',
+    allowedTerms: [4, 6, 12],
+    apr: 15,
+    interestMethod: 'declining',
+    minDepositPercent: 10,
+    installmentMultiple: 100,
+  });
+  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
+  const contract = await admin.post('/api/contracts', {
+    customerId: customer.id,
+    deviceId: device.id,
+    planId: plan.id,
+    deposit: 25_000,
+    term: 4,
+  });
+  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
+  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
+  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
+  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
+  contractId = contract.id;
+  contractNumber = contract.number;
+  await ownerSession.context.close();
+  for (const client of Object.values(clients)) await client.dispose();
+}
+
+async function tab(page: Page, name: string) {
+  await page.getByTestId(`tab-${name}`).click();
+}
+
+describe('payment processing in Chromium', () => {
+  it('posts a cash payment from the contract page through the preview and shows its receipt', async () => {
+    await setUpBook();
+    const { page, errors, context } = await suite.openAs(agent);
+    await page.goto(`/contracts/${contractId}`);
+    await page.getByTestId('link-record-payment').click();
+    await expectPath(page, '/payment-processing');
+    await page.getByTestId('card-payment-contract').getByText(contractNumber).waitFor();
+    expect(await page.getByTestId('select-payment-method').locator('option').allTextContents()).toEqual([
+      'Cash',
+    ]);
+    await page.getByTestId('input-payment-amount').fill('400');
+    await page.getByTestId('table-preview').waitFor();
+    await page.getByTestId('text-preview-paid-through').waitFor();
+    await screenshot(page, 'payments-post');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByTestId('button-post-payment').click();
+    await expectPath(page, /^\/payment-processing\/receipts\/[0-9a-f-]{36}$/);
+    receiptPath = new URL(page.url()).pathname;
+    await expect.poll(() => page.getByTestId('text-receipt-amount').textContent()).toBe('$400.00');
+    expect(await page.getByTestId('text-receipt-number').textContent()).toMatch(/^R-/);
+    await page.getByTestId('card-payment-token').waitFor();
+    expect(await page.getByTestId('table-receipt-allocation').locator('tbody tr').count()).toBeGreaterThan(1);
+    // An agent does not correct payments.
+    expect(await page.getByTestId('button-reverse-payment').count()).toBe(0);
+    await screenshot(page, 'payments-receipt');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    const pdf = await context.request.get(
+      (await page.getByTestId('link-receipt-pdf').getAttribute('href')) ?? '',
+    );
+    expect(pdf.status()).toBe(200);
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // The payment is on the list and on the contract page, with the statement.
+    await page.goto('/payment-processing');
+    await tab(page, 'payments');
+    await page.getByTestId('table-payments').getByText('$400.00').waitFor();
+    await screenshot(page, 'payments-list');
+    await page.goto(`/contracts/${contractId}`);
+    await page.getByTestId('card-contract-payments').getByText('$400.00').waitFor();
+    expect(await page.getByTestId('link-statement').getAttribute('href')).toBe(
+      `/api/contracts/${contractId}/statement.pdf`,
+    );
+    await screenshot(page, 'payments-contract');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('reverses with maker-checker: one finance user asks, is refused as approver, another approves', async () => {
+    const maker = await suite.openAs(financeA);
+    await maker.page.goto(receiptPath);
+    await maker.page.getByTestId('button-reverse-payment').click();
+    await maker.page.getByTestId('input-reverse-reason').fill('Counterfeit notes found at banking');
+    await maker.page.getByTestId('button-confirm-reverse').click();
+    await maker.page.getByTestId('card-correction-requested').waitFor();
+
+    await maker.page.goto('/payment-processing?tab=reversals');
+    const row = maker.page.locator('[data-testid^="row-correction-"]').first();
+    await row.getByText('You asked for this').waitFor();
+    await screenshot(maker.page, 'payments-reversals');
+    expect(await accessibilityViolations(maker.page)).toEqual([]);
+    await row.locator('[data-testid^="button-approve-"]').click();
+    await maker.page.getByTestId('button-confirm-approve').click();
+    await maker.page.getByTestId('dialog-approve').getByRole('alert').waitFor();
+    expect(await maker.page.getByTestId('dialog-approve').getByRole('alert').textContent()).toMatch(
+      /another|second|own/i,
+    );
+    await maker.page.getByTestId('dialog-approve').getByRole('button', { name: 'Cancel' }).click();
+
+    const checker = await suite.openAs(financeB);
+    await checker.page.goto('/payment-processing?tab=reversals');
+    const pending = checker.page.locator('[data-testid^="row-correction-"]').first();
+    await pending.getByText('Counterfeit notes found at banking').waitFor();
+    expect(await pending.getByText('You asked for this').count()).toBe(0);
+    await pending.locator('[data-testid^="button-approve-"]').click();
+    await checker.page.getByTestId('input-decision-note').fill('Bank confirmed');
+    await checker.page.getByTestId('button-confirm-approve').click();
+    await checker.page.getByTestId('empty-corrections').waitFor();
+    await checker.page.getByTestId('switch-show-decided').click();
+    await checker.page
+      .locator('[data-testid^="badge-correction-"][data-status="approved"]')
+      .first()
+      .waitFor();
+
+    await checker.page.goto(receiptPath);
+    await expect
+      .poll(() => checker.page.getByTestId('badge-payment-status').getAttribute('data-status'))
+      .toBe('reversed');
+    await checker.page.getByTestId('card-reversed').waitFor();
+    await screenshot(checker.page, 'payments-receipt-reversed');
+    expect(maker.errors).toEqual([]);
+    expect(checker.errors).toEqual([]);
+    await maker.context.close();
+    await checker.context.close();
+  });
+});
