@@ -29,7 +29,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'bench-data-'));
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
+  // NODE_ARGS: extra node flags for the server (e.g. --cpu-prof to profile it under a benchmark's load).
+  const nodeArgs = (env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/server/main.js'], {
     env: {
       ...process.env,
       LOG_LEVEL: 'warn',
