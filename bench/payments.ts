@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { type RunningServer, startServer } from '../tests/support/server-process';
 import { drive } from './lib/drive';
@@ -197,6 +200,8 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
       note: `p99 ${written.p99.toFixed(1)} ms, ${written.errors} errors`,
     });
 
+    results.push(...(await importBenchmark(server.url, headers, database.url, ids)));
+
     // Exactness after all of it: every payment's lines sum to it, and the books balance.
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -217,4 +222,76 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
     await server?.stop();
     await database.drop();
   }
+}
+
+const IMPORT_ROWS = 20_000;
+
+/**
+ * Statement import: a CSV of IMPORT_ROWS rows over as many contracts (one payment each, dated
+ * today), uploaded, previewed, confirmed and polled until posted; beside a raw COPY of the same
+ * rows into a table of the same shape, in the same run.
+ */
+async function importBenchmark(
+  url: string,
+  headers: Record<string, string>,
+  databaseUrl: string,
+  ids: string[],
+): Promise<Measurement[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query<{ number: string }>(
+    `SELECT number FROM contracts ORDER BY number DESC LIMIT ${IMPORT_ROWS}`,
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  const lines = rows.map((r, i) => `${r.number},12.50,IMP${String(i).padStart(7, '0')},${today}`);
+  const csv = `contract,amount,reference,date\n${lines.join('\n')}\n`;
+  // The machine's own limit: COPY of the same rows into a table shaped like payments.
+  await client.query(
+    'CREATE TABLE copy_baseline (id text, contract text, amount bigint, reference text, received_at date, status text)',
+  );
+  await client.end();
+  const copyFile = path.join(tmpdir(), `copy-baseline-${process.pid}.csv`);
+  writeFileSync(copyFile, rows.map((r, i) => `p${i},${r.number},1250,IMP${i},${today},posted`).join('\n'));
+  const copyStarted = performance.now();
+  execFileSync('psql', [databaseUrl, '-q', '-c', `\\copy copy_baseline FROM '${copyFile}' CSV`]);
+  const copySeconds = (performance.now() - copyStarted) / 1000;
+  rmSync(copyFile);
+  const { 'content-type': _json, ...bare } = headers;
+  const form = new FormData();
+  form.set('source', 'bench-bank');
+  form.set('method', 'bank_transfer');
+  form.set(
+    'mapping',
+    JSON.stringify({ contract: 'contract', amount: 'amount', reference: 'reference', date: 'date' }),
+  );
+  form.set('file', new Blob([csv], { type: 'text/csv' }), 'statement.csv');
+  const started = performance.now();
+  const upload = await fetch(`${url}/api/payment-imports`, { method: 'POST', headers: bare, body: form });
+  if (upload.status !== 201) throw new Error(`import upload: ${upload.status} ${await upload.text()}`);
+  const preview = (await upload.json()) as { id: string; validCount: number };
+  const previewed = performance.now();
+  const confirm = await fetch(`${url}/api/payment-imports/${preview.id}/confirm`, {
+    method: 'POST',
+    headers: bare,
+  });
+  if (confirm.status !== 200) throw new Error(`import confirm: ${confirm.status} ${await confirm.text()}`);
+  let state = { status: 'posting', postedCount: 0 };
+  while (state.status === 'posting') {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    state = (await (
+      await fetch(`${url}/api/payment-imports/${preview.id}`, { headers: bare })
+    ).json()) as typeof state;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const rate = state.postedCount / seconds;
+  void ids;
+  return [
+    {
+      name: `statement import: ${IMPORT_ROWS.toLocaleString('en-US')} rows validated and posted (upload to posted)`,
+      value: rate,
+      unit: 'rows/s',
+      budget: { limit: 20_000, kind: 'min' },
+      note: `${state.postedCount} of ${preview.validCount} posted, ${state.status}; preview ${((previewed - started) / 1000).toFixed(1)} s; raw COPY of the same rows (psql \\copy) ${Math.round(IMPORT_ROWS / copySeconds).toLocaleString('en-US')} rows/s (${((100 * rate * copySeconds) / IMPORT_ROWS).toFixed(1)}% of it)`,
+    },
+  ];
 }

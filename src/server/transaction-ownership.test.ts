@@ -22,6 +22,8 @@ const OWNERS = new Set([
   // Statement imports: the upload's routes, and the confirm's run that posts chunk by chunk.
   'modules/payments/import-routes.ts',
   'modules/payments/import-posting.ts',
+  // The auto-debit job: each attempt in its own transaction, so one failure never undoes another.
+  'modules/payments/auto-debit/job.ts',
 ]);
 
 describe('transaction ownership', () => {

@@ -192,6 +192,7 @@ const NEEMA_CONTRACT = {
   dpd: 0,
   bucket: 'current',
   outstandingTotal: 900_000,
+  creditBalance: 0,
   nextDueDate: '2026-02-01',
   createdAt: '2026-01-10T08:00:00.000Z',
   activatedAt: '2026-01-10T09:00:00.000Z',
