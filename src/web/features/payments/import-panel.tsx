@@ -149,7 +149,10 @@ function UploadForm({ onUploaded }: { onUploaded: (id: string) => void }) {
                     maxLength={100}
                     autoComplete="off"
                     placeholder="e.g. equity-bank"
-                    onChange={(event) => setSource(event.target.value)}
+                    onChange={(event) => {
+                      setSource(event.target.value);
+                      setErrors(({ source: _source, ...rest }) => rest);
+                    }}
                     data-testid="input-import-source"
                   />
                   <datalist id={`${id}-sources`}>
@@ -192,7 +195,10 @@ function UploadForm({ onUploaded }: { onUploaded: (id: string) => void }) {
                   {...control}
                   type="file"
                   accept={ACCEPT}
-                  onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+                  onChange={(event) => {
+                    setFile(event.target.files?.[0] ?? null);
+                    setErrors(({ file: _file, ...rest }) => rest);
+                  }}
                   className="block w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-card file:px-3 file:py-1.5 file:font-medium file:text-foreground file:text-sm"
                   data-testid="input-import-file"
                 />
