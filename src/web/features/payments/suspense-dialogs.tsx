@@ -126,7 +126,10 @@ export function MatchDialog({ payment, onClose }: { payment: Payment; onClose: (
                 <ContractPicker
                   control={control}
                   value={contractId}
-                  onChange={setContractId}
+                  onChange={(next) => {
+                    setContractId(next);
+                    setErrors(({ contractId: _contractId, ...rest }) => rest);
+                  }}
                   testId="select-match-contract"
                 />
               )}
@@ -139,7 +142,10 @@ export function MatchDialog({ payment, onClose }: { payment: Payment; onClose: (
                   maxLength={500}
                   rows={2}
                   placeholder="e.g. Customer called: typed the phone number instead of the contract number"
-                  onChange={(event) => setReason(event.target.value)}
+                  onChange={(event) => {
+                    setReason(event.target.value);
+                    setErrors(({ reason: _reason, ...rest }) => rest);
+                  }}
                   data-testid="input-match-reason"
                 />
               )}
@@ -208,7 +214,10 @@ export function RefundDialog({ payment, onClose }: { payment: Payment; onClose: 
                 maxLength={500}
                 rows={2}
                 placeholder="e.g. Paid to the wrong business number"
-                onChange={(event) => setReason(event.target.value)}
+                onChange={(event) => {
+                  setReason(event.target.value);
+                  setErrors(({ reason: _reason, ...rest }) => rest);
+                }}
                 data-testid="input-refund-reason"
               />
             )}
@@ -219,7 +228,10 @@ export function RefundDialog({ payment, onClose }: { payment: Payment; onClose: 
                 id={`${id}-sure`}
                 type="checkbox"
                 checked={sure}
-                onChange={(event) => setSure(event.target.checked)}
+                onChange={(event) => {
+                  setSure(event.target.checked);
+                  setErrors(({ sure: _sure, ...rest }) => rest);
+                }}
                 aria-invalid={!!errors.sure}
                 aria-describedby={errors.sure ? `${id}-sure-error` : undefined}
                 className="mt-0.5 size-4 accent-destructive"

@@ -99,7 +99,7 @@ describe('SuspenseList', () => {
     expect(row).toHaveTextContent('$400.00');
     expect(row).toHaveTextContent('CT-99999');
     expect(row).toHaveTextContent('QKX1ABC234');
-    expect(row).toHaveTextContent('mpesa');
+    expect(row).toHaveTextContent('M-Pesa');
     const listCall = calls.find((c) => c.url.startsWith('/api/payments?'));
     expect(new URL(listCall?.url ?? '', 'http://x').searchParams.get('status')).toBe('suspense');
 

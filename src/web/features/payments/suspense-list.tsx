@@ -23,6 +23,11 @@ import { MatchDialog, RefundDialog } from './suspense-dialogs';
 
 const PAGE_SIZE = 25;
 
+/** Providers by the name the server records ("mpesa"), as people write them. */
+const PROVIDER_LABELS: Record<string, string> = { mpesa: 'M-Pesa' };
+const providerLabel = (p: Payment) =>
+  p.provider ? (PROVIDER_LABELS[p.provider] ?? p.provider) : METHOD_LABELS[p.method];
+
 /**
  * The suspense queue: money received (mostly M-Pesa) whose account reference named no live
  * contract. Finance users match each payment to its contract, which posts it there, or refund it.
@@ -70,7 +75,7 @@ export function SuspenseList() {
             id={`${id}-q`}
             type="search"
             value={search}
-            placeholder="Search receipt, reference or account"
+            placeholder="Search reference or account"
             onChange={(event) => {
               setSearch(event.target.value);
               setPage(1);
@@ -117,7 +122,7 @@ export function SuspenseList() {
                     <span className="font-mono text-xs">{p.reference ?? '—'}</span>
                     <span className="block text-muted-foreground text-xs">{p.receiptNumber}</span>
                   </TableCell>
-                  <TableCell>{p.provider ?? METHOD_LABELS[p.method]}</TableCell>
+                  <TableCell>{providerLabel(p)}</TableCell>
                   <TableCell className="text-right">
                     {manages && (
                       <div className="flex justify-end gap-2">
