@@ -151,6 +151,8 @@ describe('statement import and the suspense queue in Chromium', () => {
       mimeType: 'text/csv',
       buffer: Buffer.from(csv),
     });
+    await screenshot(page, 'payments-import-upload');
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByTestId('button-import-upload').click();
     await expectPath(page, '/payment-processing');
     await page.getByTestId('panel-import-preview').waitFor();
