@@ -32,15 +32,15 @@ export interface BrowserSuite {
  * Every browser test file's set-up, declared once: before its tests the built server starts on a
  * fresh data directory (no demo data, so the first person to register becomes the owner) and
  * Chromium launches; after them both stop. Call it at the top of the file; the tests share one app,
- * in order, as a person using it would.
+ * in order, as a person using it would. `env` adds to the server's environment (a webhook token).
  */
-export function startBrowserSuite(): BrowserSuite {
+export function startBrowserSuite(env: Record<string, string> = {}): BrowserSuite {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
     assertBuilt();
-    server = await startServer({ DEMO_DATA: 'false' });
+    server = await startServer({ DEMO_DATA: 'false', ...env });
     browser = await launchBrowser();
   });
 

@@ -115,6 +115,8 @@ export const paymentImportSchema = z.object({
   /** Progress while posting: rows posted so far, out of validCount. */
   postedCount: z.number().int(),
   postedAmount: z.number().int(),
+  /** The total of the rows confirm will post (minor units), for the confirmation. */
+  validAmount: z.number().int(),
   /** Rows by issue (already_posted included). */
   errorsByKind: z.record(z.string(), z.number().int()),
   /** An earlier import of the same file (same SHA-256), if any. */

@@ -69,6 +69,8 @@ export const MUTATION_EFFECTS = {
     k.ledger.all(),
     k.devices.all(),
   ],
+  /** A statement import uploaded, re-mapped, confirmed or discarded: its preview, rows and the list. */
+  paymentImportChanged: [k.paymentImports.all()],
 } satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;
 
 type Effects = typeof MUTATION_EFFECTS;

@@ -96,5 +96,13 @@ export const queryKeys = {
     /** The allocation preview of the post form for its inputs. */
     preview: (input: object) => ['/api/payments/preview', input] as const,
     corrections: () => ['/api/payment-corrections'] as const,
+    /** The suspense queue (under `all`, so a posted payment refreshes it). */
+    suspense: (query: object) => ['/api/payments', 'suspense', query] as const,
+  },
+  paymentImports: {
+    all: () => ['/api/payment-imports'] as const,
+    list: (page: number) => ['/api/payment-imports', 'list', page] as const,
+    detail: (id: string) => ['/api/payment-imports', id] as const,
+    rows: (id: string, query: object) => ['/api/payment-imports', id, 'rows', query] as const,
   },
 } as const;

@@ -1,19 +1,22 @@
-import { CircleDollarSign, ListOrdered, Undo2 } from 'lucide-react';
+import { CircleDollarSign, FileUp, Hourglass, ListOrdered, Undo2 } from 'lucide-react';
 import { useSearch } from 'wouter';
 import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { AreaLayout } from '@/web/components/area-layout';
 import { type RoutedTab, RoutedTabs } from '@/web/components/routed-tabs';
 import { CorrectionsList } from '@/web/features/payments/corrections-list';
+import { ImportPanel } from '@/web/features/payments/import-panel';
 import { PaymentsList } from '@/web/features/payments/payments-list';
 import { PostPaymentForm } from '@/web/features/payments/post-payment-form';
+import { SuspenseList } from '@/web/features/payments/suspense-list';
 import { useAuth } from '@/web/hooks/use-auth';
 
 const AREA = AREAS['/payment-processing'];
 
 /**
  * /payment-processing: post a payment (agents: cash; finance: every method), the payments with
- * their receipts, and the reversals and transfers waiting for a second person.
+ * their receipts, the reversals and transfers waiting for a second person, the suspense queue
+ * (matched or refunded by finance), and statement imports (finance).
  * `?contract=<id>` opens the post form on that contract (the contract page's "Record payment").
  */
 export default function PaymentProcessingPage() {
@@ -31,6 +34,15 @@ export default function PaymentProcessingPage() {
     icon: Undo2,
     content: <CorrectionsList />,
   };
+  const suspense: RoutedTab = {
+    value: 'suspense',
+    label: 'Suspense',
+    icon: Hourglass,
+    content: <SuspenseList />,
+  };
+  const statementImport: RoutedTab[] = can(user, 'payments.manage')
+    ? [{ value: 'import', label: 'Import', icon: FileUp, content: <ImportPanel /> }]
+    : [];
   const tabs: readonly [RoutedTab, ...RoutedTab[]] = can(user, 'payments.cash')
     ? [
         {
@@ -41,8 +53,10 @@ export default function PaymentProcessingPage() {
         },
         payments,
         reversals,
+        suspense,
+        ...statementImport,
       ]
-    : [payments, reversals];
+    : [payments, reversals, suspense, ...statementImport];
   return (
     <AreaLayout area={AREA} className="gap-2">
       <RoutedTabs label="Payment processing" listClassName="max-w-full overflow-x-auto" tabs={tabs} />

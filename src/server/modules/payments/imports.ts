@@ -494,6 +494,7 @@ async function importViews(
     valid_count: number;
     posted_count: number;
     posted_amount: string;
+    valid_amount: string;
     created_by_name: string | null;
     created_at: string | Date;
     confirmed_at: string | Date | null;
@@ -508,7 +509,9 @@ async function importViews(
         s.id AS same_id, s.status AS same_status, s.created_at AS same_created_at,
         (SELECT json_object_agg(k.issue, k.n) FROM (
            SELECT split_part(r.error, ':', 1) AS issue, count(*)::int AS n FROM ${paymentImportRows} r
-           WHERE r.import_id = i.id AND r.error IS NOT NULL GROUP BY 1) k) AS kinds
+           WHERE r.import_id = i.id AND r.error IS NOT NULL GROUP BY 1) k) AS kinds,
+        (SELECT coalesce(sum(r.amount), 0) FROM ${paymentImportRows} r
+           WHERE r.import_id = i.id AND r.error IS NULL) AS valid_amount
       FROM ${paymentImports} i
       LEFT JOIN ${users} u ON u.id = i.created_by
       LEFT JOIN LATERAL (SELECT e.id, e.status, e.created_at FROM ${paymentImports} e
@@ -533,6 +536,7 @@ async function importViews(
     validCount: row.valid_count,
     postedCount: row.posted_count,
     postedAmount: Number(row.posted_amount),
+    validAmount: Number(row.valid_amount),
     errorsByKind: row.kinds ?? {},
     sameFileAs: row.same_id
       ? {
