@@ -177,6 +177,22 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     ]);
     const contract = (await finance.get(`/api/contracts/${b.id}`)).json<Contract>();
     expect(contract.outstanding.total).toBe(b.outstanding.total - 100_000);
+    // The stored figures the lists read were written in bulk, the same as the page's live ones.
+    const [stored] = await queryRows<{
+      outstanding_total: string;
+      paid_through_date: string;
+      total_paid: string;
+      events: number;
+    }>(
+      t.app.ctx.db,
+      sql`SELECT outstanding_total, paid_through_date::text AS paid_through_date, total_paid,
+        (SELECT count(*)::int FROM contract_events e WHERE e.contract_id = c.id AND e.type = 'payment') AS events
+        FROM contracts c WHERE c.id = ${b.id}`,
+    );
+    expect(Number(stored?.outstanding_total)).toBe(contract.outstanding.total);
+    expect(stored?.paid_through_date).toBe(contract.paidThroughDate);
+    expect(Number(stored?.total_paid)).toBe(100_000);
+    expect(stored?.events).toBe(1);
     const rows = (await finance.get(`/api/payment-imports/${firstImport.id}/rows`)).json();
     expect(rows.items[0]).toMatchObject({ status: 'posted', paymentId: expect.any(String) });
     const again = await finance.post(`/api/payment-imports/${firstImport.id}/confirm`);

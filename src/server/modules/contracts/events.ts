@@ -4,7 +4,7 @@ import { queryRows } from '../../../db/client';
 import { contractEvents } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
-import { contractsChangedNotification } from './list-cache';
+import { contractsChanged, contractsChangedNotification } from './list-cache';
 
 /**
  * A line on the contract's timeline; every change of a contract writes one, so lists are told
@@ -35,4 +35,25 @@ export async function addEvent(
   );
   if (!event) throw new Error('The contract event was not written');
   return { id, at: new Date(event.at).toISOString() };
+}
+
+/**
+ * Timeline lines for many contracts in one statement (a statement import's chunk), each dated
+ * like `addEvent`'s: by the app's clock and strictly after its contract's previous line.
+ */
+export async function addEvents(
+  ctx: TxContext,
+  actor: Actor,
+  events: ReadonlyArray<{ contractId: string; type: string; message: string; data?: unknown }>,
+): Promise<void> {
+  if (!events.length) return;
+  const col = <T>(pick: (e: (typeof events)[number]) => T) => sql.param(events.map(pick));
+  await ctx.tx.execute(sql`
+    INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
+    SELECT gen_random_uuid()::text, v.contract_id, v.type, v.message, v.data::jsonb, ${actor.id}::text,
+      GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
+               (SELECT max(e.at) + interval '1 millisecond' FROM ${contractEvents} e WHERE e.contract_id = v.contract_id))
+    FROM unnest(${col((e) => e.contractId)}::text[], ${col((e) => e.type)}::text[], ${col((e) => e.message)}::text[],
+                ${col((e) => (e.data === undefined ? null : JSON.stringify(e.data)))}::text[]) AS v(contract_id, type, message, data)`);
+  await contractsChanged(ctx, ctx.tx);
 }

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { prepared } from '../../../db/prepared';
-import { customers, deviceModels, devices, servicePlans } from '../../../db/schema';
+import { contracts, customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { fieldError } from '../../errors';
@@ -98,3 +98,20 @@ export const assignDevice = (
     reason: `Assigned to contract ${number}`,
     activeUntil,
   });
+
+/** Each contract's agent (its customer's assigned agent, else whoever made it), for notices about many contracts. */
+export async function agentsOfContracts(
+  executor: Executor,
+  contractIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (!contractIds.length) return new Map();
+  const rows = await executor
+    .select({
+      id: contracts.id,
+      agent: sql<string | null>`COALESCE(${customers.assignedAgentId}, ${contracts.createdBy})`,
+    })
+    .from(contracts)
+    .innerJoin(customers, eq(customers.id, contracts.customerId))
+    .where(inArray(contracts.id, [...contractIds]));
+  return new Map(rows.flatMap((row) => (row.agent ? [[row.id, row.agent] as [string, string]] : [])));
+}

@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Organisation } from '../../../contracts/profile';
+import { queryRows } from '../../../db/client';
 import { contractEvents, contractInstallments, contracts } from '../../../db/schema';
 import {
   type DelinquencySnapshot,
@@ -12,6 +13,7 @@ import { businessToday } from '../../business-date';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
+import { controlledUnits } from '../devices/commands';
 import { addEvent } from './events';
 import { type ContractRow, contractLifecycle, lockContract } from './lifecycle';
 import { contractsChanged } from './list-cache';
@@ -260,4 +262,164 @@ async function writePositions(
 /** Outstanding over the whole schedule, for callers that show it. */
 export function outstandingTotal(positions: readonly InstallmentPosition[]): number {
   return positions.reduce((sum, p) => sum + sumComponents(p.due) - sumComponents(p.paid), 0);
+}
+
+/**
+ * `openForRepayment` for many contracts at once (a statement import's chunk): the rows locked in
+ * id order in one statement (two runs never deadlock), the schedules in another. A contract that
+ * takes no payments is left out, with why.
+ */
+export async function openManyForRepayment(
+  ctx: TxContext,
+  contractIds: readonly string[],
+): Promise<{ states: Map<string, RepaymentState>; refused: Map<string, string> }> {
+  const org = await organisation(ctx, ctx.tx);
+  const today = businessToday(ctx, org);
+  const ids = [...new Set(contractIds)].sort();
+  const rows = ids.length
+    ? await ctx.tx
+        .select()
+        .from(contracts)
+        .where(inArray(contracts.id, ids))
+        .orderBy(asc(contracts.id))
+        .for('update')
+    : [];
+  const live = rows.filter((row) => (LIVE_STATUSES as readonly string[]).includes(row.status));
+  const schedules = live.length
+    ? await queryRows<InstallmentRow & { contract_id: string }>(
+        ctx.tx,
+        sql`SELECT i.* FROM ${contractInstallments} i JOIN ${contracts} c ON c.id = i.contract_id AND c.schedule_version = i.schedule_version
+          WHERE i.contract_id = ANY(${sql.param(live.map((row) => row.id))}::text[]) ORDER BY i.contract_id, i.n`,
+      )
+    : [];
+  const byContract = new Map<string, InstallmentRow[]>();
+  for (const raw of schedules) {
+    const list = byContract.get(raw.contract_id) ?? [];
+    list.push(installmentFromSql(raw));
+    byContract.set(raw.contract_id, list);
+  }
+  const states = new Map<string, RepaymentState>();
+  const refused = new Map<string, string>();
+  for (const row of rows) {
+    if (!live.includes(row)) {
+      refused.set(
+        row.id,
+        `Payments are taken on active contracts; ${row.number} is ${row.status.replace('_', ' ')}`,
+      );
+      continue;
+    }
+    const installments = byContract.get(row.id) ?? [];
+    states.set(row.id, { row, installments, positions: installments.map(toPosition), org, today });
+  }
+  for (const id of ids) if (!states.has(id) && !refused.has(id)) refused.set(id, 'Contract not found');
+  return { states, refused };
+}
+
+/** An instalment row read by raw SQL (snake case, bigint as text) in drizzle's shape. */
+function installmentFromSql(raw: Record<string, unknown>): InstallmentRow {
+  const n = (key: string) => Number(raw[key]);
+  const day = (value: unknown) =>
+    value === null || value === undefined
+      ? null
+      : value instanceof Date
+        ? value.toISOString().slice(0, 10)
+        : String(value).slice(0, 10);
+  return {
+    contractId: String(raw.contract_id),
+    scheduleVersion: n('schedule_version'),
+    n: n('n'),
+    dueDate: day(raw.due_date) as string,
+    principalDue: n('principal_due'),
+    interestDue: n('interest_due'),
+    feeDue: n('fee_due'),
+    penaltyDue: n('penalty_due'),
+    principalPaid: n('principal_paid'),
+    interestPaid: n('interest_paid'),
+    feePaid: n('fee_paid'),
+    penaltyPaid: n('penalty_paid'),
+    settledAt: day(raw.settled_at),
+  };
+}
+
+/**
+ * `saveRepayment` for many contracts (a statement import's chunk), set-based where nothing but
+ * figures move: every changed instalment in one statement, every contract's figures in one, one
+ * list eviction. A contract paid off (or reopened), re-amortised, or whose unit is controlled (a
+ * token, an unlock) takes `saveRepayment` on its own, so its moves and device answer are the
+ * single payment's.
+ */
+export async function saveManyRepayments(
+  ctx: TxContext,
+  actor: Actor,
+  saves: ReadonlyArray<{
+    state: RepaymentState;
+    positions: readonly InstallmentPosition[];
+    totals: RepaymentTotals;
+  }>,
+): Promise<Map<string, RepaymentOutcome>> {
+  const outcomes = new Map<string, RepaymentOutcome>();
+  const controlled = await controlledUnits(
+    ctx.tx,
+    saves.map((save) => save.state.row.deviceId),
+  );
+  const plain: Array<{
+    save: (typeof saves)[number];
+    after: DelinquencySnapshot;
+    changed: InstallmentRow[];
+  }> = [];
+  for (const save of saves) {
+    const { state, positions, totals } = save;
+    const byN = new Map(state.installments.map((i) => [i.n, i]));
+    const rows = positions.map((p) => rowOf(state.row, p, byN.get(p.n), totals.settledOn));
+    const after = contractFigures(state.row, rows, state.org, state.today);
+    if (totals.rescheduled || after.settled || controlled.has(state.row.deviceId)) {
+      outcomes.set(state.row.id, await saveRepayment(ctx, actor, state, positions, totals));
+      continue;
+    }
+    const changed = rows.filter((row) => {
+      const old = byN.get(row.n);
+      return (
+        !old ||
+        old.principalPaid !== row.principalPaid ||
+        old.interestPaid !== row.interestPaid ||
+        old.feePaid !== row.feePaid ||
+        old.penaltyPaid !== row.penaltyPaid ||
+        old.settledAt !== row.settledAt
+      );
+    });
+    plain.push({ save, after, changed });
+    const before = contractFigures(state.row, state.installments, state.org, state.today);
+    outcomes.set(state.row.id, {
+      before,
+      after,
+      device: { token: null, command: null, activeUntil: null },
+      status: state.row.status,
+    });
+  }
+  const changed = plain.flatMap((p) => p.changed);
+  if (changed.length) {
+    const col = <T>(pick: (row: InstallmentRow) => T) => sql.param(changed.map(pick));
+    await ctx.tx.execute(sql`
+      UPDATE ${contractInstallments} i SET principal_paid = v.pp, interest_paid = v.ip, fee_paid = v.fp,
+        penalty_paid = v.np, settled_at = v.s
+      FROM unnest(${col((r) => r.contractId)}::text[], ${col((r) => r.scheduleVersion)}::int[], ${col((r) => r.n)}::int[],
+        ${col((r) => r.principalPaid)}::bigint[], ${col((r) => r.interestPaid)}::bigint[], ${col((r) => r.feePaid)}::bigint[],
+        ${col((r) => r.penaltyPaid)}::bigint[], ${col((r) => r.settledAt)}::date[]) AS v(c, sv, n, pp, ip, fp, np, s)
+      WHERE i.contract_id = v.c AND i.schedule_version = v.sv AND i.n = v.n`);
+  }
+  if (plain.length) {
+    const col = <T>(pick: (p: (typeof plain)[number]) => T) => sql.param(plain.map(pick));
+    await ctx.tx.execute(sql`
+      UPDATE ${contracts} c SET dpd = v.dpd, bucket = v.bucket, paid_through_date = v.paid_through::date,
+        next_due_date = v.next_due::date, outstanding_principal = v.op, outstanding_total = v.ot, total_paid = v.tp,
+        credit_balance = v.cb, updated_at = ${ctx.clock.now()}
+      FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.after.dpd)}::int[],
+        ${col((p) => p.after.bucket.label)}::text[], ${col((p) => p.after.paidThrough)}::text[],
+        ${col((p) => p.after.nextDue?.dueDate ?? null)}::text[], ${col((p) => p.after.outstanding.principal)}::bigint[],
+        ${col((p) => p.after.totalOutstanding)}::bigint[], ${col((p) => p.save.totals.totalPaid)}::bigint[],
+        ${col((p) => p.save.totals.credit)}::bigint[]) AS v(id, dpd, bucket, paid_through, next_due, op, ot, tp, cb)
+      WHERE c.id = v.id`);
+    await contractsChanged(ctx, ctx.tx);
+  }
+  return outcomes;
 }

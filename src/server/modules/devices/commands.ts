@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
 import { deviceCommands, devices } from '../../../db/schema';
 import type { Actor } from '../../audit';
@@ -93,4 +93,17 @@ export async function extendDeviceAccess(
     .set({ activeUntil, updatedAt: ctx.clock.now() })
     .where(eq(devices.id, deviceId))
     .returning({ listsChanged: deviceListsNotification(ctx) });
+}
+
+/** Which of these units are controlled (OpenPAYGO or a lock API): a payment must answer them. */
+export async function controlledUnits(
+  executor: Executor,
+  deviceIds: readonly string[],
+): Promise<Set<string>> {
+  if (!deviceIds.length) return new Set();
+  const rows = await executor
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(inArray(devices.id, [...new Set(deviceIds)]), ne(devices.controlKind, 'none')));
+  return new Set(rows.map((row) => row.id));
 }

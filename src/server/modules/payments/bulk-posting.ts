@@ -9,17 +9,17 @@ import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
 import { AppError } from '../../errors';
 import { savepoint } from '../../transaction';
-import { addEvent } from '../contracts/events';
+import { addEvents } from '../contracts/events';
 import {
-  openForRepayment,
+  openManyForRepayment,
   type RepaymentState,
   type RepaymentTotals,
-  saveRepayment,
+  saveManyRepayments,
 } from '../contracts/repayment';
 import { postMany } from '../ledger/bulk';
 import { cashAccountFor, type Posting } from '../ledger/service';
 import { rowMethod } from './imports';
-import { notifyAgentOfPayment } from './notices';
+import { notifyAgentsOfImport } from './notices';
 import { allocate, INCOME_ACCOUNT, type Line, optionsOf, postPayment } from './posting';
 
 type ImportRowRecord = typeof paymentImportRows.$inferSelect;
@@ -88,6 +88,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
   const latest = await latestPayments(ctx, [...byContract.keys()]);
   const slow: ImportRowRecord[] = [];
   const groups: { state: RepaymentState; pending: Pending[] }[] = [];
+  const freshByContract = new Map<string, ImportRowRecord[]>();
   for (const contractId of [...byContract.keys()].sort()) {
     const rows = byContract.get(contractId) ?? [];
     const fresh: ImportRowRecord[] = [];
@@ -104,14 +105,16 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
         });
       } else fresh.push(row);
     }
-    if (!fresh.length) continue;
-    let state: RepaymentState;
-    try {
-      state = await openForRepayment(ctx, contractId, 'payment');
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
+    if (fresh.length) freshByContract.set(contractId, fresh);
+  }
+  // Every contract of the chunk locked in id order in one statement, its schedule in another.
+  const { states, refused } = await openManyForRepayment(ctx, [...freshByContract.keys()]);
+  for (const [contractId, fresh] of freshByContract) {
+    const state = states.get(contractId);
+    if (!state) {
+      const why = refused.get(contractId) ?? 'Contract not found';
       for (const row of fresh)
-        outcome.push({ rowNumber: row.rowNumber, paymentId: null, error: `failed: ${error.message}` });
+        outcome.push({ rowNumber: row.rowNumber, paymentId: null, error: `failed: ${why}` });
       continue;
     }
     const pending = fresh
@@ -202,29 +205,36 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
     actor,
     payments.map((p) => journalOf(p.state, p, p.lines)),
   );
-  for (const save of saves) {
-    const { row } = save.state;
-    const result = await saveRepayment(ctx, actor, save.state, save.positions, save.totals);
-    const count = payments.filter((p) => p.state === save.state).length;
-    const amount = formatMoney(save.amount, row.currency);
-    await addEvent(
-      ctx,
-      row.id,
-      actor,
-      'payment',
-      count === 1
-        ? `Payment of ${amount} received (${save.last.method.replace('_', ' ')}, statement import)`
-        : `${count} payments of ${amount} in all received (statement import)`,
-      {
-        paymentId: save.last.id,
-        importId: input.importId,
-        token: result.device.token,
-        command: result.device.command,
-        backDated: false,
-      },
-    );
-    await notifyAgentOfPayment(ctx, row, amount, save.last.id);
-  }
+  const outcomes = await saveManyRepayments(ctx, actor, saves);
+  await addEvents(
+    ctx,
+    actor,
+    saves.map((save) => {
+      const count = payments.filter((p) => p.state === save.state).length;
+      const amount = formatMoney(save.amount, save.state.row.currency);
+      const device = outcomes.get(save.state.row.id)?.device;
+      return {
+        contractId: save.state.row.id,
+        type: 'payment',
+        message:
+          count === 1
+            ? `Payment of ${amount} received (${save.last.method.replace('_', ' ')}, statement import)`
+            : `${count} payments of ${amount} in all received (statement import)`,
+        data: {
+          paymentId: save.last.id,
+          importId: input.importId,
+          token: device?.token ?? null,
+          command: device?.command ?? null,
+          backDated: false,
+        },
+      };
+    }),
+  );
+  await notifyAgentsOfImport(
+    ctx,
+    saves.map((save) => save.state.row.id),
+    input.importId,
+  );
   for (const p of payments) outcome.push({ rowNumber: p.row.rowNumber, paymentId: p.id, error: null });
   let posted = payments.length;
   let amount = payments.reduce((sum, p) => sum + p.amount, 0);

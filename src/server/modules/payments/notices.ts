@@ -1,6 +1,6 @@
 import type { TxContext } from '../../context';
 import type { ContractRow } from '../contracts/lifecycle';
-import { customerOf } from '../contracts/parties';
+import { agentsOfContracts, customerOf } from '../contracts/parties';
 import { notify } from '../notifications/service';
 
 /** Tells the contract's agent (the customer's assigned agent, else whoever made the contract) that money came in. */
@@ -24,4 +24,28 @@ export async function notifyAgentOfPayment(
       category: 'payments',
     },
   );
+}
+
+/** One notice per agent for a statement import's chunk: how many payments came in on their contracts. */
+export async function notifyAgentsOfImport(
+  ctx: TxContext,
+  contractIds: readonly string[],
+  importId: string,
+): Promise<void> {
+  const agents = await agentsOfContracts(ctx.tx, contractIds);
+  const counts = new Map<string, number>();
+  for (const agent of agents.values()) counts.set(agent, (counts.get(agent) ?? 0) + 1);
+  for (const [agent, count] of counts) {
+    await notify(
+      ctx,
+      { userId: agent },
+      {
+        title: 'Payments received',
+        message: `A statement import posted payments on ${count} of your contract${count === 1 ? '' : 's'}`,
+        type: 'success',
+        link: `/payment-processing?tab=import&import=${importId}`,
+        category: 'payments',
+      },
+    );
+  }
 }
