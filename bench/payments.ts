@@ -10,7 +10,7 @@ import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
 
 /** Issue 13's budgets: posting, same-contract contention, lists under write load (PostgreSQL, 100,000 active contracts). */
-const CONTRACTS = 100_000;
+const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 100_000);
 const TERM = 12;
 
 async function owner(url: string): Promise<Record<string, string>> {
@@ -139,6 +139,10 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
     const spread = () => ({ contractId: ids[next++ % ids.length], amount: 5_000, method: 'cash' });
     await drive({ url, headers, connections: 8, seconds: 3, body: spread });
 
+    // BENCH_ONLY=import measures the statement import alone (with BENCH_CONTRACTS, BENCH_IMPORT_ROWS).
+    const only = process.env.BENCH_ONLY;
+    if (only === 'import')
+      return [...results, ...(await importBenchmark(server.url, headers, database.url, ids))];
     const posting = await drive({ url, headers, connections: 32, seconds: 15, body: spread });
     results.push({
       name: 'POST /api/payments, 32 clients, distinct contracts (allocation + ledger + audit)',
@@ -224,7 +228,7 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
   }
 }
 
-const IMPORT_ROWS = 20_000;
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 20_000);
 
 /**
  * Statement import: a CSV of IMPORT_ROWS rows over as many contracts (one payment each, dated
@@ -239,6 +243,8 @@ async function importBenchmark(
 ): Promise<Measurement[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
+  // As autovacuum would after the posting runs (it is off on some machines): fresh statistics.
+  await client.query('ANALYZE');
   const { rows } = await client.query<{ number: string }>(
     `SELECT number FROM contracts ORDER BY number DESC LIMIT ${IMPORT_ROWS}`,
   );

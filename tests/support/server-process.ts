@@ -48,6 +48,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     output += chunk;
   });
   child.stderr?.on('data', (chunk) => {
+    // SHOW_SERVER_STDERR=1 shows the server's errors while a benchmark runs.
+    if (process.env.SHOW_SERVER_STDERR) process.stderr.write(chunk);
     output += chunk;
   });
   const url = `http://127.0.0.1:${port}`;
