@@ -60,7 +60,7 @@ const SEARCHED = {
   },
 } as const;
 
-/** OrganisationSettings settings: every signed-in user reads them; only administrators and the owner save (the server refuses anyone else). */
+/** Organisation settings: every signed-in user reads them; only administrators and the owner save (the server refuses anyone else). */
 export function OrganisationCard() {
   const organisation = useQuery({
     queryKey: queryKeys.settings.organisation(),
@@ -69,7 +69,7 @@ export function OrganisationCard() {
   return (
     <Card data-testid="card-organisation">
       <CardHeader>
-        <CardTitle>OrganisationSettings</CardTitle>
+        <CardTitle>Organisation</CardTitle>
         <CardDescription>
           Used everywhere money, dates and arrears appear, and by the message sender. Only administrators can
           change them.
@@ -86,7 +86,7 @@ export function OrganisationCard() {
         ) : organisation.error || !organisation.data ? (
           <div role="alert" className="grid grid-cols-1 justify-items-start gap-2 text-sm">
             <p className="text-destructive">
-              OrganisationSettings settings could not be loaded
+              Organisation settings could not be loaded
               {organisation.error ? `: ${errorMessage(organisation.error)}` : '.'}
             </p>
             <Button variant="outline" size="sm" onClick={() => void organisation.refetch()}>
@@ -133,7 +133,7 @@ function OrganisationForm({ organisation }: { organisation: OrganisationSettings
       queryClient.setQueryData(queryKeys.settings.organisation(), saved);
       void invalidate(queryClient, 'organisationSaved');
       toast({
-        title: 'OrganisationSettings settings saved',
+        title: 'Organisation settings saved',
         description: 'They apply to everyone from now on.',
       });
     },
@@ -153,7 +153,7 @@ function OrganisationForm({ organisation }: { organisation: OrganisationSettings
       onSubmit={onSubmit}
       noValidate
       className="grid grid-cols-1 gap-6"
-      aria-label="OrganisationSettings settings"
+      aria-label="Organisation settings"
     >
       <FormAlert message={alert} />
       <FormInput
