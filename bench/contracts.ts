@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { type RunningServer, startServer } from '../tests/support/server-process';
 import { loadTest } from './lib/load';
+import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
 
@@ -9,28 +10,6 @@ const ROWS = 100_000;
 const CREATIONS = 200;
 /** Creations before the timed ones: the first requests of a process pay for JIT compilation. */
 const WARM_UP = 20;
-
-/** A signed-in owner (the first registration) with a CSRF token, for API calls from the bench. */
-async function owner(url: string): Promise<{ headers: Record<string, string> }> {
-  const registered = await fetch(`${url}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: 'bench@example.com',
-      password: 'benchmark password',
-      firstName: 'Bench',
-      lastName: 'Owner',
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
-  const cookies = registered.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const csrf = await fetch(`${url}/api/csrf-token`, { headers: { cookie: cookies.join('; ') } });
-  cookies.push(...csrf.headers.getSetCookie().map((c) => c.split(';')[0]));
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return {
-    headers: { cookie: cookies.join('; '), 'x-csrf-token': csrfToken, 'content-type': 'application/json' },
-  };
-}
 
 async function api<T>(
   url: string,
@@ -108,7 +87,7 @@ export async function contractBenchmarks(): Promise<Measurement[]> {
   let server: RunningServer | undefined;
   try {
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
-    const { headers } = await owner(server.url);
+    const { headers } = await benchOwner(server.url);
     const plan = await api<{ id: string }>(server.url, headers, 'POST', '/api/service-plans', {
       code: 'BENCH-DAILY',
       name: 'Daily bench plan',

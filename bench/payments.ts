@@ -6,31 +6,13 @@ import pg from 'pg';
 import { type RunningServer, startServer } from '../tests/support/server-process';
 import { drive } from './lib/drive';
 import { loadTest } from './lib/load';
+import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
 
 /** Issue 13's budgets: posting, same-contract contention, lists under write load (PostgreSQL, 100,000 active contracts). */
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 100_000);
 const TERM = 12;
-
-async function owner(url: string): Promise<Record<string, string>> {
-  const registered = await fetch(`${url}/api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: 'bench@example.com',
-      password: 'benchmark password',
-      firstName: 'Bench',
-      lastName: 'Owner',
-    }),
-  });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
-  const cookies = registered.headers.getSetCookie().map((c) => c.split(';')[0]);
-  const csrf = await fetch(`${url}/api/csrf-token`, { headers: { cookie: cookies.join('; ') } });
-  cookies.push(...csrf.headers.getSetCookie().map((c) => c.split(';')[0]));
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return { cookie: cookies.join('; '), 'x-csrf-token': csrfToken, 'content-type': 'application/json' };
-}
 
 /** 100,000 active monthly contracts of twelve instalments (1.2 M instalment rows), set-based. */
 async function generate(databaseUrl: string, planId: string): Promise<string[]> {
@@ -114,7 +96,7 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
   let server: RunningServer | undefined;
   try {
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
-    const headers = await owner(server.url);
+    const { headers } = await benchOwner(server.url);
     const planResponse = await fetch(`${server.url}/api/service-plans`, {
       method: 'POST',
       headers,

@@ -17,10 +17,9 @@ import {
   saveManyRepayments,
 } from '../contracts/repayment';
 import { postMany } from '../ledger/bulk';
-import { cashAccountFor, type Posting } from '../ledger/service';
 import { rowMethod } from './imports';
 import { notifyAgentsOfImport } from './notices';
-import { allocate, INCOME_ACCOUNT, type Line, optionsOf, postPayment } from './posting';
+import { allocate, allocationPosting, type Line, optionsOf, postPayment } from './posting';
 
 type ImportRowRecord = typeof paymentImportRows.$inferSelect;
 type Method = Parameters<typeof postPayment>[2]['method'];
@@ -203,7 +202,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
   await postMany(
     ctx.tx,
     actor,
-    payments.map((p) => journalOf(p.state, p, p.lines)),
+    payments.flatMap((p) => allocationPosting(p.state, p, p.lines, p.valueDate, 'payment') ?? []),
   );
   const outcomes = await saveManyRepayments(ctx, actor, saves);
   await addEvents(
@@ -278,30 +277,6 @@ interface RowOutcome {
   rowNumber: number;
   paymentId: string | null;
   error: string | null;
-}
-
-/** The journal entry of a payment's allocation, as `postAllocation` in posting.ts makes it. */
-function journalOf(state: RepaymentState, payment: Pending, lines: readonly Line[]): Posting {
-  const byAccount = new Map<string, number>();
-  let total = 0;
-  for (const line of lines) {
-    const account = INCOME_ACCOUNT[line.component];
-    byAccount.set(account, (byAccount.get(account) ?? 0) + line.amount);
-    total += line.amount;
-  }
-  const { row } = state;
-  const parties = { contractId: row.id, customerId: row.customerId };
-  return {
-    businessDate: payment.valueDate,
-    description: `Payment on ${row.number}`,
-    sourceType: 'payment',
-    sourceId: payment.id,
-    currency: row.currency,
-    lines: [
-      { account: cashAccountFor(payment.method), ...parties, debit: total },
-      ...[...byAccount].map(([account, credit]) => ({ account, ...parties, credit })),
-    ],
-  };
 }
 
 async function receiptNumbers(ctx: TxContext, count: number): Promise<string[]> {

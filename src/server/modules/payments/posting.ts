@@ -26,7 +26,7 @@ import {
   saveRepayment,
   wasReamortised,
 } from '../contracts/repayment';
-import { ACCOUNTS, cashAccountFor, type PostingLine, post } from '../ledger/service';
+import { ACCOUNTS, cashAccountFor, type Posting, type PostingLine, post } from '../ledger/service';
 import { notifyAgentOfPayment } from './notices';
 import { duplicatePayment, findPaymentByReference, recordPayment } from './service';
 
@@ -301,7 +301,7 @@ async function writeLines(ctx: TxContext, state: RepaymentState, paymentId: stri
   );
 }
 
-export const INCOME_ACCOUNT: Record<Line['component'], string> = {
+const INCOME_ACCOUNT: Record<Line['component'], string> = {
   principal: ACCOUNTS.loansReceivable,
   interest: ACCOUNTS.interestIncome,
   fee: ACCOUNTS.serviceFeeIncome,
@@ -312,17 +312,16 @@ export const INCOME_ACCOUNT: Record<Line['component'], string> = {
 /**
  * The journal entry of a payment's allocation: the money in (cash, bank or mobile money by
  * method) against each component; `reversal` mirrors it. Until accrual postings exist (close of
- * business), interest, fees and penalties are income when paid.
+ * business), interest, fees and penalties are income when paid. Null when the lines are empty.
+ * Single payments post it with `post`, statement imports many at once with `postMany`.
  */
-async function postAllocation(
-  ctx: TxContext,
-  actor: Actor,
-  state: RepaymentState,
+export function allocationPosting(
+  state: Pick<RepaymentState, 'row'>,
   payment: { id: string; method: string },
   lines: readonly Line[],
   date: string,
   kind: 'payment' | 'payment.reversal',
-): Promise<void> {
+): Posting | null {
   const byAccount = new Map<string, number>();
   let total = 0;
   for (const line of lines) {
@@ -330,7 +329,7 @@ async function postAllocation(
     byAccount.set(account, (byAccount.get(account) ?? 0) + line.amount);
     total += line.amount;
   }
-  if (total === 0) return;
+  if (total === 0) return null;
   const { row } = state;
   const parties = { contractId: row.id, customerId: row.customerId };
   const reversal = kind === 'payment.reversal';
@@ -340,14 +339,27 @@ async function postAllocation(
     ...parties,
     ...(reversal ? { debit: amount } : { credit: amount }),
   }));
-  await post(ctx.tx, actor, {
+  return {
     businessDate: date,
     description: `${reversal ? 'Reversal of payment' : 'Payment'} on ${row.number}`,
     sourceType: kind,
     sourceId: payment.id,
     currency: row.currency,
     lines: [{ ...cash, ...(reversal ? { credit: total } : { debit: total }) }, ...legs],
-  });
+  };
+}
+
+async function postAllocation(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  payment: { id: string; method: string },
+  lines: readonly Line[],
+  date: string,
+  kind: 'payment' | 'payment.reversal',
+): Promise<void> {
+  const posting = allocationPosting(state, payment, lines, date, kind);
+  if (posting) await post(ctx.tx, actor, posting);
 }
 
 interface PostedRow {

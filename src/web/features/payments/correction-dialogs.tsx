@@ -2,15 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { Correction, Payment } from '@/contracts/payments';
 import { paymentEndpoints } from '@/contracts/payments';
+import { DialogSubmitFooter } from '@/web/components/dialog-submit-footer';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
-import { Spinner } from '@/web/components/loaders';
-import { Button } from '@/web/components/ui/button';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/web/components/ui/dialog';
@@ -111,20 +109,13 @@ export function CorrectionRequestDialog({
               />
             )}
           </FormField>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose} disabled={mutation.isPending}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant={kind === 'reverse' ? 'destructive' : 'default'}
-              disabled={mutation.isPending}
-              data-testid={`button-confirm-${kind}`}
-            >
-              {mutation.isPending && <Spinner className="size-4" />}
-              {kind === 'reverse' ? 'Request reversal' : 'Request transfer'}
-            </Button>
-          </DialogFooter>
+          <DialogSubmitFooter
+            onCancel={onClose}
+            pending={mutation.isPending}
+            label={kind === 'reverse' ? 'Request reversal' : 'Request transfer'}
+            testId={`button-confirm-${kind}`}
+            destructive={kind === 'reverse'}
+          />
         </form>
       </DialogContent>
     </Dialog>
@@ -201,20 +192,13 @@ export function DecisionDialog({
               />
             )}
           </FormField>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose} disabled={mutation.isPending}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant={decision === 'approve' ? 'default' : 'destructive'}
-              disabled={mutation.isPending}
-              data-testid={`button-confirm-${decision}`}
-            >
-              {mutation.isPending && <Spinner className="size-4" />}
-              {decision === 'approve' ? 'Approve' : 'Reject'}
-            </Button>
-          </DialogFooter>
+          <DialogSubmitFooter
+            onCancel={onClose}
+            pending={mutation.isPending}
+            label={decision === 'approve' ? 'Approve' : 'Reject'}
+            testId={`button-confirm-${decision}`}
+            destructive={decision !== 'approve'}
+          />
         </form>
       </DialogContent>
     </Dialog>

@@ -3,9 +3,9 @@ import { CircleCheck } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'wouter';
 import { mobileMoneyEndpoints, type Payment } from '@/contracts/payments';
+import { DialogSubmitFooter } from '@/web/components/dialog-submit-footer';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
-import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import {
   Dialog,
@@ -150,15 +150,12 @@ export function MatchDialog({ payment, onClose }: { payment: Payment; onClose: (
                 />
               )}
             </FormField>
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={onClose} disabled={mutation.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={mutation.isPending} data-testid="button-confirm-match">
-                {mutation.isPending && <Spinner className="size-4" />}
-                Match and post
-              </Button>
-            </DialogFooter>
+            <DialogSubmitFooter
+              onCancel={onClose}
+              pending={mutation.isPending}
+              label="Match and post"
+              testId="button-confirm-match"
+            />
           </form>
         )}
       </DialogContent>
@@ -248,20 +245,13 @@ export function RefundDialog({ payment, onClose }: { payment: Payment; onClose: 
               </p>
             )}
           </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={onClose} disabled={mutation.isPending}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              variant="destructive"
-              disabled={mutation.isPending}
-              data-testid="button-confirm-refund"
-            >
-              {mutation.isPending && <Spinner className="size-4" />}
-              Refund
-            </Button>
-          </DialogFooter>
+          <DialogSubmitFooter
+            onCancel={onClose}
+            pending={mutation.isPending}
+            label="Refund"
+            testId="button-confirm-refund"
+            destructive
+          />
         </form>
       </DialogContent>
     </Dialog>
