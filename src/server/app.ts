@@ -138,7 +138,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   const keyring = new Keyring(options.appSecret);
   setAuditChainKey(keyring);
   const bus = new InvalidationBus();
-  await bus.start(database);
+  await bus.start(database, app.log);
   const sessions = new SessionStore(
     database.db,
     clock,
@@ -151,7 +151,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   app.decorate('jobs', new JobQueue(app.ctx, JOBS));
   const leftovers = await fileStorage(app.ctx).removeLeftovers();
   if (leftovers) app.log.warn({ removed: leftovers }, 'removed upload files a crash left half-written');
-  // Jobs stop before the bus and the database they use.
+  // Jobs stop before the bus and the database they use; the bus sends what commits left pending.
   app.addHook('onClose', async () => {
     await app.jobs.stop();
     await bus.stop();

@@ -1,4 +1,4 @@
-import { getTableName, type SQL, sql, type Table } from 'drizzle-orm';
+import { getTableName, type Table } from 'drizzle-orm';
 import type { AppServices, Executor } from './context';
 import type { InvalidationBus } from './invalidation';
 
@@ -52,18 +52,12 @@ export interface CacheOptions {
  */
 const tableNamespace = (table: Table) => `table.${getTableName(table)}`;
 
-/** Call in the transaction of a write: evicts here now and on every instance at commit. */
-export async function tablesChanged(ctx: AppServices, executor: Executor, ...tables: Table[]): Promise<void> {
-  const notifications = tables.map((table) => tableChangedNotification(ctx, table));
-  await executor.execute(sql`SELECT ${sql.join(notifications, sql`, `)}`);
-}
-
 /**
- * `tablesChanged` as a column of the statement that makes the change (decision 008: no round trip
- * of its own on hot writes). It must run, in that transaction, or other instances are not told.
+ * Call in the transaction of a write: evicts here now and on every instance at commit. Inside
+ * `withTransaction` it costs no statement (decision 024), so hot writes call it too.
  */
-export function tableChangedNotification(ctx: AppServices, table: Table): SQL {
-  return ctx.bus.notification(tableNamespace(table), '*');
+export async function tablesChanged(ctx: AppServices, executor: Executor, ...tables: Table[]): Promise<void> {
+  for (const table of tables) await ctx.bus.publish(executor, tableNamespace(table), '*');
 }
 
 /** The app instance's cache for a namespace, created (and subscribed to the bus) on first use. */

@@ -16,8 +16,8 @@ export interface Lifecycle<S extends string, M extends string, Row extends { sta
   refusal(row: Row, move: M): AppError;
   /**
    * Writes the move on the locked row: the new status, the version raised by one, the move's
-   * own columns, and the line in the entity's timeline or status history, which also tells the
-   * lists (the invalidation rides in the same statements).
+   * own columns, and the line in the entity's timeline or status history, and tells the lists
+   * (sent after the commit: decision 024).
    */
   write(ctx: TxContext, row: Row, move: M, change: Change, actor: Actor): Promise<void>;
 }

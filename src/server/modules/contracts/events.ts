@@ -4,11 +4,11 @@ import { queryRows } from '../../../db/client';
 import { contractEvents } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
-import { contractsChanged, contractsChangedNotification } from './list-cache';
+import { contractsChanged } from './list-cache';
 
 /**
  * A line on the contract's timeline; every change of a contract writes one, so lists are told
- * here, in the same statement. Answers with the line's id and time (ISO).
+ * here. Answers with the line's id and time (ISO).
  */
 export async function addEvent(
   ctx: TxContext,
@@ -31,9 +31,10 @@ export async function addEvent(
               GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
                        (SELECT max(at) + interval '1 millisecond' FROM ${contractEvents} WHERE contract_id = ${contractId})))
       RETURNING at)
-    SELECT to_json(at) #>> '{}' AS at, ${contractsChangedNotification(ctx)} FROM event`,
+    SELECT to_json(at) #>> '{}' AS at FROM event`,
   );
   if (!event) throw new Error('The contract event was not written');
+  await contractsChanged(ctx, ctx.tx);
   return { id, at: new Date(event.at).toISOString() };
 }
 

@@ -1,5 +1,5 @@
 import { contracts } from '../../../db/schema';
-import { tableChangedNotification, tablesChanged } from '../../cache';
+import { tablesChanged } from '../../cache';
 import type { AppServices, Executor } from '../../context';
 
 /**
@@ -9,6 +9,3 @@ import type { AppServices, Executor } from '../../context';
 export function contractsChanged(ctx: AppServices, executor: Executor): Promise<void> {
   return tablesChanged(ctx, executor, contracts);
 }
-
-/** The same, as a column of the statement that makes the change (decision 008). */
-export const contractsChangedNotification = (ctx: AppServices) => tableChangedNotification(ctx, contracts);

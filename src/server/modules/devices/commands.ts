@@ -5,7 +5,7 @@ import { deviceCommands, devices } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { notFound } from '../../errors';
-import { deviceListsNotification } from './list-cache';
+import { deviceListsChanged } from './list-cache';
 
 /**
  * The device command log (PRODUCT.md, Device control). Other areas queue commands here in their
@@ -91,8 +91,8 @@ export async function extendDeviceAccess(
   await ctx.tx
     .update(devices)
     .set({ activeUntil, updatedAt: ctx.clock.now() })
-    .where(eq(devices.id, deviceId))
-    .returning({ listsChanged: deviceListsNotification(ctx) });
+    .where(eq(devices.id, deviceId));
+  await deviceListsChanged(ctx, ctx.tx);
 }
 
 /** Which of these units are controlled (OpenPAYGO or a lock API): a payment must answer them. */

@@ -12,7 +12,7 @@ import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { type AppError, conflict, notFound, unprocessable } from '../../errors';
 import type { Lifecycle } from '../../transitions';
-import { deviceListsNotification } from './list-cache';
+import { deviceListsChanged } from './list-cache';
 
 export type DeviceRow = typeof devices.$inferSelect;
 
@@ -85,8 +85,7 @@ export async function writeUnitMove(
              GREATEST(${now}, (SELECT max(at) + interval '1 millisecond' FROM ${deviceEvents} WHERE device_id = ${deviceId}))
       FROM before JOIN moved ON moved.id = before.id
     )
-    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved, ${deviceListsNotification(ctx)}
-    FROM before`,
+    SELECT status, serial_number, EXISTS (SELECT 1 FROM moved) AS moved FROM before`,
   );
   if (!result) throw notFound('Device not found');
   if (!result.moved) {
@@ -95,6 +94,7 @@ export async function writeUnitMove(
       'DEVICE_STATE',
     );
   }
+  await deviceListsChanged(ctx, ctx.tx);
 }
 
 /** A unit's lifecycle for the moves staff make by hand (contracts move their unit with writeUnitMove). */

@@ -1,5 +1,5 @@
 import { devices } from '../../../db/schema';
-import { tableChangedNotification, tablesChanged } from '../../cache';
+import { tablesChanged } from '../../cache';
 import type { AppServices, Executor } from '../../context';
 
 /**
@@ -9,6 +9,3 @@ import type { AppServices, Executor } from '../../context';
  */
 export const deviceListsChanged = (ctx: AppServices, executor: Executor) =>
   tablesChanged(ctx, executor, devices);
-
-/** The same, as a column of the statement that makes the change (decision 008). */
-export const deviceListsNotification = (ctx: AppServices) => tableChangedNotification(ctx, devices);

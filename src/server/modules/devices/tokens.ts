@@ -6,7 +6,7 @@ import { encodeToken, formatMoney, type TokenType } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { AppError, forbidden, notFound, unprocessable } from '../../errors';
-import { deviceListsNotification } from './list-cache';
+import { deviceListsChanged } from './list-cache';
 import { deviceStanding, OPENPAYGO_KEY_PURPOSE } from './service';
 
 export interface TokenRequest {
@@ -49,12 +49,9 @@ export async function issueTokenInTransaction(
   });
   const now = ctx.clock.now();
   const id = randomUUID();
-  // The unit lists show the token count: the update carries their eviction (no extra round trip).
-  await tx
-    .update(devices)
-    .set({ openpaygoCount: newCount, updatedAt: now })
-    .where(eq(devices.id, deviceId))
-    .returning({ listsChanged: deviceListsNotification(ctx) });
+  await tx.update(devices).set({ openpaygoCount: newCount, updatedAt: now }).where(eq(devices.id, deviceId));
+  // The unit lists show the token count.
+  await deviceListsChanged(ctx, tx);
   await tx.insert(deviceTokens).values({
     id,
     deviceId,
