@@ -12,7 +12,7 @@ import {
 } from '../../../domain';
 import type { Actor } from '../../audit';
 import { businessToday } from '../../business-date';
-import type { AppContext, AppServices, Executor, TxContext } from '../../context';
+import type { AppContext, AppServices, TxContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import {
@@ -440,7 +440,7 @@ export async function openManyForRepayment(
   const byContract = new Map<string, InstallmentRow[]>();
   for (const raw of schedules) {
     const list = byContract.get(raw.contract_id) ?? [];
-    list.push(installmentFromSql(raw));
+    list.push(fromRow(contractInstallments, raw));
     byContract.set(raw.contract_id, list);
   }
   const states = new Map<string, RepaymentState>();
@@ -458,32 +458,6 @@ export async function openManyForRepayment(
   }
   for (const id of ids) if (!states.has(id) && !refused.has(id)) refused.set(id, 'Contract not found');
   return { states, refused };
-}
-
-/** An instalment row read by raw SQL (snake case, bigint as text) in drizzle's shape. */
-function installmentFromSql(raw: Record<string, unknown>): InstallmentRow {
-  const n = (key: string) => Number(raw[key]);
-  const day = (value: unknown) =>
-    value === null || value === undefined
-      ? null
-      : value instanceof Date
-        ? value.toISOString().slice(0, 10)
-        : String(value).slice(0, 10);
-  return {
-    contractId: String(raw.contract_id),
-    scheduleVersion: n('schedule_version'),
-    n: n('n'),
-    dueDate: day(raw.due_date) as string,
-    principalDue: n('principal_due'),
-    interestDue: n('interest_due'),
-    feeDue: n('fee_due'),
-    penaltyDue: n('penalty_due'),
-    principalPaid: n('principal_paid'),
-    interestPaid: n('interest_paid'),
-    feePaid: n('fee_paid'),
-    penaltyPaid: n('penalty_paid'),
-    settledAt: day(raw.settled_at),
-  };
 }
 
 /**
