@@ -33,14 +33,7 @@ import {
   wasReamortised,
 } from '../contracts/repayment';
 import type { DeviceEffect } from '../contracts/repayment-device';
-import {
-  ACCOUNTS,
-  cashAccountFor,
-  type Posting,
-  type PostingLine,
-  post,
-  postingWrites,
-} from '../ledger/service';
+import { ACCOUNTS, cashAccountFor, type Posting, type PostingLine, postingWrites } from '../ledger/service';
 import { agentNoticeWrites, notifyAgentOfPayment } from './notices';
 import { findPaymentByReference, type NewPayment, paymentWrites, paymentWritten } from './service';
 
@@ -500,14 +493,16 @@ function postingWritesOf(
 async function postAllocation(
   ctx: TxContext,
   actor: Actor,
-  state: RepaymentState,
-  payment: { id: string; method: string },
-  lines: readonly Line[],
-  date: string,
-  kind: 'payment' | 'payment.reversal',
+  ...entry: [
+    RepaymentState,
+    { id: string; method: string },
+    readonly Line[],
+    string,
+    'payment' | 'payment.reversal',
+  ]
 ): Promise<void> {
-  const posting = allocationPosting(state, payment, lines, date, kind);
-  if (posting) await post(ctx.tx, actor, posting);
+  const parts = postingWritesOf(actor, ...entry, sql`true`);
+  if (parts.length) await runWrites(ctx.tx, parts);
 }
 
 interface PostedRow {
