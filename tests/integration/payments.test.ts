@@ -144,6 +144,22 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     expect(other.statusCode).toBe(409);
   });
 
+  it('answers the same reference sent at once to two contracts with one payment and a 409, and on one contract with one payment twice', async () => {
+    const [a, b] = [await active(), await active()];
+    const body = { amount: 7_000, method: 'bank_transfer', reference: `RACE-${a.id}` };
+    const across = await Promise.all([
+      finance.post('/api/payments', { ...body, contractId: a.id }),
+      finance2.post('/api/payments', { ...body, contractId: b.id }),
+    ]);
+    expect(across.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(across.find((r) => r.statusCode === 409)?.json().code).toBe('REFERENCE_USED');
+    const same = { ...body, contractId: a.id, reference: `RACE2-${a.id}` };
+    const twice = await Promise.all([finance.post('/api/payments', same), finance2.post('/api/payments', same)]);
+    expect(twice.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    expect(twice[0]?.json().payment.id).toBe(twice[1]?.json().payment.id);
+    await trialBalanceNets();
+  });
+
   it('refuses bad input with a clear 4xx and writes nothing', async () => {
     const contract = await active();
     for (const amount of [-1, 0, 1.5, '100']) {
