@@ -154,7 +154,10 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     expect(across.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     expect(across.find((r) => r.statusCode === 409)?.json().code).toBe('REFERENCE_USED');
     const same = { ...body, contractId: a.id, reference: `RACE2-${a.id}` };
-    const twice = await Promise.all([finance.post('/api/payments', same), finance2.post('/api/payments', same)]);
+    const twice = await Promise.all([
+      finance.post('/api/payments', same),
+      finance2.post('/api/payments', same),
+    ]);
     expect(twice.map((r) => r.statusCode).sort()).toEqual([200, 201]);
     expect(twice[0]?.json().payment.id).toBe(twice[1]?.json().payment.id);
     await trialBalanceNets();
