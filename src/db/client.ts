@@ -37,6 +37,12 @@ export interface Database {
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   /** PGlite only: the whole data directory as a gzipped tarball. */
   dumpDataDir(): Promise<Buffer>;
+  /**
+   * Calls `listener` with the text of every statement sent through `db` (BEGIN and COMMIT too on
+   * PostgreSQL; PGlite opens its transactions itself) until the returned function is called:
+   * tests count a request's round trips with it.
+   */
+  watchStatements(listener: (sql: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     : openPglite(options.dataDir, options.template);
 }
 
+/** drizzle's logger, forwarding each statement to the watchers (none, outside tests). */
+function statementWatchers() {
+  const listeners = new Set<(sql: string) => void>();
+  return {
+    logger: {
+      logQuery: (query: string) => {
+        for (const listener of listeners) listener(query);
+      },
+    },
+    watchStatements: (listener: (sql: string) => void) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+
 async function openPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : path.resolve(dataDir, 'pglite');
@@ -73,9 +97,11 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
       await client.exec(sql);
     },
   };
+  const { logger, watchStatements } = statementWatchers();
   return {
     kind: 'pglite',
-    db: drizzlePglite({ client, schema }) as unknown as Db,
+    db: drizzlePglite({ client, schema, logger }) as unknown as Db,
+    watchStatements,
     jobQueue: {
       db: {
         executeSql: async (text, values) => {
@@ -108,9 +134,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const probe = await pool.connect();
   probe.release();
   const listeners: pg.Client[] = [];
+  const { logger, watchStatements } = statementWatchers();
   return {
     kind: 'postgres',
-    db: drizzlePostgres({ client: pool, schema }) as unknown as Db,
+    db: drizzlePostgres({ client: pool, schema, logger }) as unknown as Db,
+    watchStatements,
     jobQueue: { connectionString: url },
     withConnection: async (fn) => {
       const client = await pool.connect();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { idempotencyKeys } from '../db/schema';
+import { runWrites, type Writes } from '../db/writes';
 import type { TxContext } from './context';
 import { conflict } from './errors';
 
@@ -40,25 +41,37 @@ export interface IdempotentClaim {
  * however parallel, answers with the first result; if the first rolls back, this one goes on.
  */
 export async function claimIdempotencyKey(ctx: TxContext, claim: IdempotentClaim): Promise<string | null> {
-  const fingerprint = fingerprintOf(claim.request);
-  const inserted = await ctx.tx
-    .insert(idempotencyKeys)
-    .values({
-      operation: claim.operation,
-      key: claim.key,
-      fingerprint,
-      resourceId: claim.resourceId,
-      createdAt: ctx.clock.now(),
-    })
-    .onConflictDoNothing()
-    .returning({ resourceId: idempotencyKeys.resourceId });
-  if (inserted.length) return null;
+  const { claimed } = await runWrites<{ claimed: boolean }>(ctx.tx, [claimWrites(ctx, claim)]);
+  return claimed ? null : firstClaim(ctx, claim);
+}
+
+/**
+ * The claim as a part of a larger statement (a payment's first, decision 022): its column
+ * `claimed` is true when this request is the first; else `firstClaim` answers the replay.
+ */
+export function claimWrites(ctx: Pick<TxContext, 'clock'>, claim: IdempotentClaim): Writes {
+  return {
+    with: [
+      sql`idempotency_claim AS (
+        INSERT INTO ${idempotencyKeys} (operation, key, fingerprint, resource_id, created_at)
+        VALUES (${claim.operation}, ${claim.key}, ${fingerprintOf(claim.request)}, ${claim.resourceId}, ${ctx.clock.now()})
+        ON CONFLICT DO NOTHING RETURNING 1)`,
+    ],
+    select: [sql`EXISTS (SELECT 1 FROM idempotency_claim) AS claimed`],
+  };
+}
+
+/**
+ * A claim that found its key taken: the first request's resource id, or a 409 when that request
+ * was another. Its own statement: the claim's snapshot predates the first request's commit.
+ */
+export async function firstClaim(ctx: TxContext, claim: IdempotentClaim): Promise<string> {
   const [first] = await ctx.tx
     .select({ fingerprint: idempotencyKeys.fingerprint, resourceId: idempotencyKeys.resourceId })
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.operation, claim.operation), eq(idempotencyKeys.key, claim.key)));
   if (!first) throw new Error(`Idempotency key ${claim.operation} vanished between insert and read`);
-  if (first.fingerprint !== fingerprint) {
+  if (first.fingerprint !== fingerprintOf(claim.request)) {
     throw conflict(
       'This Idempotency-Key was already used for a different request; send a new key for a new request',
       'IDEMPOTENCY_KEY_REUSED',

@@ -63,6 +63,36 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     await trialBalanceNets();
   });
 
+  it('posts a plain payment in at most 4 statements and answers what GET /api/payments/:id reads', async () => {
+    const contract = await active();
+    await finance.get(`/api/contracts/${contract.id}`); // the session is cached from here (decision 001)
+    const seen: string[] = [];
+    const stop = t.db.database.watchStatements((statement) => seen.push(statement));
+    const res = await finance.post(
+      '/api/payments',
+      { contractId: contract.id, amount: 5_000, method: 'bank_transfer', reference: `N-${contract.id}` },
+      { headers: { 'idempotency-key': `n-${contract.id}` } },
+    );
+    stop();
+    expect(res.statusCode).toBe(201);
+    // Decision 022: the key's claim, the contract's lock and every read in one statement; every
+    // write in one; the audit row (two statements while writeAudit chains under a lock). BEGIN
+    // and COMMIT are not counted (PGlite opens its transactions itself); no read after commit.
+    const statements = seen.filter((statement) => !/^\s*(begin|commit)\s*$/i.test(statement));
+    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(4);
+    expect(res.json()).toEqual((await finance.get(`/api/payments/${res.json().payment.id}`)).json());
+    // A payment that answers a controlled unit takes the longer path, with the same answer.
+    const unit = await active('openpaygo');
+    const tokened = await agent.post('/api/payments', {
+      contractId: unit.id,
+      amount: 40_000,
+      method: 'cash',
+    });
+    expect(tokened.statusCode).toBe(201);
+    expect(tokened.json().payment.token).not.toBeNull();
+    expect(tokened.json()).toEqual((await agent.get(`/api/payments/${tokened.json().payment.id}`)).json());
+  });
+
   it('turns what exceeds the whole balance into customer credit and pays the contract off', async () => {
     const contract = await active();
     const res = await finance.post('/api/payments', {
@@ -112,6 +142,25 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
       { headers: { 'idempotency-key': `k-${contract.id}` } },
     );
     expect(other.statusCode).toBe(409);
+  });
+
+  it('answers the same reference sent at once to two contracts with one payment and a 409, and on one contract with one payment twice', async () => {
+    const [a, b] = [await active(), await active()];
+    const body = { amount: 7_000, method: 'bank_transfer', reference: `RACE-${a.id}` };
+    const across = await Promise.all([
+      finance.post('/api/payments', { ...body, contractId: a.id }),
+      finance2.post('/api/payments', { ...body, contractId: b.id }),
+    ]);
+    expect(across.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(across.find((r) => r.statusCode === 409)?.json().code).toBe('REFERENCE_USED');
+    const same = { ...body, contractId: a.id, reference: `RACE2-${a.id}` };
+    const twice = await Promise.all([
+      finance.post('/api/payments', same),
+      finance2.post('/api/payments', same),
+    ]);
+    expect(twice.map((r) => r.statusCode).sort()).toEqual([200, 201]);
+    expect(twice[0]?.json().payment.id).toBe(twice[1]?.json().payment.id);
+    await trialBalanceNets();
   });
 
   it('refuses bad input with a clear 4xx and writes nothing', async () => {

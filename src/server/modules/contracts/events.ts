@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client';
+import { type SQL, sql } from 'drizzle-orm';
 import { contractEvents } from '../../../db/schema';
+import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { contractsChanged } from './list-cache';
 
 /**
  * A line on the contract's timeline; every change of a contract writes one, so lists are told
- * here. Answers with the line's id and time (ISO).
+ * here, in the same statement. Answers with the line's id and time (ISO).
  */
 export async function addEvent(
   ctx: TxContext,
@@ -18,24 +18,40 @@ export async function addEvent(
   message: string,
   data?: unknown,
 ): Promise<{ id: string; at: string }> {
+  const event = eventWrites(ctx, contractId, actor, type, message, data);
+  const { at } = await runWrites<{ at: string | null }>(ctx.tx, [
+    event.writes,
+    { with: [], select: [sql`(SELECT to_json(at) #>> '{}' FROM event) AS at`] },
+  ]);
+  if (!at) throw new Error('The contract event was not written');
+  return { id: event.id, at: new Date(at).toISOString() };
+}
+
+/**
+ * `addEvent` as a part of a larger statement (a payment's writes, decision 022): the line as the
+ * CTE `event`, written only when `when` holds, with the contracts lists' eviction after it.
+ */
+export function eventWrites(
+  ctx: TxContext,
+  contractId: string,
+  actor: Actor,
+  type: string,
+  message: string,
+  data?: unknown,
+  when: SQL = sql`true`,
+): { id: string; writes: Writes } {
   const id = randomUUID();
   // Dated by the app's clock, like the contract's own dates, and strictly after the contract's
   // previous event, so the timeline never ties (several events can share one transaction).
-  const [event] = await queryRows<{ at: string }>(
-    ctx.tx,
-    sql`
-    WITH event AS (
-      INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
-      VALUES (${id}, ${contractId}, ${type}, ${message}, ${data === undefined ? null : JSON.stringify(data)}::jsonb,
-              ${actor.id},
-              GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
-                       (SELECT max(at) + interval '1 millisecond' FROM ${contractEvents} WHERE contract_id = ${contractId})))
-      RETURNING at)
-    SELECT to_json(at) #>> '{}' AS at FROM event`,
-  );
-  if (!event) throw new Error('The contract event was not written');
-  await contractsChanged(ctx, ctx.tx);
-  return { id, at: new Date(event.at).toISOString() };
+  const event = sql`event AS (
+    INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
+    SELECT ${id}, ${contractId}, ${type}, ${message}, ${data === undefined ? null : JSON.stringify(data)}::jsonb,
+      ${actor.id}::text,
+      GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
+               (SELECT max(at) + interval '1 millisecond' FROM ${contractEvents} WHERE contract_id = ${contractId}))
+    WHERE ${when}
+    RETURNING at)`;
+  return { id, writes: { with: [event], after: [() => contractsChanged(ctx, ctx.tx)] } };
 }
 
 /**

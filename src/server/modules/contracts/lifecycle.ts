@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { CONTRACT_TRANSITIONS, type ContractMove, type ContractStatus } from '../../../contracts/contracts';
+import { queryRows } from '../../../db/client';
+import { fromRow } from '../../../db/rows';
 import { contracts } from '../../../db/schema';
 import type { TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
@@ -32,9 +34,12 @@ const REFUSALS: Record<ContractMove, (row: ContractRow) => string> = {
 
 /** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */
 export async function lockContract(ctx: TxContext, id: string): Promise<ContractRow> {
-  const [row] = await ctx.tx.select().from(contracts).where(eq(contracts.id, id)).for('update');
+  const [row] = await queryRows<Record<string, unknown>>(
+    ctx.tx,
+    sql`SELECT * FROM ${contracts} WHERE id = ${id} FOR UPDATE`,
+  );
   if (!row) throw notFound('Contract not found');
-  return row;
+  return fromRow(contracts, row);
 }
 
 export const contractLifecycle: Lifecycle<ContractStatus, ContractMove, ContractRow, ContractChange> = {

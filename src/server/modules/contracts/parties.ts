@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { prepared } from '../../../db/prepared';
 import { contracts, customers, deviceModels, devices, servicePlans } from '../../../db/schema';
 import type { Actor } from '../../audit';
@@ -24,6 +24,16 @@ export const partiesOfQuote = prepared('contract_quote_parties', (db) =>
     .leftJoin(deviceModels, eq(deviceModels.id, devices.modelId))
     .leftJoin(servicePlans, eq(servicePlans.id, sql.placeholder('planId'))),
 );
+
+/**
+ * A contract's customer as a payment names them: their name and the agent told of the payment
+ * (the customer's assigned agent, else whoever made the contract), as a JSON array column read
+ * beside the contract's row `c` (a payment's one read, decision 022).
+ */
+export function payingCustomerColumn(c: SQL): SQL {
+  return sql`(SELECT json_build_array(cu.first_name || ' ' || cu.last_name, COALESCE(cu.assigned_agent_id, ${c}.created_by))
+    FROM ${customers} cu WHERE cu.id = ${c}.customer_id)`;
+}
 
 const customerById = prepared('contract_customer', (db) =>
   db

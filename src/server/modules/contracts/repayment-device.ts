@@ -37,7 +37,7 @@ export async function deviceAfterRepayment(
   source: { type: string; id: string },
 ): Promise<DeviceEffect> {
   const { row } = state;
-  const device = await deviceControlOf(ctx.tx, row.deviceId);
+  const device = state.device ?? (await deviceControlOf(ctx.tx, row.deviceId));
   if (device.controlKind === 'none') return NONE;
   if (status === 'paid_off') {
     if (row.status === 'paid_off') return NONE;

@@ -1,7 +1,9 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Organisation } from '../../../contracts/profile';
 import { queryRows } from '../../../db/client';
+import { fromRow } from '../../../db/rows';
 import { contractEvents, contractInstallments, contracts } from '../../../db/schema';
+import { runWrites, type Writes } from '../../../db/writes';
 import {
   type DelinquencySnapshot,
   type InstallmentPosition,
@@ -10,12 +12,17 @@ import {
 } from '../../../domain';
 import type { Actor } from '../../audit';
 import { businessToday } from '../../business-date';
-import type { AppContext, AppServices, Executor, TxContext } from '../../context';
+import type { AppContext, AppServices, TxContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
-import { controlledUnits } from '../devices/commands';
+import {
+  controlledUnits,
+  type DeviceControl,
+  deviceControlColumn,
+  deviceControlFrom,
+} from '../devices/commands';
 import { addEvent } from './events';
-import { type ContractRow, contractLifecycle, lockContract } from './lifecycle';
+import { type ContractRow, contractLifecycle } from './lifecycle';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES, toPosition } from './portfolio';
 import { type DeviceEffect, deviceAfterRepayment } from './repayment-device';
@@ -35,6 +42,8 @@ export interface RepaymentState {
   positions: InstallmentPosition[];
   org: Organisation;
   today: string;
+  /** The contract's unit, as a payment's answer needs it, when read with the contract. */
+  device?: DeviceControl;
 }
 
 /** Statuses whose payments may be re-run (a reversal on a contract paid off reopens it). */
@@ -45,22 +54,86 @@ export async function openForRepayment(
   contractId: string,
   purpose: 'payment' | 'rerun',
 ): Promise<RepaymentState> {
-  return stateOf(ctx, ctx.tx, await lockContract(ctx, contractId), purpose);
+  return (await lockForRepayment(ctx, contractId)).state(purpose);
+}
+
+/**
+ * What a caller reads beside the contract in `lockForRepayment`'s statement: `writes` run once
+ * (an idempotency claim) with their columns; `columns` are reads over the contract row `c`.
+ */
+export interface Beside {
+  writes?: Writes;
+  columns?: (contract: SQL) => SQL[];
+}
+
+export interface Locked {
+  /** The columns of `Beside`, by name. */
+  beside: Record<string, unknown>;
+  /** The state for a payment or a re-run: 404 when there is no such contract, 422 when it takes no payments. */
+  state(purpose: 'payment' | 'rerun'): RepaymentState;
+}
+
+/**
+ * Locks the contract row (payments on one contract serialise on it) and reads its schedule, its
+ * unit's control and the caller's columns in the same statement (decision 022). Those reads see
+ * the statement's snapshot, taken before the lock was granted: when the row changed in between
+ * (a payment on it committed while this one waited; every change of a schedule or of a
+ * contract's payments writes its row), they are read again, now under the lock.
+ */
+export async function lockForRepayment(
+  ctx: TxContext,
+  contractId: string,
+  beside: Beside = {},
+): Promise<Locked> {
+  const org = await organisation(ctx, ctx.tx);
+  const reads = (c: SQL) => [...contractReads(c), ...(beside.columns?.(c) ?? [])];
+  const writes = beside.writes ?? { with: [] };
+  const [first] = await queryRows<Record<string, unknown>>(
+    ctx.tx,
+    sql`WITH ${sql.join([...writes.with, sql`locked AS (SELECT *, xmin::text AS locked_version FROM ${contracts} WHERE id = ${contractId} FOR UPDATE)`], sql`, `)}
+      SELECT c.*, (SELECT xmin::text FROM ${contracts} WHERE id = ${contractId}) AS seen_version,
+        ${sql.join([...(writes.select ?? []), ...reads(sql`c`)], sql`, `)}
+      FROM (VALUES (1)) AS one(x) LEFT JOIN locked c ON true`,
+  );
+  if (!first) throw new Error('The contract lock answered no row');
+  let raw = first;
+  if (first.id !== null && first.locked_version !== first.seen_version) {
+    const [again] = await queryRows<Record<string, unknown>>(
+      ctx.tx,
+      sql`SELECT c.*, ${sql.join(reads(sql`c`), sql`, `)} FROM ${contracts} c WHERE c.id = ${contractId}`,
+    );
+    raw = { ...first, ...again };
+  }
+  return { beside: raw, state: (purpose) => stateOf(ctx, raw, purpose, org) };
 }
 
 /** The same, unlocked and outside a transaction: what a payment would do now (the post form's preview). */
 export async function peekRepayment(ctx: AppContext, contractId: string): Promise<RepaymentState> {
-  const [row] = await ctx.db.select().from(contracts).where(eq(contracts.id, contractId));
-  if (!row) throw notFound('Contract not found');
-  return stateOf(ctx, ctx.db, row, 'payment');
+  const [raw] = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`SELECT c.*, ${sql.join(contractReads(sql`c`), sql`, `)} FROM ${contracts} c WHERE c.id = ${contractId}`,
+  );
+  return stateOf(ctx, raw, 'payment', await organisation(ctx, ctx.db));
 }
 
-async function stateOf(
+/** The contract's current schedule (one JSON array per instalment, by number) and its unit's control. */
+function contractReads(c: SQL): SQL[] {
+  return [
+    sql`(SELECT json_agg(json_build_array(i.n, i.due_date, i.principal_due, i.interest_due, i.fee_due, i.penalty_due,
+        i.principal_paid, i.interest_paid, i.fee_paid, i.penalty_paid, i.settled_at) ORDER BY i.n)
+      FROM ${contractInstallments} i WHERE i.contract_id = ${c}.id AND i.schedule_version = ${c}.schedule_version) AS schedule`,
+    sql`${deviceControlColumn(sql`${c}.device_id`)} AS device`,
+  ];
+}
+
+function stateOf(
   ctx: AppServices,
-  executor: Executor,
-  row: ContractRow,
+  raw: Record<string, unknown> | undefined,
   purpose: 'payment' | 'rerun',
-): Promise<RepaymentState> {
+  org: Organisation,
+): RepaymentState {
+  if (!raw || raw.id === null) throw notFound('Contract not found');
+  const row = fromRow(contracts, raw);
   const allowed = purpose === 'payment' ? (LIVE_STATUSES as readonly string[]) : RERUN_STATUSES;
   if (!allowed.includes(row.status)) {
     throw unprocessable(
@@ -68,18 +141,31 @@ async function stateOf(
       'CONTRACT_NOT_ACTIVE',
     );
   }
-  const installments = await executor
-    .select()
-    .from(contractInstallments)
-    .where(
-      and(
-        eq(contractInstallments.contractId, row.id),
-        eq(contractInstallments.scheduleVersion, row.scheduleVersion),
-      ),
-    )
-    .orderBy(asc(contractInstallments.n));
-  const org = await organisation(ctx, executor);
-  return { row, installments, positions: installments.map(toPosition), org, today: businessToday(ctx, org) };
+  const installments = ((raw.schedule ?? []) as unknown[][]).map(
+    ([n, dueDate, pd, id, fd, nd, pp, ip, fp, np, settledAt]): InstallmentRow => ({
+      contractId: row.id,
+      scheduleVersion: row.scheduleVersion,
+      n: Number(n),
+      dueDate: String(dueDate),
+      principalDue: Number(pd),
+      interestDue: Number(id),
+      feeDue: Number(fd),
+      penaltyDue: Number(nd),
+      principalPaid: Number(pp),
+      interestPaid: Number(ip),
+      feePaid: Number(fp),
+      penaltyPaid: Number(np),
+      settledAt: settledAt === null ? null : String(settledAt),
+    }),
+  );
+  return {
+    row,
+    installments,
+    positions: installments.map(toPosition),
+    org,
+    today: businessToday(ctx, org),
+    device: deviceControlFrom(raw.device),
+  };
 }
 
 /** Whether a principal-reduction prepayment re-amortised the schedule (re-runs start from the original dues, which are gone). */
@@ -112,19 +198,23 @@ export interface RepaymentTotals {
   source: { type: string; id: string };
 }
 
-/**
- * Writes the positions after an allocation: the instalments whose paid amounts (or dues) moved,
- * in one statement; the derived figures for the business date; paid off when nothing is left
- * (and back to active when a reversal reopens it); then the device's response (a token for the
- * days bought, an unlock when arrears are cleared, a release when paid off).
- */
-export async function saveRepayment(
-  ctx: TxContext,
-  actor: Actor,
+/** What an allocation changes on the contract, worked out before anything is written. */
+export interface RepaymentPlan {
+  before: DelinquencySnapshot;
+  after: DelinquencySnapshot;
+  /** The instalments whose paid amounts, dues or settled date moved. */
+  changed: InstallmentPosition[];
+  /** The move the allocation makes: paid off when nothing is left, back to active when a correction reopens it. */
+  move: 'payOff' | 'reopen' | null;
+  figures: Partial<ContractRow>;
+}
+
+export function planRepayment(
+  ctx: AppServices,
   state: RepaymentState,
   positions: readonly InstallmentPosition[],
   totals: RepaymentTotals,
-): Promise<RepaymentOutcome> {
+): RepaymentPlan {
   const { row, org } = state;
   const before = contractFigures(row, state.installments, org, state.today);
   const byN = new Map(state.installments.map((i) => [i.n, i]));
@@ -143,19 +233,14 @@ export async function saveRepayment(
       old.settledAt !== settled
     );
   });
-  if (changed.length) await writePositions(ctx, row, changed, byN, totals.settledOn);
   const rows = positions.map((p) => rowOf(row, p, byN.get(p.n), totals.settledOn));
   const after = contractFigures(row, rows, org, state.today);
-  if (totals.rescheduled) {
-    await addEvent(
-      ctx,
-      row.id,
-      actor,
-      'reamortised',
-      'Prepayment reduced the principal; the term is shorter',
-    );
-  }
-  const now = ctx.clock.now();
+  const move =
+    after.settled && row.status !== 'paid_off'
+      ? 'payOff'
+      : !after.settled && row.status === 'paid_off'
+        ? 'reopen'
+        : null;
   const figures = {
     dpd: after.dpd,
     bucket: after.bucket.label,
@@ -165,37 +250,99 @@ export async function saveRepayment(
     outstandingTotal: after.totalOutstanding,
     totalPaid: totals.totalPaid,
     creditBalance: totals.credit,
-    updatedAt: now,
+    updatedAt: ctx.clock.now(),
   };
-  let status = row.status;
-  if (after.settled && row.status !== 'paid_off') {
-    status = 'paid_off';
+  return { before, after, changed, move, figures };
+}
+
+/**
+ * The plan's writes when it makes no move, as a part of a larger statement (a payment's,
+ * decision 022): the instalments that moved and the contract's figures, only when `when` holds.
+ */
+export function repaymentWrites(
+  ctx: TxContext,
+  state: RepaymentState,
+  plan: RepaymentPlan,
+  settledOn: ReadonlyMap<number, string | null>,
+  when: SQL = sql`true`,
+): Writes {
+  const { row } = state;
+  const f = plan.figures;
+  const ctes = [
+    sql`contract_figures AS (
+      UPDATE ${contracts} SET dpd = ${f.dpd}, bucket = ${f.bucket}, paid_through_date = ${f.paidThroughDate}::date,
+        next_due_date = ${f.nextDueDate}::date, outstanding_principal = ${f.outstandingPrincipal},
+        outstanding_total = ${f.outstandingTotal}, total_paid = ${f.totalPaid}, credit_balance = ${f.creditBalance},
+        updated_at = ${f.updatedAt}
+      WHERE id = ${row.id} AND ${when})`,
+  ];
+  if (plan.changed.length) ctes.push(positionsUpdate(state, plan.changed, settledOn, when));
+  return { with: ctes, after: [() => contractsChanged(ctx, ctx.tx)] };
+}
+
+/**
+ * Writes the positions after an allocation: the instalments whose paid amounts (or dues) moved
+ * and the derived figures for the business date, in one statement; paid off when nothing is left
+ * (and back to active when a reversal reopens it); then the device's response (a token for the
+ * days bought, an unlock when arrears are cleared, a release when paid off).
+ */
+export async function saveRepayment(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  positions: readonly InstallmentPosition[],
+  totals: RepaymentTotals,
+): Promise<RepaymentOutcome> {
+  const plan = planRepayment(ctx, state, positions, totals);
+  return applyRepayment(ctx, actor, state, plan, totals);
+}
+
+/**
+ * `saveRepayment` once its plan is known; `written` when the caller already wrote
+ * `repaymentWrites` in its own statement (a plain payment's one write).
+ */
+export async function applyRepayment(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  plan: RepaymentPlan,
+  totals: RepaymentTotals,
+  written = false,
+): Promise<RepaymentOutcome> {
+  const { row } = state;
+  const { before, after, figures } = plan;
+  if (plan.move) {
+    if (plan.changed.length)
+      await runWrites(ctx.tx, [{ with: [positionsUpdate(state, plan.changed, totals.settledOn)] }]);
+    const now = figures.updatedAt;
     await contractLifecycle.write(
       ctx,
       row,
-      'payOff',
-      {
-        set: { ...figures, closedAt: now },
-        event: { type: 'paid_off', message: 'Paid off: every instalment is settled' },
-      },
+      plan.move,
+      plan.move === 'payOff'
+        ? {
+            set: { ...figures, closedAt: now },
+            event: { type: 'paid_off', message: 'Paid off: every instalment is settled' },
+          }
+        : {
+            set: { ...figures, closedAt: null },
+            event: { type: 'reopened', message: 'Reopened: a correction left a balance to pay' },
+          },
       actor,
     );
-  } else if (!after.settled && row.status === 'paid_off') {
-    status = 'active';
-    await contractLifecycle.write(
-      ctx,
-      row,
-      'reopen',
-      {
-        set: { ...figures, closedAt: null },
-        event: { type: 'reopened', message: 'Reopened: a correction left a balance to pay' },
-      },
-      actor,
-    );
-  } else {
-    await ctx.tx.update(contracts).set(figures).where(eq(contracts.id, row.id));
+  } else if (!written) {
+    await runWrites(ctx.tx, [repaymentWrites(ctx, state, plan, totals.settledOn)]);
   }
-  await contractsChanged(ctx, ctx.tx);
+  if (totals.rescheduled) {
+    await addEvent(
+      ctx,
+      row.id,
+      actor,
+      'reamortised',
+      'Prepayment reduced the principal; the term is shorter',
+    );
+  }
+  const status = plan.move === 'payOff' ? 'paid_off' : plan.move === 'reopen' ? 'active' : row.status;
   const device = await deviceAfterRepayment(ctx, actor, state, before, after, status, totals.source);
   return { before, after, device, status };
 }
@@ -233,20 +380,17 @@ function rowOf(
   };
 }
 
-/** One UPDATE for every instalment that moved (a payment usually moves one or two). */
-async function writePositions(
-  ctx: TxContext,
-  row: ContractRow,
+/** One UPDATE for every instalment that moved (a payment usually moves one or two), as a CTE. */
+function positionsUpdate(
+  state: RepaymentState,
   changed: readonly InstallmentPosition[],
-  byN: ReadonlyMap<number, InstallmentRow>,
   settledOn: ReadonlyMap<number, string | null>,
-): Promise<void> {
-  const col = <T>(pick: (p: InstallmentPosition) => T) => `{${changed.map(pick).join(',')}}`;
-  const settled = `{${changed
-    .map((p) => settledValue(p, byN.get(p.n), settledOn))
-    .map((v) => (v === null ? 'NULL' : v))
-    .join(',')}}`;
-  await ctx.tx.execute(sql`
+  when: SQL = sql`true`,
+): SQL {
+  const { row } = state;
+  const byN = new Map(state.installments.map((i) => [i.n, i]));
+  const col = <T>(pick: (p: InstallmentPosition) => T) => sql.param(changed.map(pick));
+  return sql`installments_moved AS (
     UPDATE ${contractInstallments} i SET
       principal_due = v.pd, interest_due = v.id, fee_due = v.fd,
       principal_paid = v.pp, interest_paid = v.ip, fee_paid = v.fp, penalty_paid = v.np,
@@ -254,9 +398,10 @@ async function writePositions(
     FROM unnest(${col((p) => p.n)}::int[], ${col((p) => p.due.principal)}::bigint[],
       ${col((p) => p.due.interest)}::bigint[], ${col((p) => p.due.fee)}::bigint[],
       ${col((p) => p.paid.principal)}::bigint[], ${col((p) => p.paid.interest)}::bigint[],
-      ${col((p) => p.paid.fee)}::bigint[], ${col((p) => p.paid.penalty)}::bigint[], ${settled}::date[])
+      ${col((p) => p.paid.fee)}::bigint[], ${col((p) => p.paid.penalty)}::bigint[],
+      ${col((p) => settledValue(p, byN.get(p.n), settledOn))}::date[])
       AS v(n, pd, id, fd, pp, ip, fp, np, s)
-    WHERE i.contract_id = ${row.id} AND i.schedule_version = ${row.scheduleVersion} AND i.n = v.n`);
+    WHERE i.contract_id = ${row.id} AND i.schedule_version = ${row.scheduleVersion} AND i.n = v.n AND ${when})`;
 }
 
 /** Outstanding over the whole schedule, for callers that show it. */
@@ -295,7 +440,7 @@ export async function openManyForRepayment(
   const byContract = new Map<string, InstallmentRow[]>();
   for (const raw of schedules) {
     const list = byContract.get(raw.contract_id) ?? [];
-    list.push(installmentFromSql(raw));
+    list.push(fromRow(contractInstallments, raw));
     byContract.set(raw.contract_id, list);
   }
   const states = new Map<string, RepaymentState>();
@@ -313,32 +458,6 @@ export async function openManyForRepayment(
   }
   for (const id of ids) if (!states.has(id) && !refused.has(id)) refused.set(id, 'Contract not found');
   return { states, refused };
-}
-
-/** An instalment row read by raw SQL (snake case, bigint as text) in drizzle's shape. */
-function installmentFromSql(raw: Record<string, unknown>): InstallmentRow {
-  const n = (key: string) => Number(raw[key]);
-  const day = (value: unknown) =>
-    value === null || value === undefined
-      ? null
-      : value instanceof Date
-        ? value.toISOString().slice(0, 10)
-        : String(value).slice(0, 10);
-  return {
-    contractId: String(raw.contract_id),
-    scheduleVersion: n('schedule_version'),
-    n: n('n'),
-    dueDate: day(raw.due_date) as string,
-    principalDue: n('principal_due'),
-    interestDue: n('interest_due'),
-    feeDue: n('fee_due'),
-    penaltyDue: n('penalty_due'),
-    principalPaid: n('principal_paid'),
-    interestPaid: n('interest_paid'),
-    feePaid: n('fee_paid'),
-    penaltyPaid: n('penalty_paid'),
-    settledAt: day(raw.settled_at),
-  };
 }
 
 /**

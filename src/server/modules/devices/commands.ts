@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, ne } from 'drizzle-orm';
+import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
+import { queryRows } from '../../../db/client';
 import { deviceCommands, devices } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { Executor, TxContext } from '../../context';
@@ -54,32 +55,28 @@ export interface DeviceControl {
 
 /** What a payment needs to know of a unit to answer it (a token, an unlock). */
 export async function deviceControlOf(executor: Executor, deviceId: string): Promise<DeviceControl> {
-  const [device] = await executor
-    .select({
-      id: devices.id,
-      serialNumber: devices.serialNumber,
-      controlKind: devices.controlKind,
-      lockState: devices.lockState,
-      activeUntil: devices.activeUntil,
-    })
-    .from(devices)
-    .where(eq(devices.id, deviceId));
-  if (!device) throw notFound('Device not found');
-  const pending =
-    device.controlKind === 'lock_api'
-      ? await executor
-          .select({ id: deviceCommands.id })
-          .from(deviceCommands)
-          .where(
-            and(
-              eq(deviceCommands.deviceId, deviceId),
-              eq(deviceCommands.kind, 'lock'),
-              inArray(deviceCommands.state, ['queued', 'sent']),
-            ),
-          )
-          .limit(1)
-      : [];
-  return { ...device, lockPending: pending.length > 0 };
+  const [row] = await queryRows<{ device: unknown }>(
+    executor,
+    sql`SELECT ${deviceControlColumn(sql`${deviceId}`)} AS device`,
+  );
+  return deviceControlFrom(row?.device);
+}
+
+/**
+ * `deviceControlOf` as a column of a larger read (a payment's, decision 022): a JSON array, read
+ * back by `deviceControlFrom`.
+ */
+export function deviceControlColumn(deviceId: SQL): SQL {
+  return sql`(SELECT json_build_array(d.id, d.serial_number, d.control_kind, d.lock_state, d.active_until,
+      d.control_kind = 'lock_api' AND EXISTS (SELECT 1 FROM ${deviceCommands} c WHERE c.device_id = d.id
+        AND c.kind = 'lock' AND c.state IN ('queued', 'sent')))
+    FROM ${devices} d WHERE d.id = ${deviceId})`;
+}
+
+export function deviceControlFrom(value: unknown): DeviceControl {
+  if (!Array.isArray(value)) throw notFound('Device not found');
+  const [id, serialNumber, controlKind, lockState, activeUntil, lockPending] = value;
+  return { id, serialNumber, controlKind, lockState, activeUntil, lockPending };
 }
 
 /** The date a unit may run until (pay-as-you-go), moved by payments. */

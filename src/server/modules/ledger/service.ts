@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { asc, sql } from 'drizzle-orm';
+import { asc, type SQL, sql } from 'drizzle-orm';
 import type { TrialBalance } from '../../../contracts/ledger';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines, ledgerAccounts } from '../../../db/schema';
+import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { AppContext, Executor } from '../../context';
 import { unprocessable } from '../../errors';
+import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
 
 /** The accounts other modules post to, by meaning (codes seeded by migrations 0003, 0005 and 0008). */
@@ -54,6 +56,20 @@ export interface Posting {
  * zero lines are dropped. The database refuses an unbalanced entry at commit as well.
  */
 export async function post(executor: Executor, actor: Actor, posting: Posting): Promise<string> {
+  const { id, writes } = postingWrites(actor, posting);
+  await runWrites(executor, [writes]);
+  return id;
+}
+
+/**
+ * `post` as a part of a larger statement (a payment's writes, decision 022): the entry and its
+ * lines as two CTEs, written only when `when` holds. Checks the entry as `post` does.
+ */
+export function postingWrites(
+  actor: Actor,
+  posting: Posting,
+  when: SQL = sql`true`,
+): { id: string; writes: Writes } {
   const lines = posting.lines.filter((line) => (line.debit ?? 0) !== 0 || (line.credit ?? 0) !== 0);
   let debits = 0;
   let credits = 0;
@@ -82,32 +98,21 @@ export async function post(executor: Executor, actor: Actor, posting: Posting): 
     );
   }
   const id = randomUUID();
-  const [next] = await queryRows<{ seq: number }>(
-    executor,
-    sql`SELECT nextval('journal_number_seq')::int AS seq`,
-  );
-  await executor.insert(journalEntries).values({
-    id,
-    number: `JE-${String(next?.seq ?? 0).padStart(7, '0')}`,
-    businessDate: posting.businessDate,
-    description: posting.description,
-    sourceType: posting.sourceType,
-    sourceId: posting.sourceId ?? null,
-    currency: posting.currency,
-    createdBy: actor.id,
-  });
-  await executor.insert(journalLines).values(
-    lines.map((line) => ({
-      entryId: id,
-      accountCode: line.account,
-      debit: line.debit ?? 0,
-      credit: line.credit ?? 0,
-      contractId: line.contractId ?? null,
-      customerId: line.customerId ?? null,
-      memo: line.memo ?? null,
-    })),
-  );
-  return id;
+  const column = <T>(pick: (line: PostingLine) => T) => sql.param(lines.map(pick));
+  const entry = sql`journal_entry AS (
+    INSERT INTO ${journalEntries} (id, number, business_date, description, source_type, source_id, currency, created_by)
+    SELECT ${id}, ${numbered('journal_number_seq', 'JE-', 7)}, ${posting.businessDate}::date, ${posting.description},
+      ${posting.sourceType}, ${posting.sourceId ?? null}::text, ${posting.currency}, ${actor.id}::text
+    WHERE ${when}
+    RETURNING id)`;
+  const entryLines = sql`journal_entry_lines AS (
+    INSERT INTO ${journalLines} (entry_id, account_code, debit, credit, contract_id, customer_id, memo)
+    SELECT journal_entry.id, v.account, v.debit, v.credit, v.contract_id, v.customer_id, v.memo
+    FROM journal_entry, unnest(${column((l) => l.account)}::text[], ${column((l) => l.debit ?? 0)}::bigint[],
+      ${column((l) => l.credit ?? 0)}::bigint[], ${column((l) => l.contractId ?? null)}::text[],
+      ${column((l) => l.customerId ?? null)}::text[], ${column((l) => l.memo ?? null)}::text[])
+      AS v(account, debit, credit, contract_id, customer_id, memo))`;
+  return { id, writes: { with: [entry, entryLines] } };
 }
 
 /** The cash-type account a payment channel lands in. */

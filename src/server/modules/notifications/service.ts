@@ -1,9 +1,10 @@
-import { and, count, desc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
 import type { Notification } from '../../../contracts/notifications';
 import type { NotificationCategory } from '../../../contracts/profile';
 import { PERMISSIONS, type Permission, ROLES, type Role, roleRank } from '../../../contracts/roles';
 import { queryRows } from '../../../db/client';
 import { notifications, userPreferences, users } from '../../../db/schema';
+import type { Writes } from '../../../db/writes';
 import { instanceCache } from '../../cache';
 import type { AppContext, TxContext } from '../../context';
 import { notFound } from '../../errors';
@@ -43,8 +44,39 @@ export async function notify(
   target: NotificationTarget,
   input: NotificationInput,
 ): Promise<number> {
-  const executor = ctx.tx;
-  let who: ReturnType<typeof sql>;
+  const [row] = await queryRows<{ n: number }>(
+    ctx.tx,
+    sql`WITH ${notificationInsert(ctx, target, input)} SELECT count(*)::int AS n FROM notice`,
+  );
+  await ctx.bus.publish(ctx.tx, 'notifications', targetKey(target));
+  return row?.n ?? 0;
+}
+
+/**
+ * `notify` as a part of a larger statement (a payment's writes, decision 022): the notices as the
+ * CTE `notice`, written only when `when` holds, with the unread counts' eviction after it.
+ */
+export function notificationWrites(
+  ctx: TxContext,
+  target: NotificationTarget,
+  input: NotificationInput,
+  when: SQL = sql`true`,
+): Writes {
+  return {
+    with: [notificationInsert(ctx, target, input, when)],
+    after: [() => ctx.bus.publish(ctx.tx, 'notifications', targetKey(target))],
+  };
+}
+
+const targetKey = (target: NotificationTarget) => ('userId' in target ? target.userId : '*');
+
+function notificationInsert(
+  ctx: TxContext,
+  target: NotificationTarget,
+  input: NotificationInput,
+  when: SQL = sql`true`,
+): SQL {
+  let who: SQL;
   if ('userId' in target) {
     who = sql`${users.id} = ${target.userId}`;
   } else {
@@ -57,20 +89,14 @@ export async function notify(
   const optedOut = input.category
     ? sql`COALESCE((${userPreferences.notificationSettings} ->> ${input.category})::boolean, true)`
     : sql`true`;
-  const recipients = await queryRows<{ user_id: string }>(
-    executor,
-    sql`
+  return sql`notice AS (
     INSERT INTO ${notifications} (id, user_id, title, message, type, link, task, created_at)
     SELECT gen_random_uuid()::text, ${users.id},
            ${input.title}, ${input.message}, ${input.type}, ${input.link ?? null}, ${input.task ?? null},
            ${ctx.clock.now()}
     FROM ${users} LEFT JOIN ${userPreferences} ON ${userPreferences.userId} = ${users.id}
-    WHERE ${users.active} AND ${who} AND ${optedOut}
-    RETURNING user_id`,
-  );
-  const key = 'userId' in target ? target.userId : '*';
-  await ctx.bus.publish(executor, 'notifications', key);
-  return recipients.length;
+    WHERE ${users.active} AND ${who} AND ${optedOut} AND ${when}
+    RETURNING user_id)`;
 }
 
 /**

@@ -1,7 +1,9 @@
+import type { SQL } from 'drizzle-orm';
+import type { Writes } from '../../../db/writes';
 import type { TxContext } from '../../context';
 import type { ContractRow } from '../contracts/lifecycle';
 import { agentsOfContracts, customerOf } from '../contracts/parties';
-import { notify } from '../notifications/service';
+import { type NotificationInput, notificationWrites, notify } from '../notifications/service';
 
 /** Tells the contract's agent (the customer's assigned agent, else whoever made the contract) that money came in. */
 export async function notifyAgentOfPayment(
@@ -12,18 +14,35 @@ export async function notifyAgentOfPayment(
 ): Promise<void> {
   const customer = await customerOf(ctx.tx, row.customerId);
   const agent = customer.assignedAgentId ?? row.createdBy;
-  if (!agent) return;
-  await notify(
-    ctx,
-    { userId: agent },
-    {
-      title: 'Payment received',
-      message: `${amount} received on ${row.number}`,
-      type: 'success',
-      link: `/payment-processing/receipts/${paymentId}`,
-      category: 'payments',
-    },
-  );
+  if (agent) await notify(ctx, { userId: agent }, paymentNotice(row, amount, paymentId));
+}
+
+/** The same as a part of the payment's one write (decision 022), for an agent already known. */
+export function agentNoticeWrites(
+  ctx: TxContext,
+  agent: string | null,
+  row: Pick<ContractRow, 'number'>,
+  amount: string,
+  paymentId: string,
+  when: SQL,
+): Writes[] {
+  return agent
+    ? [notificationWrites(ctx, { userId: agent }, paymentNotice(row, amount, paymentId), when)]
+    : [];
+}
+
+function paymentNotice(
+  row: Pick<ContractRow, 'number'>,
+  amount: string,
+  paymentId: string,
+): NotificationInput {
+  return {
+    title: 'Payment received',
+    message: `${amount} received on ${row.number}`,
+    type: 'success',
+    link: `/payment-processing/receipts/${paymentId}`,
+    category: 'payments',
+  };
 }
 
 /** One notice per agent for a statement import's chunk: how many payments came in on their contracts. */

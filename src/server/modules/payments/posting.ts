@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { AllocationLineView, PaymentMethod } from '../../../contracts/payments';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import type { AllocationLineView, PaymentMethod, PaymentResult } from '../../../contracts/payments';
 import { queryRows } from '../../../db/client';
 import { paymentAllocations, payments } from '../../../db/schema';
+import { runWrites, type Writes } from '../../../db/writes';
 import {
   type AllocationOptions,
   allocatePayment,
@@ -16,19 +17,25 @@ import { type Actor, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
 import { conflict, fieldError } from '../../errors';
-import { claimIdempotencyKey, settleIdempotencyKey } from '../../idempotency';
-import { savepoint } from '../../transaction';
-import { addEvent } from '../contracts/events';
+import { claimWrites, firstClaim, settleIdempotencyKey } from '../../idempotency';
+import { organisation } from '../../organisation';
+import { eventWrites } from '../contracts/events';
+import { payingCustomerColumn } from '../contracts/parties';
 import {
-  openForRepayment,
+  applyRepayment,
+  lockForRepayment,
+  planRepayment,
   type RepaymentOutcome,
   type RepaymentState,
+  type RepaymentTotals,
+  repaymentWrites,
   saveRepayment,
   wasReamortised,
 } from '../contracts/repayment';
-import { ACCOUNTS, cashAccountFor, type Posting, type PostingLine, post } from '../ledger/service';
-import { notifyAgentOfPayment } from './notices';
-import { duplicatePayment, findPaymentByReference, recordPayment } from './service';
+import type { DeviceEffect } from '../contracts/repayment-device';
+import { ACCOUNTS, cashAccountFor, type Posting, type PostingLine, postingWrites } from '../ledger/service';
+import { agentNoticeWrites, notifyAgentOfPayment } from './notices';
+import { findPaymentByReference, type NewPayment, paymentWrites, paymentWritten } from './service';
 
 /** A clock a little ahead of ours (a phone, a till) is not "the future"; an hour is. */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -51,6 +58,8 @@ export interface Posted {
   paymentId: string;
   created: boolean;
   outcome: RepaymentOutcome | null;
+  /** The answer, built from what was written (decision 022), when the payment was the newest; else read it. */
+  answer: PaymentResult | null;
 }
 
 /** One allocation line as stored (the credit line has no instalment). */
@@ -71,22 +80,37 @@ export interface Line {
  * - a back-dated payment (before the contract's latest) re-runs the allocation from its date;
  * - ledger by component, the contract's figures, the device's answer, the timeline, a notice
  *   for the agent, and the audit row last.
+ * The usual payment (the newest on its contract, no move, no controlled unit) is two statements
+ * and the audit row (decision 022): the key's claim, the contract's lock and everything the
+ * payment reads in one; every write in another.
  */
 export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentInput): Promise<Posted> {
   const paymentId = randomUUID();
   const { idempotencyKey, ...request } = input;
   const claim = idempotencyKey
-    ? { operation: 'payment.create' as const, key: idempotencyKey, request: fingerprintOf(request) }
+    ? {
+        operation: 'payment.create' as const,
+        key: idempotencyKey,
+        request: fingerprintOf(request),
+        resourceId: paymentId,
+      }
     : null;
-  if (claim) {
-    const first = await claimIdempotencyKey(ctx, { ...claim, resourceId: paymentId });
-    if (first) return { paymentId: first, created: false, outcome: null };
-  }
-  const replay = async () => {
-    const earlier = input.reference
-      ? await findPaymentByReference(ctx.tx, input.method, input.reference)
-      : undefined;
-    if (!earlier) return null;
+  const org = await organisation(ctx, ctx.tx);
+  const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
+  const valueDate = businessDateOf(receivedAt, org);
+  const locked = await lockForRepayment(ctx, input.contractId, {
+    ...(claim ? { writes: claimWrites(ctx, claim) } : {}),
+    columns: (c) => [
+      sql`${laterPayment(c, paymentId, valueDate, receivedAt)} AS later`,
+      sql`${input.reference ? paymentByReference(input.method, input.reference) : sql`NULL::json`} AS earlier`,
+      sql`${payingCustomerColumn(c)} AS customer`,
+    ],
+  });
+  const replayed = (id: string): Posted => ({ paymentId: id, created: false, outcome: null, answer: null });
+  if (claim && !locked.beside.claimed) return replayed(await firstClaim(ctx, claim));
+  const state = locked.state('payment');
+  // A replay by reference: the same payment again, or a 409 when the reference paid for another.
+  const replay = async (earlier: { id: string; contractId: string | null; amount: number }) => {
     if (earlier.contractId !== input.contractId || earlier.amount !== input.amount) {
       throw conflict(
         `Reference ${input.reference} was already used for another ${input.method.replace('_', ' ')} payment; check the reference`,
@@ -94,64 +118,112 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
       );
     }
     if (claim) await settleIdempotencyKey(ctx, claim, earlier.id);
-    return { paymentId: earlier.id, created: false, outcome: null };
+    return replayed(earlier.id);
   };
-  const state = await openForRepayment(ctx, input.contractId, 'payment');
-  const earlier = await replay();
-  if (earlier) return earlier;
-  const receivedAt = checkReceivedAt(ctx, state, input.receivedAt);
-  const valueDate = businessDateOf(receivedAt, state.org);
+  // Taken since the read: the same reference sent to another contract at the same moment (not
+  // serialised by this contract's lock) won the unique index, and this payment wrote nothing.
+  const raced = async () => {
+    const earlier = input.reference
+      ? await findPaymentByReference(ctx.tx, input.method, input.reference)
+      : undefined;
+    if (!earlier) throw new Error(`Payment ${paymentId} was not written and no payment holds its reference`);
+    return replay(earlier);
+  };
+  const earlier = locked.beside.earlier as [string, string | null, number] | null;
+  if (earlier) return replay({ id: earlier[0], contractId: earlier[1], amount: Number(earlier[2]) });
+  checkReceivedAt(ctx, state, receivedAt);
+  const [customerName, agent] = (locked.beside.customer ?? [null, null]) as [string | null, string | null];
   const row = state.row;
-  const insert = () =>
-    recordPayment(ctx.tx, {
-      id: paymentId,
-      contractId: row.id,
-      customerId: row.customerId,
-      amount: input.amount,
-      currency: row.currency,
-      method: input.method,
-      provider: input.provider ?? input.method,
-      reference: input.reference ?? null,
-      idempotencyKey: input.idempotencyKey ?? null,
-      accountReference: input.accountReference ?? null,
-      payload: input.payload ?? null,
-      importId: input.importId ?? null,
-      transferredFrom: input.transferredFrom ?? null,
-      receivedAt,
-      valueDate,
-      postedBy: actor.id,
-      postedAt: ctx.clock.now(),
-    });
-  if (input.reference) {
-    // Under a savepoint: the same reference sent to another contract at the same moment (not
-    // serialised by this contract's lock) fails the unique index and leaves the transaction usable.
-    try {
-      await savepoint(ctx, () => insert());
-    } catch (error) {
-      if (!duplicatePayment(error)) throw error;
-      const again = await replay();
-      if (!again) throw error;
-      return again;
-    }
-  } else {
-    await insert();
-  }
-  const { outcome, backDated } = await allocateRecorded(ctx, actor, state, {
+  const payment: NewPayment = {
     id: paymentId,
+    contractId: row.id,
+    customerId: row.customerId,
     amount: input.amount,
+    currency: row.currency,
     method: input.method,
-    valueDate,
+    provider: input.provider ?? input.method,
+    reference: input.reference ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+    accountReference: input.accountReference ?? null,
+    payload: input.payload ?? null,
+    importId: input.importId ?? null,
+    transferredFrom: input.transferredFrom ?? null,
     receivedAt,
-  });
-  if (claim) await settleIdempotencyKey(ctx, claim, paymentId);
+    valueDate,
+    postedBy: actor.id,
+    postedAt: ctx.clock.now(),
+  };
+  const recorded = { id: paymentId, amount: input.amount, method: input.method, valueDate, receivedAt };
+  const backDated = locked.beside.later === true;
+  let outcome: RepaymentOutcome;
+  let answer: PaymentResult | null = null;
+  if (backDated) {
+    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, [
+      paymentWrites(payment, 'posted', { ifReferenceFree: true }),
+    ]);
+    if (!written.receipt_number) return raced();
+    outcome = (await allocateRecorded(ctx, actor, state, recorded, true)).outcome;
+  } else {
+    const forward = allocateForward(ctx, actor, state, recorded);
+    // The usual payment writes everything in one statement; one that moves the contract (paid
+    // off), re-amortises or answers a controlled unit writes its payment, lines and entry there,
+    // then the contract's side, timeline and notice as a correction or a suspense match does.
+    const plain = !forward.plan.move && !forward.totals.rescheduled && state.device?.controlKind === 'none';
+    const amount = formatMoney(input.amount, row.currency);
+    const parts = [
+      paymentWrites({ ...payment, credit: forward.credit }, 'posted', { ifReferenceFree: true }),
+      ...forward.writes(paymentWritten),
+    ];
+    if (plain) {
+      parts.push(
+        repaymentWrites(ctx, state, forward.plan, forward.totals.settledOn, paymentWritten),
+        paymentEvent(ctx, actor, state, recorded, NO_DEVICE_EFFECT, false, paymentWritten),
+        ...agentNoticeWrites(ctx, agent, row, amount, paymentId, paymentWritten),
+      );
+    }
+    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts);
+    if (!written.receipt_number) return raced();
+    outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, plain);
+    if (!plain) await afterAllocation(ctx, actor, state, recorded, outcome, false);
+    answer = {
+      payment: {
+        id: paymentId,
+        receiptNumber: written.receipt_number,
+        contractId: row.id,
+        contractNumber: row.number,
+        customerId: row.customerId,
+        customerName,
+        amount: input.amount,
+        currency: row.currency,
+        method: input.method,
+        provider: payment.provider ?? null,
+        reference: payment.reference ?? null,
+        accountReference: payment.accountReference ?? null,
+        receivedAt: receivedAt.toISOString(),
+        valueDate,
+        status: 'posted',
+        credit: forward.credit,
+        postedByName: actor.id ? actor.name : null,
+        postedAt: (payment.postedAt as Date).toISOString(),
+        reversedAt: null,
+        reversalReason: null,
+        refunded: false,
+        transferredFrom: payment.transferredFrom ?? null,
+        token: outcome.device.token,
+      },
+      allocations: forward.lines.map((line) => ({ ...line })),
+    };
+  }
   await writeAudit(ctx.tx, actor, {
     action: 'payment.create',
     entityType: 'payment',
     entityId: paymentId,
     after: { ...request, receivedAt: receivedAt.toISOString(), valueDate, backDated },
   });
-  return { paymentId, created: true, outcome };
+  return { paymentId, created: true, outcome, answer };
 }
+
+const NO_DEVICE_EFFECT: DeviceEffect = { token: null, command: null, activeUntil: null };
 
 /**
  * Allocates a payment already recorded on the contract (posted now, or a suspense payment just
@@ -163,29 +235,72 @@ export async function allocateRecorded(
   ctx: TxContext,
   actor: Actor,
   state: RepaymentState,
-  payment: { id: string; amount: number; method: string; valueDate: string; receivedAt: Date },
+  payment: Recorded,
+  backDated?: boolean,
 ): Promise<{ outcome: RepaymentOutcome; backDated: boolean }> {
   const { row } = state;
-  const backDated = await isBackDated(ctx, row.id, payment.id, payment.valueDate, payment.receivedAt);
-  const outcome = backDated
-    ? await rerunAllocation(ctx, actor, state, { type: 'payment', id: payment.id })
-    : await allocateForward(ctx, actor, state, payment);
-  const amount = formatMoney(payment.amount, row.currency);
-  await addEvent(
+  const later = backDated ?? (await isBackDated(ctx, row.id, payment));
+  let outcome: RepaymentOutcome;
+  if (later) {
+    outcome = await rerunAllocation(ctx, actor, state, { type: 'payment', id: payment.id });
+  } else {
+    const forward = allocateForward(ctx, actor, state, payment);
+    await runWrites(ctx.tx, [
+      {
+        with: [
+          sql`payment_credit AS (UPDATE ${payments} SET credit = ${forward.credit} WHERE id = ${payment.id})`,
+        ],
+      },
+      ...forward.writes(sql`true`),
+    ]);
+    outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals);
+  }
+  await afterAllocation(ctx, actor, state, payment, outcome, later);
+  return { outcome, backDated: later };
+}
+
+/** A payment as allocation sees it. */
+interface Recorded {
+  id: string;
+  amount: number;
+  method: string;
+  valueDate: string;
+  receivedAt: Date;
+}
+
+/** The timeline line of a payment (with what the device was told). */
+function paymentEvent(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  payment: Recorded,
+  device: DeviceEffect,
+  backDated: boolean,
+  when?: SQL,
+): Writes {
+  const amount = formatMoney(payment.amount, state.row.currency);
+  return eventWrites(
     ctx,
-    row.id,
+    state.row.id,
     actor,
     'payment',
     `Payment of ${amount} received (${payment.method.replace('_', ' ')})`,
-    {
-      paymentId: payment.id,
-      token: outcome.device.token,
-      command: outcome.device.command,
-      backDated,
-    },
-  );
-  await notifyAgentOfPayment(ctx, row, amount, payment.id);
-  return { outcome, backDated };
+    { paymentId: payment.id, token: device.token, command: device.command, backDated },
+    when,
+  ).writes;
+}
+
+/** The timeline line and the agent's notice of an allocated payment, each in its own statement. */
+async function afterAllocation(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  payment: Recorded,
+  outcome: RepaymentOutcome,
+  backDated: boolean,
+): Promise<void> {
+  await runWrites(ctx.tx, [paymentEvent(ctx, actor, state, payment, outcome.device, backDated)]);
+  await notifyAgentOfPayment(ctx, state.row, formatMoney(payment.amount, state.row.currency), payment.id);
 }
 
 /** The request as the idempotency fingerprint sees it (dates normalised). */
@@ -194,11 +309,8 @@ function fingerprintOf(request: Omit<PaymentInput, 'idempotencyKey'>): unknown {
   return { ...rest, receivedAt: receivedAt ? new Date(receivedAt).toISOString() : null };
 }
 
-function checkReceivedAt(ctx: TxContext, state: RepaymentState, value: PaymentInput['receivedAt']): Date {
-  const now = ctx.clock.now();
-  if (!value) return now;
-  const at = new Date(value);
-  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS)
+function checkReceivedAt(ctx: TxContext, state: RepaymentState, at: Date): void {
+  if (at.getTime() > ctx.clock.now().getTime() + CLOCK_SKEW_MS)
     throw fieldError('receivedAt', 'receivedAt must not be in the future');
   const since = state.row.activatedAt;
   if (since && at.getTime() < since.getTime()) {
@@ -207,24 +319,28 @@ function checkReceivedAt(ctx: TxContext, state: RepaymentState, value: PaymentIn
       `receivedAt must not be before the contract was activated (${since.toISOString()})`,
     );
   }
-  return at;
 }
 
 /** Whether another posted payment on the contract counts from later (this one then re-runs the allocation). */
-async function isBackDated(
-  ctx: TxContext,
-  contractId: string,
-  paymentId: string,
-  valueDate: string,
-  receivedAt: Date,
-): Promise<boolean> {
+async function isBackDated(ctx: TxContext, contractId: string, payment: Recorded): Promise<boolean> {
   const [row] = await queryRows<{ later: boolean }>(
     ctx.tx,
-    sql`SELECT EXISTS (SELECT 1 FROM ${payments} WHERE contract_id = ${contractId} AND status = 'posted'
-      AND method <> 'deposit' AND id <> ${paymentId}
-      AND (value_date, received_at) > (${valueDate}::date, ${receivedAt.toISOString()}::timestamptz)) AS later`,
+    sql`SELECT ${laterPayment(sql`${contractId}`, payment.id, payment.valueDate, payment.receivedAt, false)} AS later`,
   );
   return row?.later === true;
+}
+
+/** `isBackDated` as a column beside the contract's row `c` (or its id). */
+function laterPayment(c: SQL, paymentId: string, valueDate: string, receivedAt: Date, row = true): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${payments} WHERE contract_id = ${row ? sql`${c}.id` : c} AND status = 'posted'
+      AND method <> 'deposit' AND id <> ${paymentId}
+      AND (value_date, received_at) > (${valueDate}::date, ${receivedAt.toISOString()}::timestamptz))`;
+}
+
+/** The payment holding a `(method, reference)`, as a JSON array column: id, contract, amount. */
+function paymentByReference(method: string, reference: string): SQL {
+  return sql`(SELECT json_build_array(p.id, p.contract_id, p.amount) FROM ${payments} p
+    WHERE p.method = ${method} AND p.reference = ${reference})`;
 }
 
 export function optionsOf(state: RepaymentState): AllocationOptions {
@@ -264,41 +380,53 @@ export function allocate(
   return { lines, credit: result.credit, positions: result.installments, rescheduled: result.rescheduled };
 }
 
-/** The usual case: the newest payment on the contract, allocated on the current positions. */
-async function allocateForward(
-  ctx: TxContext,
-  actor: Actor,
-  state: RepaymentState,
-  payment: { id: string; amount: number; valueDate: string; method: string },
-): Promise<RepaymentOutcome> {
+/**
+ * The usual case, the newest payment on the contract, allocated on the current positions: what it
+ * changes on the contract (`plan`), and its lines and journal entry as parts of a statement.
+ */
+function allocateForward(ctx: TxContext, actor: Actor, state: RepaymentState, payment: Recorded) {
   const settledOn = new Map<number, string | null>();
   const result = allocate(state.positions, payment.amount, payment.valueDate, optionsOf(state), settledOn);
-  await writeLines(ctx, state, payment.id, result.lines);
-  if (result.credit > 0) {
-    await ctx.tx.update(payments).set({ credit: result.credit }).where(eq(payments.id, payment.id));
-  }
-  await postAllocation(ctx, actor, state, payment, result.lines, payment.valueDate, 'payment');
-  return saveRepayment(ctx, actor, state, result.positions, {
+  const totals: RepaymentTotals = {
     totalPaid: state.row.totalPaid + payment.amount,
     credit: state.row.creditBalance + result.credit,
     settledOn,
     rescheduled: result.rescheduled,
     source: { type: 'payment', id: payment.id },
-  });
+  };
+  return {
+    lines: result.lines,
+    credit: result.credit,
+    totals,
+    plan: planRepayment(ctx, state, result.positions, totals),
+    writes: (when: SQL): Writes[] => [
+      ...linesWrites(state, payment.id, result.lines, when),
+      ...postingWritesOf(actor, state, payment, result.lines, payment.valueDate, 'payment', when),
+    ],
+  };
+}
+
+/** A payment's allocation lines as a part of a statement (none when there are none). */
+function linesWrites(state: RepaymentState, paymentId: string, lines: readonly Line[], when: SQL): Writes[] {
+  if (!lines.length) return [];
+  const col = <T>(pick: (line: Line) => T) => sql.param(lines.map(pick));
+  return [
+    {
+      with: [
+        sql`payment_lines AS (
+          INSERT INTO ${paymentAllocations} (payment_id, contract_id, schedule_version, installment_number, component, amount)
+          SELECT ${paymentId}, ${state.row.id}, ${state.row.scheduleVersion}::int, v.n, v.component, v.amount
+          FROM unnest(${col((l) => l.installmentNumber)}::int[], ${col((l) => l.component)}::text[],
+            ${col((l) => l.amount)}::bigint[]) WITH ORDINALITY AS v(n, component, amount, i)
+          WHERE ${when} ORDER BY v.i)`,
+      ],
+    },
+  ];
 }
 
 async function writeLines(ctx: TxContext, state: RepaymentState, paymentId: string, lines: readonly Line[]) {
-  if (!lines.length) return;
-  await ctx.tx.insert(paymentAllocations).values(
-    lines.map((line) => ({
-      paymentId,
-      contractId: state.row.id,
-      scheduleVersion: state.row.scheduleVersion,
-      installmentNumber: line.installmentNumber,
-      component: line.component,
-      amount: line.amount,
-    })),
-  );
+  const parts = linesWrites(state, paymentId, lines, sql`true`);
+  if (parts.length) await runWrites(ctx.tx, parts);
 }
 
 const INCOME_ACCOUNT: Record<Line['component'], string> = {
@@ -349,17 +477,32 @@ export function allocationPosting(
   };
 }
 
-async function postAllocation(
-  ctx: TxContext,
+function postingWritesOf(
   actor: Actor,
   state: RepaymentState,
   payment: { id: string; method: string },
   lines: readonly Line[],
   date: string,
   kind: 'payment' | 'payment.reversal',
-): Promise<void> {
+  when: SQL,
+): Writes[] {
   const posting = allocationPosting(state, payment, lines, date, kind);
-  if (posting) await post(ctx.tx, actor, posting);
+  return posting ? [postingWrites(actor, posting, when).writes] : [];
+}
+
+async function postAllocation(
+  ctx: TxContext,
+  actor: Actor,
+  ...entry: [
+    RepaymentState,
+    { id: string; method: string },
+    readonly Line[],
+    string,
+    'payment' | 'payment.reversal',
+  ]
+): Promise<void> {
+  const parts = postingWritesOf(actor, ...entry, sql`true`);
+  if (parts.length) await runWrites(ctx.tx, parts);
 }
 
 interface PostedRow {

@@ -46,8 +46,9 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
       }),
     );
     if (!posted.created) reply.status(200); // a replay of the first delivery
-    // Read after the commit: inside, the read would lengthen the audit chain's lock (held to commit).
-    return paymentResult(ctx.db, posted.paymentId);
+    // A new payment answers from what it wrote; a replay (or a back-dated payment, whose lines the
+    // re-run made) is read after the commit.
+    return posted.answer ?? paymentResult(ctx.db, posted.paymentId);
   });
 
   route(app, paymentEndpoints.preview, { access: 'payments.cash', tags }, (request) =>

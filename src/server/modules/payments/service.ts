@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { payments } from '../../../db/schema';
+import { runWrites, type Writes } from '../../../db/writes';
 import type { Executor } from '../../context';
-import { nextNumber } from '../../numbers';
+import { numbered } from '../../numbers';
 import { uniqueViolation } from '../../unique';
 
 /**
@@ -24,10 +25,42 @@ export async function recordPayment(
   payment: NewPayment,
   status: 'posted' | 'suspense' = 'posted',
 ): Promise<{ receiptNumber: string }> {
-  const receiptNumber = await nextNumber(executor, 'receipt_number_seq', 'R-', 7);
-  await executor.insert(payments).values({ ...payment, receiptNumber, status });
-  return { receiptNumber };
+  const { receipt_number } = await runWrites<{ receipt_number: string }>(executor, [
+    paymentWrites(payment, status),
+  ]);
+  return { receiptNumber: receipt_number };
 }
+
+/**
+ * `recordPayment` as a part of a larger statement (a payment's writes, decision 022): the row as
+ * the CTE `payment`, its receipt number as the column `receipt_number`. With `ifReferenceFree`
+ * a payment whose `(method, reference)` is taken (a concurrent delivery won) is not written and
+ * `receipt_number` is null, where `recordPayment` fails on the unique index; the parts that
+ * depend on it are written only `when` it was (`paymentWritten`).
+ */
+export function paymentWrites(
+  payment: NewPayment,
+  status: 'posted' | 'suspense' = 'posted',
+  options: { ifReferenceFree?: boolean } = {},
+): Writes {
+  const p = payment;
+  const json = p.payload === undefined || p.payload === null ? null : JSON.stringify(p.payload);
+  const row = sql`payment AS (
+    INSERT INTO ${payments} (id, receipt_number, contract_id, customer_id, amount, currency, method, provider, reference,
+      idempotency_key, account_reference, payload, import_id, transferred_from, received_at, value_date, status,
+      credit, posted_by, posted_at)
+    VALUES (${p.id}, ${numbered('receipt_number_seq', 'R-', 7)}, ${p.contractId ?? null}::text, ${p.customerId ?? null}::text,
+      ${p.amount}, ${p.currency}, ${p.method}, ${p.provider ?? null}::text, ${p.reference ?? null}::text,
+      ${p.idempotencyKey ?? null}::text, ${p.accountReference ?? null}::text, ${json}::jsonb, ${p.importId ?? null}::text,
+      ${p.transferredFrom ?? null}::text, ${p.receivedAt}::timestamptz, ${p.valueDate ?? null}::date, ${status}, ${p.credit ?? 0},
+      ${p.postedBy ?? null}::text, ${p.postedAt ?? null}::timestamptz)
+    ${options.ifReferenceFree ? sql`ON CONFLICT (method, reference) WHERE reference IS NOT NULL DO NOTHING` : sql``}
+    RETURNING receipt_number)`;
+  return { with: [row], select: [sql`(SELECT receipt_number FROM payment) AS receipt_number`] };
+}
+
+/** The condition of the parts that hang on `paymentWrites`' row. */
+export const paymentWritten = sql`EXISTS (SELECT 1 FROM payment)`;
 
 export interface PaymentByReference {
   id: string;
