@@ -2,7 +2,8 @@ import { existsSync, rmSync } from 'node:fs';
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
-import { type AuditEntry, SYSTEM_ACTOR, sealLegacyAuditRows, writeAudit } from '../../src/server/audit';
+import { type AuditEntry, SYSTEM_ACTOR, writeAudit } from '../../src/server/audit';
+import { sealAuditChain, sealLegacyAuditRows } from '../../src/server/audit-sealer';
 import {
   checkpointFile,
   recordAuditCheckpoint,
@@ -255,8 +256,9 @@ describe.each(DATABASE_KINDS)('rows chained with plain sha256 before the keyed c
     expect(await verifyAuditChain(t.app.ctx)).toMatchObject({ ok: true, rows: 6 });
   });
 
-  it('are sealed by the first keyed write when nothing sealed them before', async () => {
+  it('are sealed before the first keyed row when nothing sealed them before', async () => {
     await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(6));
+    await sealAuditChain(t.app.ctx.db, { wait: true });
     expect(await versions()).toEqual([2]);
     expect(await verifyAuditChain(t.app.ctx)).toMatchObject({ ok: true, rows: 6 });
   });
@@ -296,6 +298,8 @@ describe.each(DATABASE_KINDS)('audit API on %s', (kind) => {
     const next = (await admin.get(`/api/audit?limit=2&before=${all.nextBefore}`)).json();
     expect(next.rows[0].id).toBeLessThan(all.rows[1].id);
 
+    // Rows are sealed within a second of commit (decision 023); verifying seals them at once.
+    expect((await admin.get('/api/audit/verify')).json()).toMatchObject({ ok: true });
     const logouts = (
       await admin.get(
         `/api/audit?action=auth.logout&actor=${encodeURIComponent(agent.user.email.toUpperCase())}`,
