@@ -6,9 +6,10 @@ import { CHAINED_COLUMNS, type ChainedContent, chainHash, onAuditWritten } from 
 import type { Executor, Tx } from './context';
 
 /**
- * The audit chain is sealed after commit (decision 023): `writeAudit` inserts a row with no hash
- * and no place in the chain, and the sealer gives the rows that have committed since it last ran
- * their place (`chain_seq`, consecutive) and keyed hash, in batches. Chain order is seal order.
+ * The audit chain is sealed after commit (decision 023): `writeAudit` inserts a row with its write
+ * seal but no hash and no place in the chain, and the sealer gives the rows that have committed
+ * since it last ran their place (`chain_seq`, consecutive) and chained hash, in batches. Chain
+ * order is seal order. It does not check write seals (verify does): a row is chained as it stands.
  */
 
 /** Held by whoever seals, to the end of its transaction: one sealer at a time per database. */
@@ -67,9 +68,10 @@ async function chainRows(tx: Tx, head: ChainHead, rows: ChainRow[]): Promise<Cha
     prevHash = hash;
     return value;
   });
-  // chain_version 2 re-chains a sha256 row with the key; a keyed row already has it.
+  // A sha256 row (1) re-chained with the key becomes 2; a row written with its write seal stays 3.
   await tx.execute(sql`
-    UPDATE audit_log SET prev_hash = v.prev_hash, hash = v.hash, chain_seq = v.seq, chain_version = 2
+    UPDATE audit_log SET prev_hash = v.prev_hash, hash = v.hash, chain_seq = v.seq,
+                         chain_version = CASE audit_log.chain_version WHEN 1 THEN 2 ELSE audit_log.chain_version END
     FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, prev_hash, hash, seq) WHERE audit_log.id = v.id`);
   return { hash: prevHash, seq };
 }
@@ -88,7 +90,7 @@ async function sealBatch(
       tx,
       sql`SELECT id, ${CHAINED_COLUMNS},
                  at < clock_timestamp() - ${SEAL_OVERDUE_SECONDS} * interval '1 second' AS overdue
-          FROM audit_log WHERE chain_seq IS NULL AND chain_version = 2
+          FROM audit_log WHERE chain_seq IS NULL AND chain_version = 3
           ORDER BY id LIMIT ${SEAL_BATCH} FOR UPDATE`,
     );
     if (!rows.length) return { rows: 0, overdue: null };

@@ -96,6 +96,40 @@ export function chainHash(prevHash: string | null, row: ChainedContent): string 
   return chainMac(`${prevHash ?? ''}|${content}`);
 }
 
+/** Objects with their keys sorted, at every level: jsonb keeps its own key order. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
+  );
+}
+
+/**
+ * The row's write seal, computed by the writer before the row exists: HMAC(key, content) with the
+ * JSON compared as values (keys sorted), since the writer knows the JSON it sends, not the text
+ * jsonb will give back. It proves the app wrote this content: an insert with SQL alone, or an edit
+ * before the sealer chains the row, does not carry a valid one (decision 023).
+ */
+export function writeMac(row: ChainedContent): string {
+  const value = (text: string | null) => (text === null ? null : sortedKeys(JSON.parse(text)));
+  const content = JSON.stringify([
+    row.at_us,
+    row.actor_id,
+    row.actor_label,
+    row.action,
+    row.entity_type,
+    row.entity_id,
+    value(row.before),
+    value(row.after),
+    row.ip,
+    row.request_id,
+  ]);
+  return chainMac(`write|${content}`);
+}
+
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
 // Whoever seals on this process (`AuditSealer`, one per app) hears of every row written, so it
@@ -111,16 +145,30 @@ export function onAuditWritten(listener: () => void): () => void {
 /**
  * The bare `INSERT INTO audit_log …` of one entry (no trailing semicolon), for a hot path that
  * runs it inside a data-modifying CTE of its own statement. The row goes in unsealed (no hash, no
- * place in the chain): the sealer chains it after commit (decision 023), so the write takes no lock
- * and reads nothing. `at` is the database's time of the write, in milliseconds.
+ * place in the chain) with its write seal: the sealer chains it after commit (decision 023), so the
+ * write takes no lock and reads nothing. `at` is this process's time of the write, in milliseconds.
  */
 export function auditInsertSql(actor: Actor, entry: AuditEntry): SQL {
+  const atMs = Date.now();
+  const row: ChainedContent = {
+    at_us: `${atMs}000`,
+    actor_id: actor.id,
+    actor_label: actor.label,
+    action: entry.action,
+    entity_type: entry.entityType,
+    entity_id: entry.entityId ?? null,
+    before: json(entry.before),
+    after: json(entry.after),
+    ip: actor.ip,
+    request_id: actor.requestId,
+  };
+  const mac = writeMac(row);
   for (const listener of writtenListeners) listener();
   return sql`INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id, before, after, ip,
-                                    request_id)
-    VALUES (date_trunc('milliseconds', clock_timestamp()), ${actor.id}::text, ${actor.label}::text,
-            ${entry.action}::text, ${entry.entityType}::text, ${entry.entityId ?? null}::text,
-            ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${actor.ip}::text, ${actor.requestId}::text)`;
+                                    request_id, write_mac, chain_version)
+    VALUES (timestamptz 'epoch' + ${atMs}::bigint * interval '1 millisecond', ${row.actor_id}::text,
+            ${row.actor_label}::text, ${row.action}::text, ${row.entity_type}::text, ${row.entity_id}::text,
+            ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text, ${mac}::text, 3)`;
 }
 
 /**

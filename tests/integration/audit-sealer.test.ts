@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { type AuditEntry, SYSTEM_ACTOR, writeAudit } from '../../src/server/audit';
 import { AuditSealer, sealAuditChain } from '../../src/server/audit-sealer';
@@ -17,11 +17,12 @@ const entry = (n: number): AuditEntry => ({
   after: { n },
 });
 
-/** Unsealed rows as `writeAudit` leaves them, many in one statement. */
-const UNSEALED_ROWS = (count: number, at = 'clock_timestamp()') => `
-  INSERT INTO audit_log (at, action, entity_type, entity_id, after)
-  SELECT date_trunc('milliseconds', ${at}), 'organisation.update', 'organisation', n::text, jsonb_build_object('n', n)
-  FROM generate_series(1, ${count}) n`;
+/** `count` rows written in one transaction, unsealed until a sealer gets to them. */
+async function writeRows(t: TestApp, count: number, from = 0): Promise<void> {
+  await t.app.ctx.db.transaction(async (tx) => {
+    for (let n = 0; n < count; n++) await writeAudit(tx, SYSTEM_ACTOR, entry(from + n));
+  });
+}
 
 interface SealState {
   rows: number;
@@ -111,19 +112,20 @@ describe.each(DATABASE_KINDS)('audit chain sealed after commit on %s', (kind) =>
   });
 
   it('seals a row committed late, with a lower id than rows already sealed, after them', async () => {
-    // The id a transaction takes at its INSERT and commits only later, as a slow transaction does.
+    // The id a transaction takes at its INSERT and commits only later, as a slow transaction does:
+    // reserved now, and given back to the sequence once later rows are sealed.
+    const sequence = sql`pg_get_serial_sequence('audit_log', 'id')`;
     const [reserved] = await queryRows<{ id: string | number }>(
       t.app.ctx.db,
-      sql`SELECT nextval(pg_get_serial_sequence('audit_log', 'id')) AS id`,
+      sql`SELECT nextval(${sequence}) AS id`,
     );
     const lateId = Number(reserved?.id);
     for (let n = 0; n < 3; n++) await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(200 + n));
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
     const sealedBefore = (await sealState(t)).max as number;
-    await t.app.ctx.db.execute(
-      sql`INSERT INTO audit_log (id, at, action, entity_type, entity_id)
-          VALUES (${lateId}, date_trunc('milliseconds', clock_timestamp()), 'organisation.update', 'organisation', 'late')`,
-    );
+    await t.app.ctx.db.execute(sql`SELECT setval(${sequence}, ${lateId}, false)`);
+    await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(299));
+    await t.app.ctx.db.execute(sql`SELECT setval(${sequence}, (SELECT max(id) FROM audit_log))`);
     const result = await verifyAuditChain(t.app.ctx);
     expect(result.ok).toBe(true);
     expect(await chainSeqOf(t, lateId)).toBe(sealedBefore + 1);
@@ -160,7 +162,7 @@ describe.each(DATABASE_KINDS)('audit chain sealed after commit on %s', (kind) =>
   });
 
   it('seals each row once when several sealers run at once: no row twice, no fork', async () => {
-    await t.app.ctx.db.execute(sql.raw(UNSEALED_ROWS(1200)));
+    await writeRows(t, 1200, 1000);
     const results = await Promise.all([
       sealAuditChain(t.app.ctx.db),
       sealAuditChain(t.app.ctx.db),
@@ -211,28 +213,6 @@ describe.each(DATABASE_KINDS)('audit chain sealed after commit on %s', (kind) =>
     await asInsider(t, ...swap({ id: a.id, seq: b.seq }, { id: b.id, seq: a.seq }));
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
   });
-
-  it('catches a seal forged through the one UPDATE the trigger allows, once the chain reaches it', async () => {
-    let forgedId = 0;
-    // Forged in the writing transaction, so no sealer gets to the row first.
-    await t.app.ctx.db.transaction(async (tx) => {
-      await writeAudit(tx, SYSTEM_ACTOR, entry(500));
-      const [row] = await queryRows<{ id: string | number }>(
-        tx,
-        sql`UPDATE audit_log SET chain_seq = (SELECT max(chain_seq) + 1 FROM audit_log),
-                                 prev_hash = (SELECT hash FROM audit_log ORDER BY chain_seq DESC NULLS LAST LIMIT 1),
-                                 hash = repeat('0', 64)
-            WHERE id = (SELECT max(id) FROM audit_log) RETURNING id`,
-      );
-      forgedId = Number(row?.id);
-    });
-    await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(501));
-    expect(await verifyAuditChain(t.app.ctx)).toMatchObject({
-      ok: false,
-      firstBrokenId: forgedId,
-      reason: 'its content was changed',
-    });
-  });
 });
 
 describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind) => {
@@ -250,7 +230,7 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
     );
 
   it('lets an unsealed row be sealed once, content untouched, and refuses every other change', async () => {
-    await t.app.ctx.db.execute(sql.raw(UNSEALED_ROWS(2)));
+    await writeRows(t, 2);
     const unsealed = await newestId();
     const refused = [
       `UPDATE audit_log SET actor_label = 'someone else' WHERE id = ${unsealed}`,
@@ -275,7 +255,14 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
   });
 
   it('reports rows that waited too long to be sealed, loudly, once', async () => {
-    await t.app.ctx.db.execute(sql.raw(UNSEALED_ROWS(3, "clock_timestamp() - interval '2 minutes'")));
+    // Written two minutes ago, as by an instance whose rows no sealer took since.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() - 120_000);
+      await writeRows(t, 3);
+    } finally {
+      vi.useRealTimers();
+    }
     const oldest = (await newestId()) - 2;
     const result = await verifyAuditChain(t.app.ctx);
     expect(result).toMatchObject({ ok: false, firstBrokenId: oldest });
@@ -294,5 +281,82 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
     await sealer.stop();
     const state = await sealState(t);
     expect(state.sealed).toBe(state.rows);
+  });
+});
+
+describe.each(DATABASE_KINDS)('what SQL alone does to rows before they are chained, on %s', (kind) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await startTestApp(kind);
+    await writeRows(t, 3);
+  });
+  afterEach(() => t.close());
+
+  const newestId = async () =>
+    Number(
+      (await queryRows<{ id: string | number }>(t.app.ctx.db, sql`SELECT max(id) AS id FROM audit_log`))[0]
+        ?.id,
+    );
+
+  it('catches a row edited before it was chained, by its write seal', async () => {
+    // Edited in the writing transaction, so no sealer gets to the row first.
+    await t.app.ctx.db.transaction(async (tx) => {
+      await writeAudit(tx, SYSTEM_ACTOR, entry(10));
+      await tx.execute(sql.raw('ALTER TABLE audit_log DISABLE TRIGGER USER'));
+      await tx.execute(
+        sql`UPDATE audit_log SET after = '{"n": 11}' WHERE id = (SELECT max(id) FROM audit_log)`,
+      );
+      await tx.execute(sql.raw('ALTER TABLE audit_log ENABLE TRIGGER USER'));
+    });
+    const edited = await newestId();
+    await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(12));
+    expect(await verifyAuditChain(t.app.ctx)).toMatchObject({
+      ok: false,
+      firstBrokenId: edited,
+      reason: 'it was not written by the app as it stands (changed or added before it was chained)',
+    });
+  });
+
+  it('catches a row added with SQL, whatever seal it claims', async () => {
+    // A row without a write seal, or an unchained one of the keyed chain before it, is refused.
+    for (const statement of [
+      `INSERT INTO audit_log (action, entity_type) VALUES ('user.update', 'user')`,
+      `INSERT INTO audit_log (action, entity_type, chain_version, write_mac) VALUES ('user.update', 'user', 2, 'x')`,
+    ])
+      expect(await refusal(t, sql.raw(statement)), statement).toMatch(/audit_log_sealed_whole/);
+    // One with another row's write seal is chained like any other, and reported.
+    await t.app.ctx.db.execute(
+      sql`INSERT INTO audit_log (at, action, entity_type, entity_id, write_mac)
+          SELECT at, 'user.update', 'user', 'someone', write_mac FROM audit_log ORDER BY id DESC LIMIT 1`,
+    );
+    const forged = await newestId();
+    expect(await verifyAuditChain(t.app.ctx)).toMatchObject({
+      ok: false,
+      firstBrokenId: forged,
+      reason: 'it was not written by the app as it stands (changed or added before it was chained)',
+    });
+  });
+
+  it('catches a seal forged through the one UPDATE the trigger allows, once the chain reaches it', async () => {
+    expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
+    let forgedId = 0;
+    // Forged in the writing transaction, so no sealer gets to the row first.
+    await t.app.ctx.db.transaction(async (tx) => {
+      await writeAudit(tx, SYSTEM_ACTOR, entry(500));
+      const [row] = await queryRows<{ id: string | number }>(
+        tx,
+        sql`UPDATE audit_log SET chain_seq = (SELECT max(chain_seq) + 1 FROM audit_log),
+                                 prev_hash = (SELECT hash FROM audit_log ORDER BY chain_seq DESC NULLS LAST LIMIT 1),
+                                 hash = repeat('0', 64)
+            WHERE id = (SELECT max(id) FROM audit_log) RETURNING id`,
+      );
+      forgedId = Number(row?.id);
+    });
+    await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(501));
+    expect(await verifyAuditChain(t.app.ctx)).toMatchObject({
+      ok: false,
+      firstBrokenId: forgedId,
+      reason: 'its content was changed',
+    });
   });
 });

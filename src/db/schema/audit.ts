@@ -43,17 +43,29 @@ export const auditLog = pgTable(
     /** The row's place in the chain (1, 2, 3, …), given when it is sealed: seal order, not id order. */
     chainSeq: bigint('chain_seq', { mode: 'number' }),
     /**
-     * 2: `hash` is the keyed HMAC. 1: a row chained with plain sha256 (migration 0002) that waits
-     * to be sealed with the key at the next start; the trigger lets a row go from 1 to 2 only.
+     * HMAC of the row's content alone, computed by the writer (`writeMac`, src/server/audit.ts):
+     * proves the app wrote it as it stands, before it is chained. Null on rows older than it.
      */
-    chainVersion: smallint('chain_version').notNull().default(2),
+    writeMac: text('write_mac'),
+    /**
+     * 3: written with a write seal, chained by the sealer after commit (decision 023). 2: chained
+     * with the keyed HMAC as it was written (decision 016), all sealed. 1: chained with plain sha256
+     * (migration 0002), waiting to be sealed with the key; the trigger lets a row go from 1 to 2 only.
+     */
+    chainVersion: smallint('chain_version').notNull().default(3),
   },
   (t) => [
     index('audit_log_entity_idx').on(t.entityType, t.entityId),
     index('audit_log_at_idx').on(t.at),
     unique('audit_log_chain_seq_key').on(t.chainSeq),
-    // A keyed row is sealed whole (hash and place together) or not at all.
-    check('audit_log_sealed_whole', sql`chain_version = 1 OR (hash IS NULL) = (chain_seq IS NULL)`),
+    // Rows written now carry a write seal and are chained whole (hash and place together) or not
+    // at all; rows of the keyed chain before it are all chained.
+    check(
+      'audit_log_sealed_whole',
+      sql`chain_version = 1
+          OR (chain_version = 2 AND hash IS NOT NULL AND chain_seq IS NOT NULL)
+          OR (chain_version = 3 AND write_mac IS NOT NULL AND (hash IS NULL) = (chain_seq IS NULL))`,
+    ),
     // What the sealer reads: the rows still waiting, in id order.
     index('audit_log_unsealed_idx').on(t.id).where(sql`chain_seq IS NULL`),
   ],

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { chainVerificationSchema } from '../../../contracts/audit';
 import { queryRows } from '../../../db/client';
 import { auditCheckpoints } from '../../../db/schema';
-import { CHAINED_COLUMNS, type ChainedContent, chainHash, chainMac } from '../../audit';
+import { CHAINED_COLUMNS, type ChainedContent, chainHash, chainMac, writeMac } from '../../audit';
 import { type OverdueRows, SEAL_OVERDUE_SECONDS, sealAuditChain } from '../../audit-sealer';
 import type { AppContext } from '../../context';
 
@@ -31,6 +31,7 @@ type StoredRow = ChainedContent & {
   prev_hash: string | null;
   hash: string;
   chain_version: number;
+  write_mac: string | null;
 };
 
 const signCheckpoint = (c: Omit<Checkpoint, 'mac'>) =>
@@ -78,9 +79,9 @@ interface RowsState {
 }
 
 /**
- * The first thing wrong, most serious first: a row's hash or link, sha256 rows never sealed with
- * the key, a checkpoint's rows gone (only when no trusted checkpoint was the starting point),
- * then rows sealed late.
+ * The first thing wrong, most serious first: a row's link, hash or write seal, rows left out of
+ * the chain (sha256 rows never sealed with the key), a checkpoint's rows gone (only when no
+ * trusted checkpoint was the starting point), then rows sealed late.
  */
 async function chainBreak(
   ctx: Pick<AppContext, 'db' | 'config'>,
@@ -89,14 +90,18 @@ async function chainBreak(
   checkpoints: boolean,
 ): Promise<Broken> {
   if (state.broken) return state.broken;
-  const [legacy] = await queryRows<{ id: string | number }>(
+  // Only rows written with a write seal (3) wait to be chained; anything else unchained is wrong.
+  const [unchained] = await queryRows<{ id: string | number; chain_version: number }>(
     ctx.db,
-    sql`SELECT id FROM audit_log WHERE chain_seq IS NULL AND chain_version = 1 ORDER BY id LIMIT 1`,
+    sql`SELECT id, chain_version FROM audit_log WHERE chain_seq IS NULL AND chain_version <> 3 ORDER BY id LIMIT 1`,
   );
-  if (legacy)
+  if (unchained)
     return {
-      id: Number(legacy.id),
-      reason: 'it predates the keyed chain and was never sealed with the app key',
+      id: Number(unchained.id),
+      reason:
+        Number(unchained.chain_version) === 1
+          ? 'it predates the keyed chain and was never sealed with the app key'
+          : 'it was not written by the app (no write seal) and is left out of the chain',
     };
   const cut = checkpoints ? await checkCheckpoints(ctx) : null;
   if (cut) return cut;
@@ -134,7 +139,7 @@ async function verifyRowsAfter(
   for (;;) {
     const batch: StoredRow[] = await queryRows<StoredRow>(
       ctx.db,
-      sql`SELECT id, chain_seq, prev_hash, hash, chain_version, ${CHAINED_COLUMNS}
+      sql`SELECT id, chain_seq, prev_hash, hash, chain_version, write_mac, ${CHAINED_COLUMNS}
           FROM audit_log WHERE chain_seq > ${lastSeq} ORDER BY chain_seq LIMIT ${VERIFY_BATCH}`,
     );
     for (const row of batch) {
@@ -142,10 +147,15 @@ async function verifyRowsAfter(
       rows += 1;
       if (!broken) {
         if (row.prev_hash !== prevHash) broken = { id, reason: 'a row before it was removed or reordered' };
-        else if (Number(row.chain_version) !== 2)
+        else if (Number(row.chain_version) === 1)
           broken = { id, reason: 'it predates the keyed chain and was never sealed with the app key' };
         else if (!sameText(row.hash, chainHash(prevHash, row)))
           broken = { id, reason: 'its content was changed' };
+        else if (Number(row.chain_version) === 3 && !sameText(row.write_mac, writeMac(row)))
+          broken = {
+            id,
+            reason: 'it was not written by the app as it stands (changed or added before it was chained)',
+          };
       }
       prevHash = row.hash;
       lastId = id;
