@@ -79,21 +79,25 @@ export const CHAINED_COLUMNS: SQL = sql.raw(
    entity_id, before::text AS before, after::text AS after, ip, request_id`,
 );
 
-/** The row's hash: HMAC(key, previous hash | canonical content). */
-export function chainHash(prevHash: string | null, row: ChainedContent): string {
-  const content = JSON.stringify([
+/** The content as a JSON array, its JSON columns given by `json` (their text, or their value). */
+function contentText(row: ChainedContent, json: (text: string | null) => unknown): string {
+  return JSON.stringify([
     row.at_us,
     row.actor_id,
     row.actor_label,
     row.action,
     row.entity_type,
     row.entity_id,
-    row.before,
-    row.after,
+    json(row.before),
+    json(row.after),
     row.ip,
     row.request_id,
   ]);
-  return chainMac(`${prevHash ?? ''}|${content}`);
+}
+
+/** The row's hash: HMAC(key, previous hash | canonical content). */
+export function chainHash(prevHash: string | null, row: ChainedContent): string {
+  return chainMac(`${prevHash ?? ''}|${contentText(row, (text) => text)}`);
 }
 
 /** Objects with their keys sorted, at every level: jsonb keeps its own key order. */
@@ -114,20 +118,9 @@ function sortedKeys(value: unknown): unknown {
  * before the sealer chains the row, does not carry a valid one (decision 023).
  */
 export function writeMac(row: ChainedContent): string {
-  const value = (text: string | null) => (text === null ? null : sortedKeys(JSON.parse(text)));
-  const content = JSON.stringify([
-    row.at_us,
-    row.actor_id,
-    row.actor_label,
-    row.action,
-    row.entity_type,
-    row.entity_id,
-    value(row.before),
-    value(row.after),
-    row.ip,
-    row.request_id,
-  ]);
-  return chainMac(`write|${content}`);
+  return chainMac(
+    `write|${contentText(row, (text) => (text === null ? null : sortedKeys(JSON.parse(text))))}`,
+  );
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));

@@ -1,5 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { type AuditEntry, SYSTEM_ACTOR, writeAudit } from '../../src/server/audit';
@@ -12,6 +12,7 @@ import {
 import { auditCheckpointJob } from '../../src/server/modules/audit/checkpoint-job';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
+import { refusal } from '../support/records';
 
 // Any action will do: the chain covers every row alike.
 const entry = (n: number): AuditEntry => ({
@@ -43,16 +44,6 @@ async function asInsider(t: TestApp, ...tamper: string[]): Promise<void> {
     await run('ALTER TABLE audit_log ENABLE TRIGGER USER');
     await run('ALTER TABLE audit_checkpoints ENABLE TRIGGER USER');
   }
-}
-
-/** The database's refusal of a statement (drizzle wraps it as the error's cause). */
-async function refusal(t: TestApp, statement: SQL): Promise<string> {
-  try {
-    await t.app.ctx.db.execute(statement);
-  } catch (error) {
-    return String((error as Error & { cause?: Error }).cause?.message ?? error);
-  }
-  return 'accepted';
 }
 
 /** Recomputes the hash of every row from `fromId` on, as the sha256 chain of migration 0002 was. */
@@ -130,7 +121,9 @@ describe.each(DATABASE_KINDS)('audit hash chain on %s', (kind) => {
       'TRUNCATE audit_checkpoints',
     ];
     for (const statement of refused)
-      expect(await refusal(t, sql.raw(statement)), statement).toMatch(/is append-only: \w+ refused/);
+      expect(await refusal(t.app.ctx.db, sql.raw(statement)), statement).toMatch(
+        /is append-only: \w+ refused/,
+      );
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
   });
 });
@@ -271,7 +264,7 @@ describe.each(DATABASE_KINDS)('rows chained with plain sha256 before the keyed c
     const [first] = await ids(t);
     expect(
       await refusal(
-        t,
+        t.app.ctx.db,
         sql`UPDATE audit_log SET chain_version = 2, actor_label = 'someone else' WHERE id = ${first}`,
       ),
     ).toMatch(/append-only/);

@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { type AuditEntry, SYSTEM_ACTOR, writeAudit } from '../../src/server/audit';
@@ -6,6 +6,7 @@ import { AuditSealer, sealAuditChain } from '../../src/server/audit-sealer';
 import { verifyAuditChain } from '../../src/server/modules/audit/chain';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
+import { newestAuditId, refusal } from '../support/records';
 
 // Rows are written unsealed and chained after commit (decision 023). The app's own sealer runs in
 // the background here too; every check holds whichever sealer gets to a row first.
@@ -54,15 +55,6 @@ async function chainSeqOf(t: TestApp, id: number): Promise<number | null> {
     sql`SELECT chain_seq FROM audit_log WHERE id = ${id}`,
   );
   return row?.chain_seq === null || row?.chain_seq === undefined ? null : Number(row.chain_seq);
-}
-
-async function refusal(t: TestApp, statement: SQL): Promise<string> {
-  try {
-    await t.app.ctx.db.execute(statement);
-  } catch (error) {
-    return String((error as Error & { cause?: Error }).cause?.message ?? error);
-  }
-  return 'accepted';
 }
 
 async function asInsider(t: TestApp, ...statements: string[]): Promise<void> {
@@ -223,15 +215,9 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
   });
   afterAll(() => t.close());
 
-  const newestId = async () =>
-    Number(
-      (await queryRows<{ id: string | number }>(t.app.ctx.db, sql`SELECT max(id) AS id FROM audit_log`))[0]
-        ?.id,
-    );
-
   it('lets an unsealed row be sealed once, content untouched, and refuses every other change', async () => {
     await writeRows(t, 2);
-    const unsealed = await newestId();
+    const unsealed = await newestAuditId(t.app.ctx.db);
     const refused = [
       `UPDATE audit_log SET actor_label = 'someone else' WHERE id = ${unsealed}`,
       `UPDATE audit_log SET hash = repeat('0', 64), chain_seq = 99, after = '{}' WHERE id = ${unsealed}`,
@@ -239,7 +225,9 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
       `DELETE FROM audit_log WHERE id = ${unsealed}`,
     ];
     for (const statement of refused)
-      expect(await refusal(t, sql.raw(statement)), statement).toMatch(/is append-only: \w+ refused/);
+      expect(await refusal(t.app.ctx.db, sql.raw(statement)), statement).toMatch(
+        /is append-only: \w+ refused/,
+      );
 
     expect((await sealAuditChain(t.app.ctx.db)).sealed).toBe(2);
     const refusedSealed = [
@@ -250,7 +238,9 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
       `DELETE FROM audit_log WHERE id = ${unsealed}`,
     ];
     for (const statement of refusedSealed)
-      expect(await refusal(t, sql.raw(statement)), statement).toMatch(/is append-only: \w+ refused/);
+      expect(await refusal(t.app.ctx.db, sql.raw(statement)), statement).toMatch(
+        /is append-only: \w+ refused/,
+      );
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
   });
 
@@ -263,7 +253,7 @@ describe.each(DATABASE_KINDS)('the append-only trigger and sealing on %s', (kind
     } finally {
       vi.useRealTimers();
     }
-    const oldest = (await newestId()) - 2;
+    const oldest = (await newestAuditId(t.app.ctx.db)) - 2;
     const result = await verifyAuditChain(t.app.ctx);
     expect(result).toMatchObject({ ok: false, firstBrokenId: oldest });
     expect(result.reason).toMatch(/^3 row\(s\) waited more than 30 s to be sealed .*no sealer was running/);
@@ -292,12 +282,6 @@ describe.each(DATABASE_KINDS)('what SQL alone does to rows before they are chain
   });
   afterEach(() => t.close());
 
-  const newestId = async () =>
-    Number(
-      (await queryRows<{ id: string | number }>(t.app.ctx.db, sql`SELECT max(id) AS id FROM audit_log`))[0]
-        ?.id,
-    );
-
   it('catches a row edited before it was chained, by its write seal', async () => {
     // Edited in the writing transaction, so no sealer gets to the row first.
     await t.app.ctx.db.transaction(async (tx) => {
@@ -308,7 +292,7 @@ describe.each(DATABASE_KINDS)('what SQL alone does to rows before they are chain
       );
       await tx.execute(sql.raw('ALTER TABLE audit_log ENABLE TRIGGER USER'));
     });
-    const edited = await newestId();
+    const edited = await newestAuditId(t.app.ctx.db);
     await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(12));
     expect(await verifyAuditChain(t.app.ctx)).toMatchObject({
       ok: false,
@@ -323,13 +307,13 @@ describe.each(DATABASE_KINDS)('what SQL alone does to rows before they are chain
       `INSERT INTO audit_log (action, entity_type) VALUES ('user.update', 'user')`,
       `INSERT INTO audit_log (action, entity_type, chain_version, write_mac) VALUES ('user.update', 'user', 2, 'x')`,
     ])
-      expect(await refusal(t, sql.raw(statement)), statement).toMatch(/audit_log_sealed_whole/);
+      expect(await refusal(t.app.ctx.db, sql.raw(statement)), statement).toMatch(/audit_log_sealed_whole/);
     // One with another row's write seal is chained like any other, and reported.
     await t.app.ctx.db.execute(
       sql`INSERT INTO audit_log (at, action, entity_type, entity_id, write_mac)
           SELECT at, 'user.update', 'user', 'someone', write_mac FROM audit_log ORDER BY id DESC LIMIT 1`,
     );
-    const forged = await newestId();
+    const forged = await newestAuditId(t.app.ctx.db);
     expect(await verifyAuditChain(t.app.ctx)).toMatchObject({
       ok: false,
       firstBrokenId: forged,
