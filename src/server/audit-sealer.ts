@@ -103,18 +103,12 @@ async function sealBatch(
       ? { hash: newest.hash, seq: Number(newest.chain_seq) }
       : ((await sealLegacyRows(tx)) ?? { hash: null, seq: 0 });
     await chainRows(tx, head, rows);
-    const late = rows.filter((row) => row.overdue);
-    const first = late[0];
-    const overdue = first
-      ? {
-          firstId: Number(first.id),
-          count: late.length,
-          oldestAtUs: late.reduce(
-            (oldest, row) => (BigInt(row.at_us) < BigInt(oldest) ? row.at_us : oldest),
-            first.at_us,
-          ),
-        }
-      : null;
+    const overdue = rows
+      .filter((row) => row.overdue)
+      .reduce<OverdueRows | null>(
+        (found, row) => mergeOverdue(found, { firstId: Number(row.id), count: 1, oldestAtUs: row.at_us }),
+        null,
+      );
     return { rows: rows.length, overdue };
   });
 }

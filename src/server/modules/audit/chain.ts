@@ -56,8 +56,8 @@ async function readCheckpointFile(file: string): Promise<Checkpoint | null> {
 }
 
 /**
- * Seals what is pending, then recomputes every sealed row's keyed hash and link in chain order (in
- * batches, since only the app holds the key), then checks every checkpoint: each must be signed
+ * Seals what is pending, then recomputes every sealed row's keyed hash, link and write seal in
+ * chain order (in batches, since only the app holds the key), then checks every checkpoint: each must be signed
  * with the key, and the chain must still hold its row count up to its newest row with that row's
  * hash, so rows cut from the end are missed. Rows the seal found overdue break it too.
  */
