@@ -13,6 +13,7 @@ import Fastify, {
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Database } from '../db/client';
 import { setAuditChainKey } from './audit';
+import { AuditSealer } from './audit-sealer';
 import type { Config } from './config';
 import { type AppContext, type Clock, systemClock } from './context';
 import { AppError } from './errors';
@@ -68,6 +69,8 @@ declare module 'fastify' {
     routeTable: RouteEntry[];
     /** The background job queue; started by main.ts (tests start it only when they need it). */
     jobs: JobQueue;
+    /** Chains the audit rows written unsealed, within a second (decision 023); runs on every app. */
+    auditSealer: AuditSealer;
   }
 }
 
@@ -149,11 +152,16 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   app.decorate('readiness', { ready: false });
   app.decorateRequest('session', null);
   app.decorate('jobs', new JobQueue(app.ctx, JOBS));
+  // Audit rows are written unsealed and chained by this loop within a second (decision 023).
+  app.decorate('auditSealer', new AuditSealer(database.db, app.log, { isReady: () => app.readiness.ready }));
+  app.auditSealer.start();
   const leftovers = await fileStorage(app.ctx).removeLeftovers();
   if (leftovers) app.log.warn({ removed: leftovers }, 'removed upload files a crash left half-written');
-  // Jobs stop before the bus and the database they use; the bus sends what commits left pending.
+  // Jobs stop before the bus and the database they use; the sealer after the jobs that write; the
+  // bus last, sending what commits left pending.
   app.addHook('onClose', async () => {
     await app.jobs.stop();
+    await app.auditSealer.stop();
     await bus.stop();
   });
 

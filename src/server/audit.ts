@@ -1,9 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '../contracts/audit';
-import { queryRows } from '../db/client';
-import type { Executor, Tx } from './context';
+import type { Executor } from './context';
 import type { Keyring } from './secrets';
 
 /** Who did something and from where; taken from the request by `actorOf`. */
@@ -38,8 +36,9 @@ export function actorOf(request: FastifyRequest): Actor {
 export const SYSTEM_ACTOR: Actor = { id: null, label: 'system', name: null, ip: null, requestId: null };
 
 // The chain key is derived from the app secret and never reaches the database (decision 016).
-// It is held per process, not passed in: `writeAudit` is called with a bare transaction by every
-// service. Instances that share a database share APP_SECRET, so one process has one key.
+// It is held per process, not passed in: sealing (`sealAuditChain`, audit-sealer.ts) is also run by
+// scripts and tests with a bare database handle. Instances that share a database share APP_SECRET,
+// so one process has one key.
 let chainKey: { keyring: Keyring; probe: string } | null = null;
 const CHAIN_PURPOSE = 'audit-chain';
 
@@ -80,122 +79,95 @@ export const CHAINED_COLUMNS: SQL = sql.raw(
    entity_id, before::text AS before, after::text AS after, ip, request_id`,
 );
 
-/** The row's hash: HMAC(key, previous hash | canonical content). */
-export function chainHash(prevHash: string | null, row: ChainedContent): string {
-  const content = JSON.stringify([
+/** The content as a JSON array, its JSON columns given by `json` (their text, or their value). */
+function contentText(row: ChainedContent, json: (text: string | null) => unknown): string {
+  return JSON.stringify([
     row.at_us,
     row.actor_id,
     row.actor_label,
     row.action,
     row.entity_type,
     row.entity_id,
-    row.before,
-    row.after,
+    json(row.before),
+    json(row.after),
     row.ip,
     row.request_id,
   ]);
-  return chainMac(`${prevHash ?? ''}|${content}`);
 }
 
-interface ChainHead {
-  prev_hash: string | null;
-  prev_version: number | null;
-  at_us: string;
+/** The row's hash: HMAC(key, previous hash | canonical content). */
+export function chainHash(prevHash: string | null, row: ChainedContent): string {
+  return chainMac(`${prevHash ?? ''}|${contentText(row, (text) => text)}`);
 }
 
-/** Takes the chain lock (held to the end of the transaction) and reads the newest row. */
-async function lockChainHead(tx: Tx, extra: SQL = sql``): Promise<ChainHead & Record<string, unknown>> {
-  const [head] = await queryRows<ChainHead & Record<string, unknown>>(
-    tx,
-    sql`SELECT h.prev_hash, h.prev_version, h.at_us::text AS at_us ${extra} FROM audit_chain_head() h`,
+/** Objects with their keys sorted, at every level: jsonb keeps its own key order. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedKeys((value as Record<string, unknown>)[key])]),
   );
-  if (!head) throw new Error('audit_chain_head() returned nothing');
-  return head;
-}
-
-/** Runs `work` in the executor's transaction, or in one of its own outside a transaction. */
-function inTransaction<T>(executor: Executor, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return executor instanceof PgTransaction ? work(executor as Tx) : executor.transaction(work);
 }
 
 /**
- * Appends to the keyed hash chain. Call inside the transaction of the change being recorded
- * (both commit or neither), and last in it: the chain lock taken here is held until commit, so
- * chain order is commit order. Outside a transaction it opens its own.
+ * The row's write seal, computed by the writer before the row exists: HMAC(key, content) with the
+ * JSON compared as values (keys sorted), since the writer knows the JSON it sends, not the text
+ * jsonb will give back. It proves the app wrote this content: an insert with SQL alone, or an edit
+ * before the sealer chains the row, does not carry a valid one (decision 023).
+ */
+export function writeMac(row: ChainedContent): string {
+  return chainMac(
+    `write|${contentText(row, (text) => (text === null ? null : sortedKeys(JSON.parse(text))))}`,
+  );
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+// Whoever seals on this process (`AuditSealer`, one per app) hears of every row written, so it
+// seals shortly after; a write knows no app context, so the listeners are per process like the key.
+const writtenListeners = new Set<() => void>();
+
+/** Calls `listener` whenever an audit row's INSERT is built; returns the unsubscribe. */
+export function onAuditWritten(listener: () => void): () => void {
+  writtenListeners.add(listener);
+  return () => writtenListeners.delete(listener);
+}
+
+/**
+ * The bare `INSERT INTO audit_log …` of one entry (no trailing semicolon), for a hot path that
+ * runs it inside a data-modifying CTE of its own statement. The row goes in unsealed (no hash, no
+ * place in the chain) with its write seal: the sealer chains it after commit (decision 023), so the
+ * write takes no lock and reads nothing. `at` is this process's time of the write, in milliseconds.
+ */
+export function auditInsertSql(actor: Actor, entry: AuditEntry): SQL {
+  const atMs = Date.now();
+  const row: ChainedContent = {
+    at_us: `${atMs}000`,
+    actor_id: actor.id,
+    actor_label: actor.label,
+    action: entry.action,
+    entity_type: entry.entityType,
+    entity_id: entry.entityId ?? null,
+    before: json(entry.before),
+    after: json(entry.after),
+    ip: actor.ip,
+    request_id: actor.requestId,
+  };
+  const mac = writeMac(row);
+  for (const listener of writtenListeners) listener();
+  return sql`INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id, before, after, ip,
+                                    request_id, write_mac, chain_version)
+    VALUES (timestamptz 'epoch' + ${atMs}::bigint * interval '1 millisecond', ${row.actor_id}::text,
+            ${row.actor_label}::text, ${row.action}::text, ${row.entity_type}::text, ${row.entity_id}::text,
+            ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text, ${mac}::text, 3)`;
+}
+
+/**
+ * Records an entry: one plain INSERT. Call inside the transaction of the change being recorded
+ * (both commit or neither); outside a transaction the row stands alone.
  */
 export async function writeAudit(executor: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
-  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-  await inTransaction(executor, async (tx) => {
-    const head = await lockChainHead(
-      tx,
-      sql`, ${json(entry.before)}::jsonb::text AS before, ${json(entry.after)}::jsonb::text AS after`,
-    );
-    // A database migrated from the sha256 chain is sealed at start; this covers a write that
-    // comes first (a script), since sealing must precede the first keyed row.
-    const prevHash = head.prev_version === 1 ? await sealLegacyAuditRows(tx) : head.prev_hash;
-    const row: ChainedContent = {
-      at_us: head.at_us,
-      actor_id: actor.id,
-      actor_label: actor.label,
-      action: entry.action,
-      entity_type: entry.entityType,
-      entity_id: entry.entityId ?? null,
-      before: head.before as string | null,
-      after: head.after as string | null,
-      ip: actor.ip,
-      request_id: actor.requestId,
-    };
-    await tx.execute(sql`
-      INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id, before, after, ip,
-                             request_id, prev_hash, hash, chain_version)
-      VALUES (timestamptz 'epoch' + ${row.at_us}::bigint * interval '1 microsecond', ${row.actor_id}::text,
-              ${row.actor_label}::text, ${row.action}, ${row.entity_type}, ${row.entity_id}::text,
-              ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text,
-              ${prevHash}::text, ${chainHash(prevHash, row)}, 2)`);
-  });
-}
-
-const SEAL_BATCH = 500;
-
-/**
- * Re-chains the rows hashed with plain sha256 (migration 0002, `chain_version` 1) with the keyed
- * hash, once, in id order: the only UPDATE the append-only trigger allows. Only an intact sha256
- * chain with no keyed row yet is sealed (sealing must not launder an edit made before it); else
- * the rows stay unsealed and `verify` reports them. Returns the newest hash afterwards.
- */
-export async function sealLegacyAuditRows(executor: Executor): Promise<string | null> {
-  return inTransaction(executor, async (tx) => {
-    const head = await lockChainHead(tx);
-    if (head.prev_version !== 1) return head.prev_hash;
-    const [state] = await queryRows<{ keyed: boolean; broken: boolean }>(
-      tx,
-      sql`SELECT EXISTS (SELECT 1 FROM audit_log WHERE chain_version <> 1) AS keyed,
-                 EXISTS (SELECT 1 FROM (
-                   SELECT prev_hash, hash, lag(hash) OVER (ORDER BY id) AS expected_prev,
-                          audit_hash(prev_hash, audit_payload(at, actor_id, actor_label, action, entity_type,
-                                     entity_id, before, after, ip, request_id)) AS expected_hash
-                   FROM audit_log) chain
-                 WHERE prev_hash IS DISTINCT FROM expected_prev OR hash IS DISTINCT FROM expected_hash) AS broken`,
-    );
-    if (state?.keyed || state?.broken) return head.prev_hash;
-    let prevHash: string | null = null;
-    let cursor = 0;
-    for (;;) {
-      const rows = await queryRows<ChainedContent & { id: string | number }>(
-        tx,
-        sql`SELECT id, ${CHAINED_COLUMNS} FROM audit_log WHERE id > ${cursor} ORDER BY id LIMIT ${SEAL_BATCH}`,
-      );
-      if (!rows.length) return prevHash;
-      const values = rows.map((row) => {
-        const hash = chainHash(prevHash, row);
-        const value = sql`(${Number(row.id)}::bigint, ${prevHash}::text, ${hash}::text)`;
-        prevHash = hash;
-        return value;
-      });
-      await tx.execute(sql`
-        UPDATE audit_log SET prev_hash = v.prev_hash, hash = v.hash, chain_version = 2
-        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, prev_hash, hash) WHERE audit_log.id = v.id`);
-      cursor = Number(rows.at(-1)?.id);
-    }
-  });
+  await executor.execute(auditInsertSql(actor, entry));
 }

@@ -3,7 +3,7 @@ import { openDatabase } from '../db/client';
 import { migrate } from '../db/migrate';
 import { BUILD_TEMPLATE, readTemplate } from '../db/template';
 import { buildApp } from './app';
-import { sealLegacyAuditRows } from './audit';
+import { sealLegacyAuditRows } from './audit-sealer';
 import { loadConfig } from './config';
 import { seedDemoPortfolio } from './demo/portfolio';
 import { formatCredentials, seedDemoUsers } from './demo/users';

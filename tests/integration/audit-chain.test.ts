@@ -1,8 +1,9 @@
 import { existsSync, rmSync } from 'node:fs';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
-import { type AuditEntry, SYSTEM_ACTOR, sealLegacyAuditRows, writeAudit } from '../../src/server/audit';
+import { type AuditEntry, SYSTEM_ACTOR, writeAudit } from '../../src/server/audit';
+import { sealAuditChain, sealLegacyAuditRows } from '../../src/server/audit-sealer';
 import {
   checkpointFile,
   recordAuditCheckpoint,
@@ -11,6 +12,7 @@ import {
 import { auditCheckpointJob } from '../../src/server/modules/audit/checkpoint-job';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
+import { refusal } from '../support/records';
 
 // Any action will do: the chain covers every row alike.
 const entry = (n: number): AuditEntry => ({
@@ -42,16 +44,6 @@ async function asInsider(t: TestApp, ...tamper: string[]): Promise<void> {
     await run('ALTER TABLE audit_log ENABLE TRIGGER USER');
     await run('ALTER TABLE audit_checkpoints ENABLE TRIGGER USER');
   }
-}
-
-/** The database's refusal of a statement (drizzle wraps it as the error's cause). */
-async function refusal(t: TestApp, statement: SQL): Promise<string> {
-  try {
-    await t.app.ctx.db.execute(statement);
-  } catch (error) {
-    return String((error as Error & { cause?: Error }).cause?.message ?? error);
-  }
-  return 'accepted';
 }
 
 /** Recomputes the hash of every row from `fromId` on, as the sha256 chain of migration 0002 was. */
@@ -129,7 +121,9 @@ describe.each(DATABASE_KINDS)('audit hash chain on %s', (kind) => {
       'TRUNCATE audit_checkpoints',
     ];
     for (const statement of refused)
-      expect(await refusal(t, sql.raw(statement)), statement).toMatch(/is append-only: \w+ refused/);
+      expect(await refusal(t.app.ctx.db, sql.raw(statement)), statement).toMatch(
+        /is append-only: \w+ refused/,
+      );
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
   });
 });
@@ -240,7 +234,10 @@ describe.each(DATABASE_KINDS)('rows chained with plain sha256 before the keyed c
 
   const versions = async () =>
     (
-      await queryRows<{ v: number }>(t.app.ctx.db, sql`SELECT DISTINCT chain_version AS v FROM audit_log`)
+      await queryRows<{ v: number }>(
+        t.app.ctx.db,
+        sql`SELECT DISTINCT chain_version AS v FROM audit_log ORDER BY v`,
+      )
     ).map((row) => Number(row.v));
 
   it('are reported until sealed, then sealed once with the key at start', async () => {
@@ -255,9 +252,11 @@ describe.each(DATABASE_KINDS)('rows chained with plain sha256 before the keyed c
     expect(await verifyAuditChain(t.app.ctx)).toMatchObject({ ok: true, rows: 6 });
   });
 
-  it('are sealed by the first keyed write when nothing sealed them before', async () => {
+  it('are sealed before the first keyed row when nothing sealed them before', async () => {
     await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(6));
-    expect(await versions()).toEqual([2]);
+    await sealAuditChain(t.app.ctx.db, { wait: true });
+    // Sealed with the key (2), then the new row with its write seal (3, decision 023).
+    expect(await versions()).toEqual([2, 3]);
     expect(await verifyAuditChain(t.app.ctx)).toMatchObject({ ok: true, rows: 6 });
   });
 
@@ -265,7 +264,7 @@ describe.each(DATABASE_KINDS)('rows chained with plain sha256 before the keyed c
     const [first] = await ids(t);
     expect(
       await refusal(
-        t,
+        t.app.ctx.db,
         sql`UPDATE audit_log SET chain_version = 2, actor_label = 'someone else' WHERE id = ${first}`,
       ),
     ).toMatch(/append-only/);
@@ -296,6 +295,8 @@ describe.each(DATABASE_KINDS)('audit API on %s', (kind) => {
     const next = (await admin.get(`/api/audit?limit=2&before=${all.nextBefore}`)).json();
     expect(next.rows[0].id).toBeLessThan(all.rows[1].id);
 
+    // Rows are sealed within a second of commit (decision 023); verifying seals them at once.
+    expect((await admin.get('/api/audit/verify')).json()).toMatchObject({ ok: true });
     const logouts = (
       await admin.get(
         `/api/audit?action=auth.logout&actor=${encodeURIComponent(agent.user.email.toUpperCase())}`,

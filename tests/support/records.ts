@@ -1,6 +1,22 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, type SQL, sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../../src/db/client';
 import { auditLog } from '../../src/db/schema';
+
+/** The database's refusal of a statement (drizzle wraps it as the error's cause), or 'accepted'. */
+export async function refusal(db: Db, statement: SQL): Promise<string> {
+  try {
+    await db.execute(statement);
+  } catch (error) {
+    return String((error as Error & { cause?: Error }).cause?.message ?? error);
+  }
+  return 'accepted';
+}
+
+/** The newest audit row's id. */
+export async function newestAuditId(db: Db): Promise<number> {
+  const [row] = await queryRows<{ id: string | number }>(db, sql`SELECT max(id) AS id FROM audit_log`);
+  return Number(row?.id);
+}
 
 /** The newest audit row of an action, or undefined. */
 export async function lastAudit(db: Db, action: string) {

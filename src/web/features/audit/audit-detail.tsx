@@ -34,7 +34,14 @@ export function AuditDetailDialog({ row, onClose }: { row: AuditRow | null; onCl
               <dt className="text-muted-foreground">Address</dt>
               <dd>{row.ip ?? '—'}</dd>
               <dt className="text-muted-foreground">Hash</dt>
-              <dd className="break-all font-mono text-xs">{row.hash ?? '—'}</dd>
+              {row.hash ? (
+                <dd className="break-all font-mono text-xs">{row.hash}</dd>
+              ) : (
+                // Written moments ago: the sealer chains it within a second (decision 023).
+                <dd className="text-muted-foreground" data-testid="text-audit-unsealed">
+                  Not sealed yet: entries join the chain within a second of being written.
+                </dd>
+              )}
             </dl>
             <Changes before={row.before} after={row.after} />
           </>
