@@ -140,8 +140,9 @@ export function onAuditWritten(listener: () => void): () => void {
  * runs it inside a data-modifying CTE of its own statement. The row goes in unsealed (no hash, no
  * place in the chain) with its write seal: the sealer chains it after commit (decision 023), so the
  * write takes no lock and reads nothing. `at` is this process's time of the write, in milliseconds.
+ * With `when`, the row is written only when it holds (the CTE's other writes happened).
  */
-export function auditInsertSql(actor: Actor, entry: AuditEntry): SQL {
+export function auditInsertSql(actor: Actor, entry: AuditEntry, when?: SQL): SQL {
   const atMs = Date.now();
   const row: ChainedContent = {
     at_us: `${atMs}000`,
@@ -159,9 +160,10 @@ export function auditInsertSql(actor: Actor, entry: AuditEntry): SQL {
   for (const listener of writtenListeners) listener();
   return sql`INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id, before, after, ip,
                                     request_id, write_mac, chain_version)
-    VALUES (timestamptz 'epoch' + ${atMs}::bigint * interval '1 millisecond', ${row.actor_id}::text,
-            ${row.actor_label}::text, ${row.action}::text, ${row.entity_type}::text, ${row.entity_id}::text,
-            ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text, ${mac}::text, 3)`;
+    SELECT timestamptz 'epoch' + ${atMs}::bigint * interval '1 millisecond', ${row.actor_id}::text,
+           ${row.actor_label}::text, ${row.action}::text, ${row.entity_type}::text, ${row.entity_id}::text,
+           ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text, ${mac}::text, 3
+    ${when ? sql`WHERE ${when}` : sql``}`;
 }
 
 /**

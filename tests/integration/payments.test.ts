@@ -63,7 +63,7 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     await trialBalanceNets();
   });
 
-  it('posts a plain payment in at most 4 statements and answers what GET /api/payments/:id reads', async () => {
+  it('posts a plain payment in at most 2 statements and answers what GET /api/payments/:id reads', async () => {
     const contract = await active();
     await finance.get(`/api/contracts/${contract.id}`); // the session is cached from here (decision 001)
     const seen: string[] = [];
@@ -76,13 +76,13 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     stop();
     expect(res.statusCode).toBe(201);
     // Decision 022: the key's claim, the contract's lock and every read in one statement; every
-    // write in one; the audit row (two statements while writeAudit chains under a lock). BEGIN
+    // write in one, with the audit row (decision 023: chained after commit). BEGIN
     // and COMMIT are not counted (PGlite opens its transactions itself); no read after commit. The
     // coalesced cache notifications sent after commits (decision 024) are not the payment's.
     const statements = seen.filter(
       (statement) => !/^\s*(begin|commit)\s*$/i.test(statement) && !/^SELECT pg_notify\(/.test(statement),
     );
-    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(4);
+    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(2);
     expect(res.json()).toEqual((await finance.get(`/api/payments/${res.json().payment.id}`)).json());
     // A payment that answers a controlled unit takes the longer path, with the same answer.
     const unit = await active('openpaygo');

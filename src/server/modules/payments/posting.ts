@@ -13,7 +13,7 @@ import {
   type InstallmentPosition,
   isSettled,
 } from '../../../domain';
-import { type Actor, writeAudit } from '../../audit';
+import { type Actor, auditInsertSql, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
 import { conflict, fieldError } from '../../errors';
@@ -157,6 +157,13 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
   const backDated = locked.beside.later === true;
   let outcome: RepaymentOutcome;
   let answer: PaymentResult | null = null;
+  let plainWrite = false;
+  const audited = (backDated: boolean) => ({
+    action: 'payment.create' as const,
+    entityType: 'payment' as const,
+    entityId: paymentId,
+    after: { ...request, receivedAt: receivedAt.toISOString(), valueDate, backDated },
+  });
   if (backDated) {
     const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, [
       paymentWrites(payment, 'posted', { ifReferenceFree: true }),
@@ -169,6 +176,7 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
     // off), re-amortises or answers a controlled unit writes its payment, lines and entry there,
     // then the contract's side, timeline and notice as a correction or a suspense match does.
     const plain = !forward.plan.move && !forward.totals.rescheduled && state.device?.controlKind === 'none';
+    plainWrite = plain;
     const amount = formatMoney(input.amount, row.currency);
     const parts = [
       paymentWrites({ ...payment, credit: forward.credit }, 'posted', { ifReferenceFree: true }),
@@ -179,6 +187,8 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
         repaymentWrites(ctx, state, forward.plan, forward.totals.settledOn, paymentWritten),
         paymentEvent(ctx, actor, state, recorded, NO_DEVICE_EFFECT, false, paymentWritten),
         ...agentNoticeWrites(ctx, agent, row, amount, paymentId, paymentWritten),
+        // The audit row too (decision 023: one plain INSERT, chained after commit by the sealer).
+        { with: [sql`payment_audit AS (${auditInsertSql(actor, audited(false), paymentWritten)})`] },
       );
     }
     const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts);
@@ -214,12 +224,7 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
       allocations: forward.lines.map((line) => ({ ...line })),
     };
   }
-  await writeAudit(ctx.tx, actor, {
-    action: 'payment.create',
-    entityType: 'payment',
-    entityId: paymentId,
-    after: { ...request, receivedAt: receivedAt.toISOString(), valueDate, backDated },
-  });
+  if (!plainWrite) await writeAudit(ctx.tx, actor, audited(backDated));
   return { paymentId, created: true, outcome, answer };
 }
 
