@@ -73,7 +73,6 @@ interface CheckedRow {
   paymentId: string | null;
 }
 
-
 export async function createImport(ctx: TxContext, actor: Actor, upload: Upload): Promise<string> {
   const file = await readStatement(upload.fileName, upload.data);
   const remembered = upload.mapping ? null : await rememberedMapping(ctx.tx, upload.source);
