@@ -41,6 +41,12 @@ export const CORRECTION_LABELS: Record<Correction['kind'], string> = {
   transfer: 'Transfer',
 };
 
+export const CORRECTION_STATUS_LABELS: Record<Correction['status'], string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
 export const CORRECTION_STATUS_VARIANTS: Record<Correction['status'], BadgeProps['variant']> = {
   pending: 'warning',
   approved: 'success',

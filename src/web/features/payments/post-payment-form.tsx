@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, CircleDollarSign, Receipt } from 'lucide-react';
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { type Contract, contractEndpoints } from '@/contracts/contracts';
 import { type PaymentResult, paymentEndpoints } from '@/contracts/payments';
@@ -22,8 +22,10 @@ import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { AllocationTable } from './allocation-table';
+import { takesPayments } from './contract-payments';
 import { ContractPicker, contractOption, useDebounced } from './contract-picker';
 import { MANUAL_METHODS, type ManualMethod, METHOD_LABELS, newIdempotencyKey, receiptHref } from './format';
+import { RequestMpesaButton } from './mpesa-push';
 
 /** `datetime-local` text (the browser's zone) as an ISO instant, or null when empty or invalid. */
 function instantOf(local: string): string | null {
@@ -254,7 +256,14 @@ export function PostPaymentForm({ initialContractId = '' }: { initialContractId?
         </CardContent>
       </Card>
       <div className="grid min-w-0 grid-cols-1 content-start gap-4">
-        <ContractSummary contract={c} loading={contract.isLoading} error={contract.error} />
+        <ContractSummary
+          contract={c}
+          loading={contract.isLoading}
+          error={contract.error}
+          action={
+            c && takesPayments(c) ? <RequestMpesaButton contract={c} user={user} amount={minor} /> : null
+          }
+        />
         <PreviewCard
           waiting={!contractId || !minor}
           loading={preview.isFetching && !preview.data}
@@ -271,10 +280,13 @@ function ContractSummary({
   contract: c,
   loading,
   error,
+  action,
 }: {
   contract: Contract | undefined;
   loading: boolean;
   error: unknown;
+  /** What else can be done for the contract here (ask for an M-Pesa payment). */
+  action: ReactNode;
 }) {
   if (loading)
     return (
@@ -335,6 +347,7 @@ function ContractSummary({
             </div>
           )}
         </dl>
+        {action && <div className="mt-4 flex flex-wrap items-center gap-3 border-t pt-4">{action}</div>}
       </CardContent>
     </Card>
   );
