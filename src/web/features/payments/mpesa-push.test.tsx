@@ -6,7 +6,7 @@ import type { Push } from '@/contracts/payments';
 import type { Role } from '@/contracts/roles';
 import { contract, IDS, staff } from '@/web/features/contracts/test-fixtures';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
-import { amountDueNow, RequestMpesaButton } from './mpesa-push';
+import { RequestMpesaButton, suggestedPushAmount } from './mpesa-push';
 import { PAYMENT_ID } from './test-fixtures';
 
 const PUSH_ID = '77777777-7777-4777-8777-777777777777';
@@ -73,16 +73,23 @@ function renderButton(role: Role, c: Contract = owing()) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('amountDueNow', () => {
+describe('suggestedPushAmount', () => {
   it('asks for what is overdue, else the next instalment, never beyond the balance, in whole units', () => {
-    expect(amountDueNow(owing())).toBe(31_000);
-    expect(amountDueNow(owing({ schedule: contract().schedule }))).toBe(31_000);
+    expect(suggestedPushAmount(owing())).toEqual({ amount: 31_000, basis: 'due' });
     expect(
-      amountDueNow(
+      suggestedPushAmount(
+        owing({
+          schedule: contract().schedule,
+          nextDue: { installmentNumber: 1, dueDate: '2026-02-15', amount: 32_200 },
+        }),
+      ),
+    ).toEqual({ amount: 32_200, basis: 'next' });
+    expect(
+      suggestedPushAmount(
         owing({ outstanding: { principal: 950, interest: 0, fees: 0, penalties: 0, total: 950 } }),
       ),
-    ).toBe(1_000);
-    expect(amountDueNow(owing({ schedule: contract().schedule, nextDue: null }))).toBeNull();
+    ).toEqual({ amount: 1_000, basis: 'due' });
+    expect(suggestedPushAmount(owing({ schedule: contract().schedule, nextDue: null }))).toBeNull();
   });
 });
 
@@ -97,6 +104,7 @@ describe('RequestMpesaButton', () => {
     await user.click(screen.getByTestId('button-request-mpesa'));
     expect(screen.getByTestId('input-push-phone')).toHaveValue('+254712345678');
     expect(screen.getByTestId('input-push-amount')).toHaveValue('310.00');
+    expect(screen.getByText('Due now: $310.00.')).toBeInTheDocument();
 
     await user.clear(screen.getByTestId('input-push-phone'));
     await user.clear(screen.getByTestId('input-push-amount'));
@@ -115,7 +123,9 @@ describe('RequestMpesaButton', () => {
     );
     expect(posts).toEqual([]);
 
-    await user.click(screen.getByTestId('button-push-send'));
+    // By keyboard: the confirm step puts focus on its send button.
+    expect(screen.getByTestId('button-push-send')).toHaveFocus();
+    await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.getByTestId('status-push')).toHaveAttribute('data-state', 'paid'), {
       timeout: 3000,
     });
@@ -136,6 +146,7 @@ describe('RequestMpesaButton', () => {
     expect(screen.getByTestId('status-push')).toHaveTextContent('The customer cancelled the request');
     await user.click(screen.getByTestId('button-push-retry'));
     expect(screen.getByTestId('input-push-amount')).toHaveValue('310.00');
+    expect(screen.getByTestId('input-push-phone')).toHaveFocus();
   });
 
   it('shows a refusal by the provider as failed, with its reason', async () => {

@@ -41,14 +41,15 @@ const CANCELLED_BY_CUSTOMER = 1032;
  * What to ask for by default: what is overdue or due today, else the next instalment, never more
  * than the balance; rounded up to a whole amount, as M-Pesa takes no fractions.
  */
-export function amountDueNow(contract: Contract): number | null {
+export function suggestedPushAmount(contract: Contract): { amount: number; basis: 'due' | 'next' } | null {
   const owed = contract.schedule
     .filter((row) => row.status === 'overdue' || row.status === 'due')
     .reduce((sum, row) => sum + row.total - row.paid, 0);
+  const basis = owed > 0 ? 'due' : 'next';
   const due = Math.min(owed || contract.nextDue?.amount || 0, contract.outstanding.total);
   if (due <= 0) return null;
   const unit = 10 ** minorUnitDigits(contract.currency);
-  return Math.ceil(due / unit) * unit;
+  return { amount: Math.ceil(due / unit) * unit, basis };
 }
 
 /** A push as people read it: the customer's refusal is "cancelled", every other failure "failed". */
@@ -94,7 +95,7 @@ export function RequestMpesaButton({
       {open && (
         <MpesaPushDialog
           contract={contract}
-          initialAmount={amount ?? amountDueNow(contract)}
+          initialAmount={amount ?? suggestedPushAmount(contract)?.amount ?? null}
           onClose={() => setOpen(false)}
         />
       )}
@@ -123,7 +124,22 @@ function MpesaPushDialog({
   const [amount, setAmount] = useState(moneyInputText(initialAmount, currency));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [step, setStep] = useState<Step>({ name: 'form' });
-  const due = amountDueNow(contract);
+  const suggested = suggestedPushAmount(contract);
+  // Each step replaces the last one's buttons: focus moves to the new step's main control.
+  const sendRef = useRef<HTMLButtonElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const shown = useRef(step.name);
+  useEffect(() => {
+    if (shown.current === step.name) return; // the dialog's own focus on opening
+    shown.current = step.name;
+    if (step.name === 'confirm') sendRef.current?.focus();
+    if (step.name === 'form') {
+      const form = formRef.current;
+      (
+        form?.querySelector<HTMLInputElement>('input[aria-invalid="true"]') ?? form?.querySelector('input')
+      )?.focus();
+    }
+  }, [step.name]);
 
   const send = useMutation({
     mutationFn: (body: { phone: string; amount: number }) =>
@@ -169,7 +185,13 @@ function MpesaPushDialog({
           </DialogDescription>
         </DialogHeader>
         {step.name === 'form' && (
-          <form onSubmit={review} noValidate className="grid grid-cols-1 gap-4" data-testid="form-mpesa-push">
+          <form
+            ref={formRef}
+            onSubmit={review}
+            noValidate
+            className="grid grid-cols-1 gap-4"
+            data-testid="form-mpesa-push"
+          >
             <FormField
               id={`${id}-phone`}
               label="Phone"
@@ -193,9 +215,9 @@ function MpesaPushDialog({
               label={`Amount (${currency})`}
               error={errors.amount}
               hint={
-                due
-                  ? `Due now: ${money(due, currency)}.`
-                  : 'Nothing is due now; a payment beyond the balance is kept as credit.'
+                suggested
+                  ? `${suggested.basis === 'due' ? 'Due now' : 'Next instalment'}: ${money(suggested.amount, currency)}.`
+                  : 'Nothing is due; a payment beyond the balance is kept as credit.'
               }
             >
               {(control) => (
@@ -245,7 +267,7 @@ function MpesaPushDialog({
               >
                 Back
               </Button>
-              <Button type="submit" disabled={busy} data-testid="button-push-send">
+              <Button ref={sendRef} type="submit" disabled={busy} data-testid="button-push-send">
                 {busy ? <Spinner className="size-4" /> : <Smartphone aria-hidden="true" />}
                 Send request
               </Button>
@@ -293,6 +315,8 @@ function PushProgress({
   const p = push.data;
   const state = pushState(p);
   const amount = money(p.amount, p.currency);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => closeRef.current?.focus(), []);
   const announced = useRef(false);
   useEffect(() => {
     if (state !== 'paid' || announced.current) return;
@@ -359,7 +383,7 @@ function PushProgress({
             </Link>
           </Button>
         )}
-        <Button type="button" onClick={onClose} data-testid="button-push-close">
+        <Button ref={closeRef} type="button" onClick={onClose} data-testid="button-push-close">
           Close
         </Button>
       </DialogFooter>

@@ -29,7 +29,7 @@ import { queryKeys } from '@/web/lib/query-keys';
 import { apiError, errorMessage } from '@/web/lib/queryClient';
 import { AllocationTable } from './allocation-table';
 import { CorrectionRequestDialog } from './correction-dialogs';
-import { CORRECTION_LABELS, METHOD_LABELS, STATUS_LABELS, STATUS_VARIANTS } from './format';
+import { CORRECTION_LABELS, METHOD_LABELS, providerName, STATUS_LABELS, STATUS_VARIANTS } from './format';
 import { CorrectionHistoryCard, TransferNote, usePaymentHistory } from './receipt-history';
 
 const AREA = AREAS['/payment-processing'];
@@ -188,7 +188,7 @@ export function ReceiptView({ id }: { id: string }) {
 
       <TransferNote history={history.data} />
 
-      {p.token && <TokenCard token={p.token} />}
+      {p.token && p.status === 'posted' && <TokenCard token={p.token} />}
 
       <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card data-testid="card-receipt">
@@ -207,7 +207,7 @@ export function ReceiptView({ id }: { id: string }) {
               <Item label="Value date">{p.valueDate ? formatBusinessDate(p.valueDate) : '—'}</Item>
               <Item label="Method">
                 {METHOD_LABELS[p.method]}
-                {p.provider && p.provider !== p.method ? ` (${p.provider})` : ''}
+                {p.provider && p.provider !== p.method ? ` (${providerName(p.provider)})` : ''}
               </Item>
               <Item label="Reference">{p.reference ?? '—'}</Item>
               <Item label="Customer">
