@@ -6,6 +6,7 @@ import type { Contract } from '@/contracts/contracts';
 import { mobileMoneyEndpoints, type Push } from '@/contracts/payments';
 import { can, type RoleHolder } from '@/contracts/roles';
 import { minorUnitDigits } from '@/domain';
+import { AmountField } from '@/web/components/amount-field';
 import { DialogSubmitFooter } from '@/web/components/dialog-submit-footer';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -22,7 +23,6 @@ import {
 import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
-import { amountPlaceholder } from '@/web/lib/format';
 import { money, moneyInputText, parseMoneyInput } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -210,28 +210,19 @@ function MpesaPushDialog({
                 />
               )}
             </FormField>
-            <FormField
+            <AmountField
               id={`${id}-amount`}
-              label={`Amount (${currency})`}
+              currency={currency}
+              value={amount}
+              onChange={setAmount}
               error={errors.amount}
               hint={
                 suggested
                   ? `${suggested.basis === 'due' ? 'Due now' : 'Next instalment'}: ${money(suggested.amount, currency)}.`
                   : 'Nothing is due; a payment beyond the balance is kept as credit.'
               }
-            >
-              {(control) => (
-                <Input
-                  {...control}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder={amountPlaceholder(currency, 0)}
-                  value={amount}
-                  onChange={(event) => setAmount(event.target.value)}
-                  data-testid="input-push-amount"
-                />
-              )}
-            </FormField>
+              testId="input-push-amount"
+            />
             <DialogSubmitFooter
               onCancel={onClose}
               pending={false}

@@ -5,6 +5,7 @@ import { useLocation } from 'wouter';
 import { type Contract, contractEndpoints } from '@/contracts/contracts';
 import { type PaymentResult, paymentEndpoints } from '@/contracts/payments';
 import { can } from '@/contracts/roles';
+import { AmountField } from '@/web/components/amount-field';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
@@ -16,7 +17,7 @@ import { Skeleton } from '@/web/components/ui/skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
-import { amountPlaceholder, formatBusinessDate } from '@/web/lib/format';
+import { formatBusinessDate } from '@/web/lib/format';
 import { money, parseMoneyInput } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -179,19 +180,14 @@ export function PostPaymentForm({ initialContractId = '' }: { initialContractId?
               )}
             </FormField>
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              <FormField id={`${id}-amount`} label={`Amount (${currency})`} error={errors.amount}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    placeholder={amountPlaceholder(currency, 0)}
-                    value={amount}
-                    onChange={(event) => changed(setAmount)(event.target.value)}
-                    data-testid="input-payment-amount"
-                  />
-                )}
-              </FormField>
+              <AmountField
+                id={`${id}-amount`}
+                currency={currency}
+                value={amount}
+                onChange={changed(setAmount)}
+                error={errors.amount}
+                testId="input-payment-amount"
+              />
               <FormField id={`${id}-method`} label="Method" error={errors.method}>
                 {(control) => (
                   <NativeSelect
