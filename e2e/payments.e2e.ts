@@ -234,10 +234,60 @@ describe('payment processing in Chromium', () => {
       .poll(() => checker.page.getByTestId('badge-payment-status').getAttribute('data-status'))
       .toBe('reversed');
     await checker.page.getByTestId('card-reversed').waitFor();
+    // The receipt keeps the correction: who asked and why, who approved, with the note.
+    const entry = checker.page.locator('[data-testid^="entry-correction-"]').first();
+    expect(await entry.getAttribute('data-status')).toBe('approved');
+    await entry.getByText('Counterfeit notes found at banking').waitFor();
+    await entry.getByText('Asked by Fiona Achieng', { exact: false }).waitFor();
+    await entry.getByText('Approved by Brian Otieno', { exact: false }).waitFor();
+    await entry.getByText('Bank confirmed', { exact: false }).waitFor();
     await screenshot(checker.page, 'payments-receipt-reversed');
+    expect(await accessibilityViolations(checker.page)).toEqual([]);
     expect(maker.errors).toEqual([]);
     expect(checker.errors).toEqual([]);
     await maker.context.close();
     await checker.context.close();
+  });
+
+  it('requests an M-Pesa payment from the contract page and sees the simulator pay it', async () => {
+    const { page, errors, context } = await suite.openAs(agent);
+    await page.goto(`/contracts/${contractId}`);
+    await page.getByTestId('button-request-mpesa').click();
+    const dialog = page.getByTestId('dialog-mpesa-push');
+    expect(await dialog.getByTestId('input-push-phone').inputValue()).toBe('+254712345678');
+    const due = await dialog.getByTestId('input-push-amount').inputValue();
+    expect(Number(due)).toBeGreaterThan(0);
+    // Each field is checked before anything is sent.
+    await dialog.getByTestId('input-push-phone').fill('');
+    await dialog.getByTestId('input-push-amount').fill('12.50');
+    await dialog.getByTestId('button-push-review').click();
+    await dialog.getByText('Enter the phone number to ask').waitFor();
+    await dialog.getByText('M-Pesa takes whole amounts: leave out the cents').waitFor();
+    await screenshot(page, 'payments-mpesa-form');
+    // The organisation is in the US: a Kenyan number without its country code is the server's refusal.
+    await dialog.getByTestId('input-push-phone').fill('0712 345 678');
+    await dialog.getByTestId('input-push-amount').fill('150');
+    await dialog.getByTestId('button-push-review').click();
+    await dialog.getByTestId('button-push-send').click();
+    await dialog.getByText(/Enter a valid phone number: a US number/).waitFor();
+    await dialog.getByTestId('input-push-phone').fill('+254 712 345 678');
+    await dialog.getByTestId('button-push-review').click();
+    expect(await dialog.getByTestId('text-push-confirm').textContent()).toBe(
+      `Ask +254 712 345 678 to pay $150.00 on ${contractNumber}?`,
+    );
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await dialog.getByTestId('button-push-send').click();
+    // The simulator answers after its delay; the dialog follows the push from pending to paid.
+    await expect
+      .poll(() => dialog.getByTestId('status-push').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('paid');
+    await screenshot(page, 'payments-mpesa-paid');
+    await dialog.getByTestId('link-push-receipt').click();
+    await expectPath(page, /^\/payment-processing\/receipts\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByTestId('text-receipt-amount').textContent()).toBe('$150.00');
+    await page.getByTestId('card-receipt').getByText('Mobile money (M-Pesa)').waitFor();
+    await page.getByTestId('empty-receipt-corrections').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

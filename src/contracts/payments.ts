@@ -171,6 +171,26 @@ export const correctionListQuery = listQuery(['requestedAt'], {
 });
 export const correctionPageSchema = pageOf(correctionSchema);
 
+/** A payment named beside another: the original of a transfer, or the payment it became. */
+export const paymentLinkSchema = z.object({
+  id: z.string(),
+  receiptNumber: z.string(),
+  contractId: z.string().nullable(),
+  contractNumber: z.string().nullable(),
+  status: z.enum(PAYMENT_STATUSES),
+});
+export type PaymentLink = z.infer<typeof paymentLinkSchema>;
+
+/** A payment's corrections (oldest first) and where a transfer took it from or to: its receipt's history. */
+export const paymentHistorySchema = z.object({
+  corrections: z.array(correctionSchema.omit({ payment: true })),
+  /** This payment was posted by an approved transfer of that one. */
+  transferredFrom: paymentLinkSchema.nullable(),
+  /** An approved transfer of this payment posted that one on the other contract. */
+  transferredTo: paymentLinkSchema.nullable(),
+});
+export type PaymentHistory = z.infer<typeof paymentHistorySchema>;
+
 const paymentId = idParams('payment');
 const correctionId = idParams('correction');
 
@@ -218,6 +238,12 @@ export const paymentEndpoints = {
     body: transferBody,
     response: correctionSchema,
     status: 201,
+  }),
+  history: endpoint({
+    method: 'GET',
+    path: '/api/payments/:id/history',
+    params: paymentId,
+    response: paymentHistorySchema,
   }),
   corrections: endpoint({
     method: 'GET',

@@ -64,13 +64,10 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/contracts/portfolio.ts: customers': 'the assistant’s portfolio is read set-based in one statement',
   'modules/contracts/portfolio.ts: devices': 'the assistant’s portfolio is read set-based in one statement',
   'modules/contracts/references.ts: devices':
-    'a statement import resolves thousands of unit serials to contracts in one statement',
+    'a payer’s reference (statement line, mobile money BillRefNumber) names a contract by its unit’s serial',
   'modules/contracts/references.ts: customers':
-    'a statement import resolves thousands of phones to contracts in one statement',
-  'modules/contracts/lookup.ts: customers':
-    'an account reference (mobile money BillRefNumber) names a contract by its customer’s phone or account',
-  'modules/contracts/lookup.ts: devices':
-    'an account reference (mobile money BillRefNumber) names a contract by its device serial',
+    'a payer’s reference (statement line, mobile money BillRefNumber) names a contract by its customer’s phone or account',
+  'modules/contracts/push-target.ts: customers': 'an STK push asks the contract’s customer’s phone',
   'modules/plans/service.ts: contracts': 'a plan in use by contracts cannot be retired: one EXISTS check',
   'modules/plans/service.ts: deviceModels': 'a plan names the device models it finances: joined for names',
   // Names of staff shown beside records: a users read-model for display is not built yet.

@@ -88,7 +88,8 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     return [
       'Date,Account,Amount,Transaction Ref,Narrative',
       `${at},${b.number},"1,000.00",REF-1,good`,
-      `${at},${a.number},500.5,REF-2,good`,
+      // As a payer types it: the same rules as an M-Pesa account reference (case, spaces, no dash).
+      `${at},${a.number.toLowerCase().replace('-', ' ')},500.5,REF-2,good`,
       `${at},CT-NOPE,100,REF-3,unknown contract`,
       `${at},${a.number},12.345,REF-4,too many decimals`,
       `2025-02-31,${a.number},100,REF-5,no such date`,

@@ -92,10 +92,73 @@ describe.each(DATABASE_KINDS)('receipts and statements on %s', (kind) => {
     expect(figure('Customer credit')).toBe('USD 0.00');
   });
 
+  it('lists a receipt’s corrections and links a transferred payment both ways', async () => {
+    const staff = { agent, manager, reviewer: checker };
+    const from = await activeContract(t, staff);
+    const to = await activeContract(t, staff);
+    const { payment } = (
+      await agent.post('/api/payments', { contractId: from.id, amount: 5_000, method: 'cash' })
+    ).json();
+    const empty = await agent.get(`/api/payments/${payment.id}/history`);
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(empty.json()).toEqual({ corrections: [], transferredFrom: null, transferredTo: null });
+
+    // A reversal asked and rejected, then a transfer asked and approved: both stay in the history.
+    const reversal = (
+      await finance.post(`/api/payments/${payment.id}/reverse`, { reason: 'Wrong till' })
+    ).json();
+    await finance2.post(`/api/payment-corrections/${reversal.id}/reject`, { note: 'Till checked' });
+    t.clock.advance(60_000);
+    const transfer = (
+      await finance.post(`/api/payments/${payment.id}/transfer`, {
+        contractId: to.id,
+        reason: 'Paid for her brother',
+      })
+    ).json();
+    await finance2.post(`/api/payment-corrections/${transfer.id}/approve`, {});
+
+    const history = (await agent.get(`/api/payments/${payment.id}/history`)).json();
+    expect(history.corrections).toMatchObject([
+      { kind: 'reverse', status: 'rejected', reason: 'Wrong till', decisionNote: 'Till checked' },
+      {
+        kind: 'transfer',
+        status: 'approved',
+        reason: 'Paid for her brother',
+        targetContractNumber: to.number,
+      },
+    ]);
+    for (const entry of history.corrections) {
+      expect(entry.requestedByName).toBeTruthy();
+      expect(entry.decidedByName).toBeTruthy();
+      expect(entry.decidedAt).toBeTruthy();
+      expect(entry).not.toHaveProperty('payment');
+    }
+    expect(history.transferredFrom).toBeNull();
+    expect(history.transferredTo).toMatchObject({
+      contractId: to.id,
+      contractNumber: to.number,
+      status: 'posted',
+    });
+
+    const moved = (await agent.get(`/api/payments/${history.transferredTo.id}/history`)).json();
+    expect(moved).toEqual({
+      corrections: [],
+      transferredFrom: {
+        id: payment.id,
+        receiptNumber: payment.receiptNumber,
+        contractId: from.id,
+        contractNumber: from.number,
+        status: 'reversed',
+      },
+      transferredTo: null,
+    });
+  });
+
   it('answers 404 for an unknown payment or contract, and 401 when signed out', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await agent.get(`/api/payments/${unknown}/receipt.pdf`)).statusCode).toBe(404);
     expect((await agent.get(`/api/contracts/${unknown}/statement.pdf`)).statusCode).toBe(404);
+    expect((await agent.get(`/api/payments/${unknown}/history`)).statusCode).toBe(404);
     expect((await t.client().get(`/api/payments/${unknown}/receipt.pdf`)).statusCode).toBe(401);
   });
 });

@@ -93,6 +93,10 @@ export const queryKeys = {
     /** Every payment query: lists (ListPage keys start with the path) and receipts. */
     all: () => ['/api/payments'] as const,
     detail: (id: string) => ['/api/payments', id] as const,
+    /** A receipt's corrections and transfer links (under `all`: a correction refreshes it). */
+    history: (id: string) => ['/api/payments', id, 'history'] as const,
+    /** An STK push's state, polled until the customer answers. */
+    push: (id: string) => ['/api/payments', 'push', id] as const,
     /** The allocation preview of the post form for its inputs. */
     preview: (input: object) => ['/api/payments/preview', input] as const,
     corrections: () => ['/api/payment-corrections'] as const,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, type SQL, sql } from 'drizzle-orm';
-import type { Correction, CorrectionKind } from '../../../contracts/payments';
+import type { Correction, CorrectionKind, PaymentHistory, PaymentLink } from '../../../contracts/payments';
 import { queryRows } from '../../../db/client';
 import { paymentCorrections, payments } from '../../../db/schema';
 import { formatMoney } from '../../../domain';
@@ -208,13 +208,16 @@ interface CorrectionRow {
   decision_note: string | null;
 }
 
-/** Corrections with their payments, newest request first. */
-export async function selectCorrections(
+type CorrectionEntry = Omit<Correction, 'payment'> & { paymentId: string };
+
+/** Corrections without their payments, in the order given (newest request first by default). */
+async function correctionEntries(
   executor: Executor,
   where: SQL | undefined,
   limit: number,
   offset = 0,
-): Promise<Correction[]> {
+  order: SQL = sql`r.requested_at DESC, r.id DESC`,
+): Promise<CorrectionEntry[]> {
   const rows = await queryRows<CorrectionRow>(
     executor,
     sql`SELECT r.id, r.kind, r.status, r.reason, r.payment_id, r.target_contract_id,
@@ -223,35 +226,90 @@ export async function selectCorrections(
         r.requested_at, (SELECT first_name || ' ' || last_name FROM users WHERE id = r.decided_by) AS decided_by_name,
         r.decided_at, r.decision_note
       FROM ${paymentCorrections} r ${where ? sql`WHERE ${where}` : sql``}
-      ORDER BY r.requested_at DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
   );
-  if (!rows.length) return [];
-  const ids = rows.map((r) => r.payment_id);
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    reason: r.reason,
+    paymentId: r.payment_id,
+    targetContractId: r.target_contract_id,
+    targetContractNumber: r.target_contract_number,
+    requestedBy: r.requested_by,
+    requestedByName: r.requested_by_name,
+    requestedAt: new Date(r.requested_at).toISOString(),
+    decidedByName: r.decided_by_name,
+    decidedAt: r.decided_at === null ? null : new Date(r.decided_at).toISOString(),
+    decisionNote: r.decision_note,
+  }));
+}
+
+/** Corrections with their payments, newest request first. */
+export async function selectCorrections(
+  executor: Executor,
+  where: SQL | undefined,
+  limit: number,
+  offset = 0,
+): Promise<Correction[]> {
+  const entries = await correctionEntries(executor, where, limit, offset);
+  if (!entries.length) return [];
+  const ids = entries.map((r) => r.paymentId);
   const byId = new Map(
     (await selectPayments(executor, sql`payments.id IN ${ids}`, sql`payments.id`, ids.length)).map((p) => [
       p.id,
       p,
     ]),
   );
-  return rows.map((r) => {
-    const payment = byId.get(r.payment_id);
-    if (!payment) throw new Error(`Correction ${r.id} names a missing payment`);
-    return {
-      id: r.id,
-      kind: r.kind,
-      status: r.status,
-      reason: r.reason,
-      payment,
-      targetContractId: r.target_contract_id,
-      targetContractNumber: r.target_contract_number,
-      requestedBy: r.requested_by,
-      requestedByName: r.requested_by_name,
-      requestedAt: new Date(r.requested_at).toISOString(),
-      decidedByName: r.decided_by_name,
-      decidedAt: r.decided_at === null ? null : new Date(r.decided_at).toISOString(),
-      decisionNote: r.decision_note,
-    };
+  return entries.map(({ paymentId, ...entry }) => {
+    const payment = byId.get(paymentId);
+    if (!payment) throw new Error(`Correction ${entry.id} names a missing payment`);
+    return { ...entry, payment };
   });
+}
+
+/**
+ * A payment's receipt history: every reversal or transfer asked for it, oldest first (who asked,
+ * why, who decided), and the payment a transfer moved it from or to. A transfer's new payment is
+ * found on its target contract (by the contract's index), so no index on `transferred_from` is needed.
+ */
+export async function paymentHistory(executor: Executor, id: string): Promise<PaymentHistory> {
+  const [payment] = await executor
+    .select({ transferredFrom: payments.transferredFrom })
+    .from(payments)
+    .where(eq(payments.id, id));
+  if (!payment) throw notFound('Payment not found');
+  const entries = await correctionEntries(
+    executor,
+    sql`r.payment_id = ${id}`,
+    100,
+    0,
+    sql`r.requested_at, r.id`,
+  );
+  const link = async (where: SQL): Promise<PaymentLink | null> => {
+    const [found] = await selectPayments(executor, where, sql`payments.received_at`, 1);
+    return found
+      ? {
+          id: found.id,
+          receiptNumber: found.receiptNumber,
+          contractId: found.contractId,
+          contractNumber: found.contractNumber,
+          status: found.status,
+        }
+      : null;
+  };
+  const moved = entries.find((e) => e.kind === 'transfer' && e.status === 'approved' && e.targetContractId);
+  return {
+    corrections: entries.map(({ paymentId: _, ...entry }) => entry),
+    transferredFrom: payment.transferredFrom
+      ? await link(sql`payments.id = ${payment.transferredFrom}`)
+      : null,
+    transferredTo: moved
+      ? await link(
+          sql`payments.contract_id = ${moved.targetContractId} AND payments.transferred_from = ${id}`,
+        )
+      : null,
+  };
 }
 
 export async function countCorrections(executor: Executor, where: SQL | undefined): Promise<number> {

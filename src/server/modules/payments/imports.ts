@@ -19,8 +19,12 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppServices, Executor, TxContext } from '../../context';
 import { AppError, conflict, notFound } from '../../errors';
 import { organisation } from '../../organisation';
-import { type ContractByReference, contractsByReference } from '../contracts/references';
-import { normalisePhone } from '../customers/phone';
+import {
+  type ContractByReference,
+  contractsByReference,
+  liveContractOf,
+  notLiveText,
+} from '../contracts/references';
 import {
   draftOf,
   mappingFor,
@@ -68,8 +72,6 @@ interface CheckedRow {
   error: string | null;
   paymentId: string | null;
 }
-
-const LIVE = new Set(['active', 'defaulted']);
 
 export async function createImport(ctx: TxContext, actor: Actor, upload: Upload): Promise<string> {
   const file = await readStatement(upload.fileName, upload.data);
@@ -279,21 +281,11 @@ async function checkRows(
     date: at(mapping.date),
   };
   const cell = (cells: string[], i: number) => (cells[i] ?? '').trim();
-  const keyOf = (text: string): string | null => {
-    if (!text) return null;
-    if (mapping.contractKey === 'contract_number') return text.toUpperCase();
-    if (mapping.contractKey === 'device_serial') return text;
-    try {
-      return normalisePhone(text, org.country);
-    } catch {
-      return null;
-    }
-  };
-  const keys = input.rows.map((row) => keyOf(cell(row.cells, index.contract)));
   const found = await contractsByReference(
     executor,
     mapping.contractKey,
-    keys.filter((key): key is string => key !== null),
+    input.rows.map((row) => cell(row.cells, index.contract)),
+    org.country,
   );
   const methods = input.rows.map((row) => rowMethod(mapping, columns, row.cells, input.method));
   const pairs = input.rows.flatMap((row, i) => {
@@ -315,26 +307,20 @@ async function checkRows(
     const method = methods[i];
     if (!method) return fail('bad_method', 'The method is none of mobile money, bank transfer, card, cash');
     if (!reference) return fail('missing_reference', 'The reference is empty');
-    const key = keys[i];
-    const candidates = key ? (found.get(key) ?? []) : [];
     if (!contractText) return fail('unknown_contract', 'The contract column is empty');
-    if (!candidates.length) return fail('unknown_contract', `No contract matches "${contractText}"`);
-    const live = candidates.filter((c) => LIVE.has(c.status));
-    if (live.length > 1) {
+    const match = liveContractOf(found.get(contractText) ?? []);
+    if (match.issue === 'unknown') return fail('unknown_contract', `No contract matches "${contractText}"`);
+    if (match.issue === 'several_live') {
       return fail(
         'unknown_contract',
-        `"${contractText}" matches several live contracts (${live.map((c) => c.number).join(', ')}); use the contract number`,
+        `"${contractText}" matches several live contracts (${match.live.map((c) => c.number).join(', ')}); use the contract number`,
       );
     }
-    const contract: ContractByReference = live[0] ?? (candidates[0] as ContractByReference);
+    const contract: ContractByReference = match.issue === 'not_live' ? match.newest : match.contract;
     result.contractId = contract.id;
     result.contractNumber = contract.number;
-    if (!live.length) {
-      return fail(
-        'contract_not_active',
-        `${contract.number} is ${contract.status.replace('_', ' ')}; payments are taken on active contracts`,
-      );
-    }
+    if (match.issue === 'not_live')
+      return fail('contract_not_active', `${notLiveText(contract)}; payments are taken on active contracts`);
     const amount = parseAmount(cell(row.cells, index.amount), contract.currency);
     if (typeof amount === 'string') return fail('bad_amount', amount);
     result.amount = amount;

@@ -11,6 +11,7 @@ import {
 } from '@/contracts/contracts';
 import { can } from '@/contracts/roles';
 import { toMajorString } from '@/domain';
+import { AmountField } from '@/web/components/amount-field';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -27,7 +28,6 @@ import {
 import { Input } from '@/web/components/ui/input';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
-import { amountPlaceholder } from '@/web/lib/format';
 import { money, parseMoneyInput } from '@/web/lib/money';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { type ContractAction, contractActions, DEPOSIT_CHANNEL_LABELS, isMaker } from './contract-rules';
@@ -384,19 +384,14 @@ function DepositDialog({
             </DialogDescription>
           </DialogHeader>
           <FormAlert message={general} />
-          <FormField id={`${id}-amount`} label={`Amount (${currency})`} error={errors.amount}>
-            {(control) => (
-              <Input
-                {...control}
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder={amountPlaceholder(currency, 0)}
-                value={amount}
-                onChange={(event) => setAmount(event.target.value)}
-                data-testid="input-deposit-amount"
-              />
-            )}
-          </FormField>
+          <AmountField
+            id={`${id}-amount`}
+            currency={currency}
+            value={amount}
+            onChange={setAmount}
+            error={errors.amount}
+            testId="input-deposit-amount"
+          />
           <FormField id={`${id}-channel`} label="Received by" error={errors.channel}>
             {(control) => (
               <select

@@ -27,6 +27,7 @@ import {
   StatementLink,
   takesPayments,
 } from '@/web/features/payments/contract-payments';
+import { RequestMpesaButton } from '@/web/features/payments/mpesa-push';
 import { toast } from '@/web/hooks/use-toast';
 import { api, endpointUrl } from '@/web/lib/api';
 import { formatBusinessDate, formatDateTime, formatPercent } from '@/web/lib/format';
@@ -103,6 +104,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
         actions={
           <div className="flex flex-wrap items-center gap-2">
             <RecordPaymentButton contract={c} user={user} />
+            <RequestMpesaButton contract={c} user={user} />
             <Button asChild variant="ghost" size="sm">
               <Link href="/contracts" data-testid="link-back-contracts">
                 <ArrowLeft aria-hidden="true" />

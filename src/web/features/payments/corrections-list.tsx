@@ -20,7 +20,12 @@ import { money } from '@/web/lib/money';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { DecisionDialog } from './correction-dialogs';
-import { CORRECTION_LABELS, CORRECTION_STATUS_VARIANTS, receiptHref } from './format';
+import {
+  CORRECTION_LABELS,
+  CORRECTION_STATUS_LABELS,
+  CORRECTION_STATUS_VARIANTS,
+  receiptHref,
+} from './format';
 
 const PAGE_SIZE = 25;
 
@@ -156,7 +161,7 @@ function CorrectionRow({
               data-testid={`badge-correction-${c.id}`}
               data-status={c.status}
             >
-              {c.status === 'pending' ? 'Pending' : c.status === 'approved' ? 'Approved' : 'Rejected'}
+              {CORRECTION_STATUS_LABELS[c.status]}
             </Badge>
           </p>
           <p className="text-muted-foreground">

@@ -12,6 +12,10 @@ export const METHOD_LABELS: Record<PaymentMethod, string> = {
   adjustment: 'Adjustment',
 };
 
+/** Providers by the name the server records ("mpesa"), as people write them. */
+const PROVIDER_LABELS: Record<string, string> = { mpesa: 'M-Pesa' };
+export const providerName = (provider: string): string => PROVIDER_LABELS[provider] ?? provider;
+
 export const STATUS_LABELS: Record<PaymentStatus, string> = {
   posted: 'Posted',
   reversed: 'Reversed',
@@ -39,6 +43,12 @@ export const COMPONENT_LABELS: Record<string, string> = {
 export const CORRECTION_LABELS: Record<Correction['kind'], string> = {
   reverse: 'Reversal',
   transfer: 'Transfer',
+};
+
+export const CORRECTION_STATUS_LABELS: Record<Correction['status'], string> = {
+  pending: 'Pending',
+  approved: 'Approved',
+  rejected: 'Rejected',
 };
 
 export const CORRECTION_STATUS_VARIANTS: Record<Correction['status'], BadgeProps['variant']> = {

@@ -8,7 +8,9 @@ import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { CorrectionsList } from './corrections-list';
 import { PostPaymentForm } from './post-payment-form';
 import { ReceiptView } from './receipt-view';
-import { correction, PAYMENT_ID, paymentResult } from './test-fixtures';
+import { correction, historyEntry as entry, history, PAYMENT_ID, paymentResult } from './test-fixtures';
+
+const OTHER_PAYMENT = '66666666-6666-4666-8666-666666666666';
 
 type Call = { url: string; method: string; body: unknown; headers: Record<string, string> };
 
@@ -146,9 +148,14 @@ describe('ReceiptView', () => {
   it('shows the receipt, its allocation and token, the PDF link, and lets finance request a reversal', async () => {
     const user = userEvent.setup();
     const result = paymentResult({ token: { token: '123456789', type: 'ADD_TIME', days: 30 } });
+    let requested = false;
     const calls = mockApi({
       'GET /api/payments/:id': () => jsonResponse(result),
-      'POST /api/payments/:id/reverse': () => jsonResponse(correction(), 201),
+      'GET /api/payments/:id/history': () => jsonResponse(requested ? history([entry()]) : history([])),
+      'POST /api/payments/:id/reverse': () => {
+        requested = true;
+        return jsonResponse(correction(), 201);
+      },
     });
     renderAs('finance', <ReceiptView id={PAYMENT_ID} />);
     expect(await screen.findByTestId('text-receipt-number')).toHaveTextContent('R-000123');
@@ -166,17 +173,108 @@ describe('ReceiptView', () => {
     await user.click(screen.getByTestId('button-confirm-reverse'));
     expect(await screen.findByTestId('card-correction-requested')).toBeInTheDocument();
     expect(calls.find((c) => c.url.endsWith('/reverse'))?.body).toEqual({ reason: 'Cheque bounced' });
+    // The request joins the receipt's corrections at once.
+    const listed = await screen.findByTestId(`entry-correction-${correction().id}`);
+    expect(listed).toHaveTextContent('Waiting for a second finance user');
   });
 
   it('offers agents no corrections, and marks a reversed payment', async () => {
     mockApi({
       'GET /api/payments/:id': () =>
         jsonResponse(paymentResult({ status: 'reversed', reversalReason: 'Bounced' })),
+      'GET /api/payments/:id/history': () => jsonResponse(history([])),
     });
     renderAs('agent', <ReceiptView id={PAYMENT_ID} />);
     expect(await screen.findByTestId('card-reversed')).toHaveTextContent('Bounced');
     expect(screen.queryByTestId('button-reverse-payment')).toBeNull();
     expect(screen.queryByTestId('button-transfer-payment')).toBeNull();
+    expect(await screen.findByTestId('empty-receipt-corrections')).toHaveTextContent(
+      'No reversal or transfer has been asked for this payment.',
+    );
+  });
+
+  it('lists the corrections with who asked and who decided, and links a transfer’s other payment', async () => {
+    const moved = {
+      id: OTHER_PAYMENT,
+      receiptNumber: 'R-000130',
+      contractId: IDS.customer,
+      contractNumber: 'CT-000043',
+      status: 'posted' as const,
+    };
+    mockApi({
+      'GET /api/payments/:id': () =>
+        jsonResponse(
+          paymentResult({ status: 'reversed', reversalReason: 'Transferred: Paid for her brother' }),
+        ),
+      'GET /api/payments/:id/history': () =>
+        jsonResponse({
+          ...history([
+            entry({
+              id: 'c1',
+              status: 'rejected',
+              reason: 'Wrong till',
+              decidedByName: 'Brian Otieno',
+              decidedAt: '2026-01-21T11:00:00.000Z',
+              decisionNote: 'Till checked',
+            }),
+            entry({
+              id: 'c2',
+              kind: 'transfer',
+              status: 'approved',
+              reason: 'Paid for her brother',
+              targetContractId: IDS.customer,
+              targetContractNumber: 'CT-000043',
+              decidedByName: 'Brian Otieno',
+              decidedAt: '2026-01-22T11:00:00.000Z',
+            }),
+          ]),
+          transferredTo: moved,
+        }),
+    });
+    renderAs('finance', <ReceiptView id={PAYMENT_ID} />);
+    const rejected = await screen.findByTestId('entry-correction-c1');
+    expect(rejected).toHaveAttribute('data-status', 'rejected');
+    expect(rejected).toHaveTextContent('Wrong till');
+    expect(rejected).toHaveTextContent('Asked by Fiona Finance');
+    expect(rejected).toHaveTextContent('Rejected by Brian Otieno');
+    expect(rejected).toHaveTextContent('Till checked');
+    const approved = screen.getByTestId('entry-correction-c2');
+    expect(approved).toHaveTextContent('Transfer to CT-000043');
+    expect(within(approved).getByRole('link', { name: 'CT-000043' })).toHaveAttribute(
+      'href',
+      `/contracts/${IDS.customer}`,
+    );
+    expect(screen.getByTestId('text-transferred-to')).toHaveTextContent(
+      'Transferred to CT-000043 as receipt R-000130.',
+    );
+    expect(screen.getByTestId('link-transferred-to')).toHaveAttribute(
+      'href',
+      `/payment-processing/receipts/${OTHER_PAYMENT}`,
+    );
+  });
+
+  it('names the payment a transfer came from, and hides corrections while one waits', async () => {
+    mockApi({
+      'GET /api/payments/:id': () => jsonResponse(paymentResult({ transferredFrom: OTHER_PAYMENT })),
+      'GET /api/payments/:id/history': () =>
+        jsonResponse({
+          ...history([entry()]),
+          transferredFrom: {
+            id: OTHER_PAYMENT,
+            receiptNumber: 'R-000100',
+            contractId: IDS.customer,
+            contractNumber: 'CT-000041',
+            status: 'reversed',
+          },
+        }),
+    });
+    renderAs('finance', <ReceiptView id={PAYMENT_ID} />);
+    expect(await screen.findByTestId('text-transferred-from')).toHaveTextContent(
+      'Transferred here from CT-000041, where receipt R-000100 is reversed.',
+    );
+    // Someone asked already: one open correction per payment, so no second request is offered.
+    expect(screen.getByTestId('card-correction-requested')).toBeInTheDocument();
+    expect(screen.queryByTestId('button-reverse-payment')).toBeNull();
   });
 });
 

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, CircleDollarSign, Receipt } from 'lucide-react';
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { type Contract, contractEndpoints } from '@/contracts/contracts';
 import { type PaymentResult, paymentEndpoints } from '@/contracts/payments';
 import { can } from '@/contracts/roles';
+import { AmountField } from '@/web/components/amount-field';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
 import { Spinner } from '@/web/components/loaders';
@@ -16,14 +17,16 @@ import { Skeleton } from '@/web/components/ui/skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
-import { amountPlaceholder, formatBusinessDate } from '@/web/lib/format';
+import { formatBusinessDate } from '@/web/lib/format';
 import { money, parseMoneyInput } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { AllocationTable } from './allocation-table';
+import { takesPayments } from './contract-payments';
 import { ContractPicker, contractOption, useDebounced } from './contract-picker';
 import { MANUAL_METHODS, type ManualMethod, METHOD_LABELS, newIdempotencyKey, receiptHref } from './format';
+import { RequestMpesaButton } from './mpesa-push';
 
 /** `datetime-local` text (the browser's zone) as an ISO instant, or null when empty or invalid. */
 function instantOf(local: string): string | null {
@@ -177,19 +180,14 @@ export function PostPaymentForm({ initialContractId = '' }: { initialContractId?
               )}
             </FormField>
             <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-              <FormField id={`${id}-amount`} label={`Amount (${currency})`} error={errors.amount}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    placeholder={amountPlaceholder(currency, 0)}
-                    value={amount}
-                    onChange={(event) => changed(setAmount)(event.target.value)}
-                    data-testid="input-payment-amount"
-                  />
-                )}
-              </FormField>
+              <AmountField
+                id={`${id}-amount`}
+                currency={currency}
+                value={amount}
+                onChange={changed(setAmount)}
+                error={errors.amount}
+                testId="input-payment-amount"
+              />
               <FormField id={`${id}-method`} label="Method" error={errors.method}>
                 {(control) => (
                   <NativeSelect
@@ -254,7 +252,14 @@ export function PostPaymentForm({ initialContractId = '' }: { initialContractId?
         </CardContent>
       </Card>
       <div className="grid min-w-0 grid-cols-1 content-start gap-4">
-        <ContractSummary contract={c} loading={contract.isLoading} error={contract.error} />
+        <ContractSummary
+          contract={c}
+          loading={contract.isLoading}
+          error={contract.error}
+          action={
+            c && takesPayments(c) ? <RequestMpesaButton contract={c} user={user} amount={minor} /> : null
+          }
+        />
         <PreviewCard
           waiting={!contractId || !minor}
           loading={preview.isFetching && !preview.data}
@@ -271,10 +276,13 @@ function ContractSummary({
   contract: c,
   loading,
   error,
+  action,
 }: {
   contract: Contract | undefined;
   loading: boolean;
   error: unknown;
+  /** What else can be done for the contract here (ask for an M-Pesa payment). */
+  action: ReactNode;
 }) {
   if (loading)
     return (
@@ -335,6 +343,7 @@ function ContractSummary({
             </div>
           )}
         </dl>
+        {action && <div className="mt-4 flex flex-wrap items-center gap-3 border-t pt-4">{action}</div>}
       </CardContent>
     </Card>
   );

@@ -29,7 +29,8 @@ import { queryKeys } from '@/web/lib/query-keys';
 import { apiError, errorMessage } from '@/web/lib/queryClient';
 import { AllocationTable } from './allocation-table';
 import { CorrectionRequestDialog } from './correction-dialogs';
-import { CORRECTION_LABELS, METHOD_LABELS, STATUS_LABELS, STATUS_VARIANTS } from './format';
+import { CORRECTION_LABELS, METHOD_LABELS, providerName, STATUS_LABELS, STATUS_VARIANTS } from './format';
+import { CorrectionHistoryCard, TransferNote, usePaymentHistory } from './receipt-history';
 
 const AREA = AREAS['/payment-processing'];
 
@@ -52,8 +53,9 @@ export function ReceiptView({ id }: { id: string }) {
     queryFn: () => api(paymentEndpoints.get, { params: { id } }),
     staleTime: 5_000,
   });
+  const history = usePaymentHistory(id);
   const [dialog, setDialog] = useState<'reverse' | 'transfer' | null>(null);
-  const [requested, setRequested] = useState<Correction | null>(null);
+  const [requested, setRequested] = useState<Pick<Correction, 'kind'> | null>(null);
 
   if (receipt.isLoading)
     return (
@@ -94,6 +96,8 @@ export function ReceiptView({ id }: { id: string }) {
   }
   const { payment: p, allocations } = receipt.data;
   const m = (minor: number) => money(minor, p.currency);
+  // One open correction per payment: someone else's request shows as this person's would.
+  const waiting = requested ?? history.data?.corrections.find((c) => c.status === 'pending') ?? null;
   const correctable = p.status === 'posted' && can(user, 'payments.manage');
 
   return (
@@ -135,7 +139,7 @@ export function ReceiptView({ id }: { id: string }) {
           <Printer aria-hidden="true" />
           Print
         </Button>
-        {correctable && !requested && (
+        {correctable && !waiting && (
           <>
             <Button
               variant="outline"
@@ -157,13 +161,13 @@ export function ReceiptView({ id }: { id: string }) {
         )}
       </div>
 
-      {requested && (
+      {waiting && (
         <Card
           className="border-warning/60 bg-warning/10 p-4 text-sm print:hidden"
           role="status"
           data-testid="card-correction-requested"
         >
-          {CORRECTION_LABELS[requested.kind]} requested: it waits for a second finance user to approve it in{' '}
+          {CORRECTION_LABELS[waiting.kind]} requested: it waits for a second finance user to approve it in{' '}
           <Link href="/payment-processing?tab=reversals" className="font-medium underline">
             Reversals
           </Link>
@@ -182,7 +186,9 @@ export function ReceiptView({ id }: { id: string }) {
         </Card>
       )}
 
-      {p.token && <TokenCard token={p.token} />}
+      <TransferNote history={history.data} />
+
+      {p.token && p.status === 'posted' && <TokenCard token={p.token} />}
 
       <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card data-testid="card-receipt">
@@ -201,7 +207,7 @@ export function ReceiptView({ id }: { id: string }) {
               <Item label="Value date">{p.valueDate ? formatBusinessDate(p.valueDate) : '—'}</Item>
               <Item label="Method">
                 {METHOD_LABELS[p.method]}
-                {p.provider && p.provider !== p.method ? ` (${p.provider})` : ''}
+                {p.provider && p.provider !== p.method ? ` (${providerName(p.provider)})` : ''}
               </Item>
               <Item label="Reference">{p.reference ?? '—'}</Item>
               <Item label="Customer">
@@ -244,6 +250,13 @@ export function ReceiptView({ id }: { id: string }) {
           </CardContent>
         </Card>
       </div>
+
+      <CorrectionHistoryCard
+        history={history.data}
+        loading={history.isLoading}
+        error={history.error}
+        onRetry={() => void history.refetch()}
+      />
 
       {dialog && (
         <CorrectionRequestDialog

@@ -18,15 +18,12 @@ import { money } from '@/web/lib/money';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { useDebounced } from './contract-picker';
-import { METHOD_LABELS } from './format';
+import { METHOD_LABELS, providerName } from './format';
 import { MatchDialog, RefundDialog } from './suspense-dialogs';
 
 const PAGE_SIZE = 25;
 
-/** Providers by the name the server records ("mpesa"), as people write them. */
-const PROVIDER_LABELS: Record<string, string> = { mpesa: 'M-Pesa' };
-const providerLabel = (p: Payment) =>
-  p.provider ? (PROVIDER_LABELS[p.provider] ?? p.provider) : METHOD_LABELS[p.method];
+const providerLabel = (p: Payment) => (p.provider ? providerName(p.provider) : METHOD_LABELS[p.method]);
 
 /**
  * The suspense queue: money received (mostly M-Pesa) whose account reference named no live

@@ -1,4 +1,4 @@
-import type { Correction, Payment, PaymentResult } from '@/contracts/payments';
+import type { Correction, Payment, PaymentHistory, PaymentResult } from '@/contracts/payments';
 import { IDS } from '@/web/features/contracts/test-fixtures';
 
 export const PAYMENT_ID = '88888888-8888-4888-8888-888888888888';
@@ -61,4 +61,14 @@ export function correction(overrides: Partial<Correction> = {}): Correction {
     decisionNote: null,
     ...overrides,
   };
+}
+
+/** A receipt's history entry: a correction without its payment. */
+export function historyEntry(overrides: Partial<PaymentHistory['corrections'][number]> = {}) {
+  const { payment: _, ...entry } = correction();
+  return { ...entry, ...overrides };
+}
+
+export function history(corrections: PaymentHistory['corrections']): PaymentHistory {
+  return { corrections, transferredFrom: null, transferredTo: null };
 }

@@ -7,7 +7,7 @@ import { type Actor, writeAudit } from '../../../audit';
 import type { Executor, TxContext } from '../../../context';
 import { fieldError, notFound, unprocessable } from '../../../errors';
 import { organisation } from '../../../organisation';
-import { pushTarget } from '../../contracts/lookup';
+import { pushTarget } from '../../contracts/push-target';
 import { normalisePhone } from '../../customers/phone';
 import type { PushAccepted, PushRequest } from './provider';
 import { providerAmount, providerInstant, receiveMobileMoney } from './receive';

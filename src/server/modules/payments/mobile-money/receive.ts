@@ -8,7 +8,7 @@ import type { Clock, TxContext } from '../../../context';
 import { AppError, fieldError } from '../../../errors';
 import { organisation } from '../../../organisation';
 import { savepoint } from '../../../transaction';
-import { findContractForReference } from '../../contracts/lookup';
+import { findContractForReference } from '../../contracts/references';
 import { postPayment } from '../posting';
 import { duplicatePayment, findPaymentByReference } from '../service';
 import { recordSuspense } from '../suspense';
