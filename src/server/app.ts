@@ -35,7 +35,6 @@ import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
-import { paymentHistoryRoutes } from './modules/payments/history-routes';
 import { paymentImportRoutes } from './modules/payments/import-routes';
 import { mobileMoneyRoutes } from './modules/payments/mobile-money/routes';
 import { paymentRoutes } from './modules/payments/routes';
@@ -104,7 +103,6 @@ const MODULES = [
   deviceRoutes,
   contractRoutes,
   paymentRoutes,
-  paymentHistoryRoutes,
   paymentImportRoutes,
   mobileMoneyRoutes,
   ledgerRoutes,

@@ -10,6 +10,7 @@ import { withTransaction } from '../../transaction';
 import {
   approveCorrection,
   countCorrections,
+  paymentHistory,
   rejectCorrection,
   requestCorrection,
   selectCorrections,
@@ -31,6 +32,8 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
   listRoute(app, paymentList, read);
 
   route(app, paymentEndpoints.get, read, (request) => paymentResult(ctx.db, request.params.id));
+  // The receipt's history: its reversal and transfer requests and the payments a transfer links.
+  route(app, paymentEndpoints.history, read, (request) => paymentHistory(ctx.db, request.params.id));
 
   route(app, paymentEndpoints.create, { access: 'payments.cash', tags }, async (request, reply) => {
     // PRODUCT.md §1: an agent records cash; every other method is a finance user's.
