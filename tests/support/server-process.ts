@@ -30,7 +30,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   const dataDir = env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'bench-data-'));
   const started = performance.now();
   // NODE_ARGS: extra node flags for the server (e.g. --cpu-prof to profile it under a benchmark's load).
-  const nodeArgs = (env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = (env.NODE_ARGS ?? process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/server/main.js'], {
     env: {
       ...process.env,
