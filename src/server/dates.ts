@@ -18,3 +18,20 @@ export function businessDate(at: Date, timeZone: string): string {
   }
   return formatter.format(at);
 }
+
+const clockFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall-clock time ('HH:MM', 24-hour) of a moment in a time zone. */
+export function localTime(at: Date, timeZone: string): string {
+  let formatter = clockFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    clockFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(at);
+}
