@@ -3,7 +3,7 @@ import { type RunningServer, startServer } from '../tests/support/server-process
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
-import { generate } from './payments';
+import { benchBook } from './payments';
 
 /**
  * Issue 14's budget: the close of business of one date over 100,000 active contracts (a fifth of
@@ -20,19 +20,6 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
   try {
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
     const { headers } = await benchOwner(server.url);
-    const planResponse = await fetch(`${server.url}/api/service-plans`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        code: 'BENCH-E',
-        name: 'EOD bench plan',
-        frequency: 'monthly',
-        allowedTerms: [12],
-        apr: 20,
-        interestMethod: 'flat',
-      }),
-    });
-    const plan = (await planResponse.json()) as { id: string };
     const terms = JSON.stringify({
       allocationStrategy: 'default',
       lateFeeKind: 'percent',
@@ -41,7 +28,7 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
       lockAfterDays: 7,
       defaultAfterDays: 60,
     });
-    await generate(database.url, plan.id, { terms, overdueEvery: 5, lockApiEvery: 2 });
+    await benchBook(server.url, headers, database.url, { terms, overdueEvery: 5, lockApiEvery: 2 });
     const { businessDate } = (await (await fetch(`${server.url}/api/business-date`, { headers })).json()) as {
       businessDate: string;
     };

@@ -24,11 +24,7 @@ export interface PortfolioShape {
 }
 
 /** 100,000 active monthly contracts of twelve instalments (1.2 M instalment rows), set-based. */
-export async function generate(
-  databaseUrl: string,
-  planId: string,
-  shape: PortfolioShape = {},
-): Promise<string[]> {
+async function generate(databaseUrl: string, planId: string, shape: PortfolioShape = {}): Promise<string[]> {
   const terms = shape.terms ?? '{"allocationStrategy":"default"}';
   const control = shape.lockApiEvery
     ? `CASE WHEN i % ${shape.lockApiEvery} = 0 THEN 'lock_api' ELSE 'none' END`
@@ -80,6 +76,29 @@ export async function generate(
   }
 }
 
+/** The bench plan (monthly, twelve instalments, flat 20 %) and a book of contracts on it. */
+export async function benchBook(
+  serverUrl: string,
+  headers: Record<string, string>,
+  databaseUrl: string,
+  shape: PortfolioShape = {},
+): Promise<string[]> {
+  const planResponse = await fetch(`${serverUrl}/api/service-plans`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      code: 'BENCH-M',
+      name: 'Monthly bench plan',
+      frequency: 'monthly',
+      allowedTerms: [TERM],
+      apr: 20,
+      interestMethod: 'flat',
+    }),
+  });
+  const plan = (await planResponse.json()) as { id: string };
+  return generate(databaseUrl, plan.id, shape);
+}
+
 /** PostgreSQL's own limit on this machine in this run: pgbench TPC-B, 32 clients, 10 s. */
 function tpcb(adminUrl: string): number {
   const url = new URL(adminUrl);
@@ -118,20 +137,7 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
   try {
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
     const { headers } = await benchOwner(server.url);
-    const planResponse = await fetch(`${server.url}/api/service-plans`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        code: 'BENCH-M',
-        name: 'Monthly bench plan',
-        frequency: 'monthly',
-        allowedTerms: [TERM],
-        apr: 20,
-        interestMethod: 'flat',
-      }),
-    });
-    const plan = (await planResponse.json()) as { id: string };
-    const ids = await generate(database.url, plan.id);
+    const ids = await benchBook(server.url, headers, database.url);
     const baseline = tpcb(adminUrl);
     const url = `${server.url}/api/payments`;
     const results: Measurement[] = [
