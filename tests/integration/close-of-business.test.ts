@@ -413,7 +413,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
                    (SELECT count(*)::int FROM journal_entries WHERE source_type = 'late_fee') AS entries,
                    (SELECT count(*)::int FROM device_commands) AS locks`,
       );
-      expect(counts).toEqual({ runs: 1, steps: 8, fees: 6, entries: 1, locks: 1 });
+      expect(counts).toEqual({ runs: 1, steps: 8, fees: 6, entries: 2, locks: 1 });
     } finally {
       await first.close();
       await second.close();

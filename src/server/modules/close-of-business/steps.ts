@@ -43,23 +43,26 @@ export const STEPS: Record<EodStep, Step> = {
   late_fees: async (ctx, { date, org, actor }) => {
     const charged = await chargeLateFees(ctx, actor, date);
     const amount = charged.reduce((total, row) => total + row.amount, 0);
-    if (charged.length)
-      await postMany(ctx.tx, actor, [
-        {
+    // One entry per contract: the balance check runs per line at commit and sums its entry's
+    // lines, so one entry of every contract's lines would cost the square of their number.
+    await postMany(
+      ctx.tx,
+      actor,
+      charged.map((row) => {
+        const party = { contractId: row.contractId, customerId: row.customerId };
+        return {
           businessDate: date,
           description: `Late fees charged at the close of business of ${date}`,
           sourceType: 'late_fee',
-          sourceId: date,
+          sourceId: row.contractId,
           currency: org.currency,
-          lines: charged.flatMap((row) => {
-            const party = { contractId: row.contractId, customerId: row.customerId };
-            return [
-              { account: ACCOUNTS.penaltiesReceivable, debit: row.amount, ...party },
-              { account: ACCOUNTS.penaltyIncome, credit: row.amount, ...party },
-            ];
-          }),
-        },
-      ]);
+          lines: [
+            { account: ACCOUNTS.penaltiesReceivable, debit: row.amount, ...party },
+            { account: ACCOUNTS.penaltyIncome, credit: row.amount, ...party },
+          ],
+        };
+      }),
+    );
     // Penalties paid since the last close: income when charged, so settled against the receivable.
     const settled = await settleIncome(ctx.tx, actor, {
       businessDate: date,

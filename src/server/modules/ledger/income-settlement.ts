@@ -26,7 +26,7 @@ export interface IncomeSettlement {
  * 026). Payments credit the income account for what they pay of a penalty or interest (their rule
  * since decision 022); the close of business moves each contract's amount of those credits, up to
  * and including the date, that it has not moved yet, from the income account to the receivable
- * (a reversal's debit moves back), in one entry with a pair of lines per contract. Sum-based, so a
+ * (a reversal's debit moves back), one entry per contract. Sum-based, so a
  * payment posted after its date was closed is settled at the next close. Answers the net amount.
  */
 export async function settleIncome(executor: Executor, actor: Actor, s: IncomeSettlement): Promise<number> {
@@ -43,24 +43,26 @@ export async function settleIncome(executor: Executor, actor: Actor, s: IncomeSe
     GROUP BY l.contract_id
     HAVING sum(l.credit - l.debit) <> 0`,
   );
-  const lines = rows.flatMap((row) => {
-    const amount = Number(row.amount);
-    const [debit, credit] = amount > 0 ? [amount, 0] : [0, -amount];
-    const party = { contractId: row.contractId, customerId: row.customerId };
-    return [
-      { account: s.income, debit, credit, ...party },
-      { account: s.receivable, debit: credit, credit: debit, ...party },
-    ];
-  });
-  if (!lines.length) return 0;
-  await postMany(executor, actor, [
-    {
-      businessDate: s.businessDate,
-      description: s.description,
-      sourceType: s.sourceType,
-      currency: s.currency,
-      lines,
-    },
-  ]);
+  // One entry per contract, as every posting: the balance check at commit sums its entry's lines.
+  await postMany(
+    executor,
+    actor,
+    rows.map((row) => {
+      const amount = Number(row.amount);
+      const [debit, credit] = amount > 0 ? [amount, 0] : [0, -amount];
+      const party = { contractId: row.contractId, customerId: row.customerId };
+      return {
+        businessDate: s.businessDate,
+        description: s.description,
+        sourceType: s.sourceType,
+        sourceId: row.contractId,
+        currency: s.currency,
+        lines: [
+          { account: s.income, debit, credit, ...party },
+          { account: s.receivable, debit: credit, credit: debit, ...party },
+        ],
+      };
+    }),
+  );
   return rows.reduce((total, row) => total + Number(row.amount), 0);
 }
