@@ -14,8 +14,25 @@ import type { Measurement } from './lib/report';
 const CONTRACTS = Number(process.env.BENCH_CONTRACTS ?? 100_000);
 const TERM = 12;
 
+export interface PortfolioShape {
+  /** The contract's copy of its plan terms (JSON). */
+  terms?: string;
+  /** Every n-th contract started 75 days earlier, so its first instalments are overdue. */
+  overdueEvery?: number;
+  /** Every n-th unit controlled by a lock API (the rest uncontrolled). */
+  lockApiEvery?: number;
+}
+
 /** 100,000 active monthly contracts of twelve instalments (1.2 M instalment rows), set-based. */
-async function generate(databaseUrl: string, planId: string): Promise<string[]> {
+async function generate(databaseUrl: string, planId: string, shape: PortfolioShape = {}): Promise<string[]> {
+  const terms = shape.terms ?? '{"allocationStrategy":"default"}';
+  const control = shape.lockApiEvery
+    ? `CASE WHEN i % ${shape.lockApiEvery} = 0 THEN 'lock_api' ELSE 'none' END`
+    : `'none'`;
+  // The days each contract started before today.
+  const age = shape.overdueEvery
+    ? `(i % 20 + CASE WHEN i % ${shape.overdueEvery} = 0 THEN 75 ELSE 0 END)`
+    : '(i % 20)';
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -34,20 +51,20 @@ async function generate(databaseUrl: string, planId: string): Promise<string[]> 
              (ARRAY['Nairobi','Mombasa','Kisumu','Nakuru','Eldoret'])[1 + i % 5], 'verified', now() - (i % 700) * interval '1 hour'
       FROM generate_series(1, ${CONTRACTS}) i;
       INSERT INTO devices (id, serial_number, model_id, status, control_kind)
-      SELECT pg_temp.v4('d' || i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001', 'assigned', 'none'
+      SELECT pg_temp.v4('d' || i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001', 'assigned', ${control}
       FROM generate_series(1, ${CONTRACTS}) i;
       INSERT INTO contracts (id, number, customer_id, device_id, plan_id, terms, currency, cash_price, deposit, principal, apr,
                              frequency, term, interest_method, installment, total_interest, total_payable, start_date,
                              first_due_date, last_due_date, status, outstanding_principal, outstanding_total,
                              paid_through_date, next_due_date, created_at, activated_at)
       SELECT pg_temp.v4('k' || i), 'CT-' || lpad(i::text, 6, '0'), pg_temp.v4('c' || i), pg_temp.v4('d' || i),
-             '${planId}', '{"allocationStrategy":"default"}', 'USD', 1300000, 100000, 1200000, 20, 'monthly', ${TERM}, 'flat',
-             110000, 120000, 1320000, current_date - (i % 20), current_date - (i % 20) + 30, current_date - (i % 20) + 30 * ${TERM},
-             'active', 1200000, 1320000, current_date - (i % 20), current_date - (i % 20) + 30,
-             now() - (i % 20) * interval '1 day', now() - (i % 20) * interval '1 day' - interval '1 hour'
+             '${planId}', '${terms}', 'USD', 1300000, 100000, 1200000, 20, 'monthly', ${TERM}, 'flat',
+             110000, 120000, 1320000, current_date - ${age}, current_date - ${age} + 30, current_date - ${age} + 30 * ${TERM},
+             'active', 1200000, 1320000, current_date - ${age}, current_date - ${age} + 30,
+             now() - ${age} * interval '1 day', now() - ${age} * interval '1 day' - interval '1 hour'
       FROM generate_series(1, ${CONTRACTS}) i;
       INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
-      SELECT pg_temp.v4('k' || i), 1, n, current_date - (i % 20) + 30 * n, 100000, 10000, 0
+      SELECT pg_temp.v4('k' || i), 1, n, current_date - ${age} + 30 * n, 100000, 10000, 0
       FROM generate_series(1, ${CONTRACTS}) i CROSS JOIN generate_series(1, ${TERM}) n;
       SELECT setval('contract_number_seq', ${CONTRACTS}), setval('customer_number_seq', ${CONTRACTS});
     `);
@@ -57,6 +74,29 @@ async function generate(databaseUrl: string, planId: string): Promise<string[]> 
   } finally {
     await client.end();
   }
+}
+
+/** The bench plan (monthly, twelve instalments, flat 20 %) and a book of contracts on it. */
+export async function benchBook(
+  serverUrl: string,
+  headers: Record<string, string>,
+  databaseUrl: string,
+  shape: PortfolioShape = {},
+): Promise<string[]> {
+  const planResponse = await fetch(`${serverUrl}/api/service-plans`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      code: 'BENCH-M',
+      name: 'Monthly bench plan',
+      frequency: 'monthly',
+      allowedTerms: [TERM],
+      apr: 20,
+      interestMethod: 'flat',
+    }),
+  });
+  const plan = (await planResponse.json()) as { id: string };
+  return generate(databaseUrl, plan.id, shape);
 }
 
 /** PostgreSQL's own limit on this machine in this run: pgbench TPC-B, 32 clients, 10 s. */
@@ -97,20 +137,7 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
   try {
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
     const { headers } = await benchOwner(server.url);
-    const planResponse = await fetch(`${server.url}/api/service-plans`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        code: 'BENCH-M',
-        name: 'Monthly bench plan',
-        frequency: 'monthly',
-        allowedTerms: [TERM],
-        apr: 20,
-        interestMethod: 'flat',
-      }),
-    });
-    const plan = (await planResponse.json()) as { id: string };
-    const ids = await generate(database.url, plan.id);
+    const ids = await benchBook(server.url, headers, database.url);
     const baseline = tpcb(adminUrl);
     const url = `${server.url}/api/payments`;
     const results: Measurement[] = [

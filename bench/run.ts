@@ -1,6 +1,7 @@
 // `npm run bench`: every performance budget of ARCHITECTURE.md that has been built so far,
 // measured against the built app (`npm run build` first). Prints a table with PASS/FAIL.
 import { existsSync } from 'node:fs';
+import { closeOfBusinessBenchmarks } from './close-of-business';
 import { contractBenchmarks } from './contracts';
 import { engineBenchmarks } from './engine';
 import { failed, type Measurement, printTable } from './lib/report';
@@ -14,6 +15,7 @@ const SUITES: Record<string, () => Promise<Measurement[]>> = {
   origination: originationBenchmarks,
   contracts: contractBenchmarks,
   payments: paymentBenchmarks,
+  'close-of-business': closeOfBusinessBenchmarks,
 };
 
 if (!existsSync('dist/server/main.js') || !existsSync('dist/web/index.html')) {

@@ -5,6 +5,7 @@ import { authEndpoints, inviteEndpoints, userEndpoints } from './auth';
 import { autoDebitEndpoints } from './auto-debit';
 import { businessDateEndpoints } from './business-date';
 import { calculatorEndpoints } from './calculator';
+import { eodEndpoints } from './close-of-business';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
@@ -42,6 +43,7 @@ export const ENDPOINTS = {
   help: helpEndpoints,
   audit: auditEndpoints,
   jobs: jobEndpoints,
+  eod: eodEndpoints,
   health: healthEndpoints,
   auth: authEndpoints,
   users: userEndpoints,

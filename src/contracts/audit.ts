@@ -57,6 +57,8 @@ export const AUDIT_ACTIONS = [
   'contract.deposit',
   'contract.activate',
   'contract.cancel',
+  /** Contracts moved to defaulted by a close of business step (one row per step, naming them). */
+  'contract.default',
   'payment.create',
   'payment.reverse_request',
   'payment.transfer_request',
@@ -73,6 +75,8 @@ export const AUDIT_ACTIONS = [
   'mandate.update',
   'business_date.move',
   'job.run',
+  /** A close of business asked for by a person (API.md "Batch and assistant"). */
+  'eod.run',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -91,6 +95,8 @@ export const AUDIT_ENTITY_TYPES = [
   'payment_import',
   'debit_mandate',
   'job',
+  /** A close of business run: its id is the business date. */
+  'eod_run',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

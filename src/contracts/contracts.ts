@@ -32,6 +32,8 @@ export const CONTRACT_TRANSITIONS = {
   payOff: { from: ['active', 'defaulted'], to: 'paid_off' },
   /** A reversal or transfer left a paid-off contract with a balance again. */
   reopen: { from: ['paid_off'], to: 'active' },
+  /** The close of business: days past due reached the plan's default-after days (decision 026). */
+  default: { from: ['active'], to: 'defaulted' },
 } as const satisfies TransitionTable<ContractStatus>;
 export type ContractMove = keyof typeof CONTRACT_TRANSITIONS;
 

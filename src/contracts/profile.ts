@@ -162,6 +162,10 @@ export const organisationSchema = z.object({
   aprCap: z.number().nullable(),
   /** Risk scorecard income thresholds (minor units, ascending); null = not set. */
   incomeBands: z.tuple([z.number().int(), z.number().int(), z.number().int()]).nullable(),
+  /** Local time ('HH:MM') at which the daily close of business closes the day. */
+  closeOfBusinessTime: z.string(),
+  /** Interest accrued daily for contracts started on or after this date; null = income when paid. */
+  interestAccrualFrom: z.iso.date().nullable(),
   updatedAt: z.string(),
 });
 /** The organisation's settings as `GET /api/settings/organisation` answers them (and the form edits them). */
@@ -235,6 +239,8 @@ export const organisationBody = z.strictObject({
     .refine(([low, mid, high]) => low < mid && mid < high, 'Income thresholds must increase')
     .nullable()
     .optional(),
+  closeOfBusinessTime: hhmm('Close of business time').optional(),
+  interestAccrualFrom: z.iso.date('Interest accrual start must be a date (YYYY-MM-DD)').nullable().optional(),
 });
 export type OrganisationBody = z.input<typeof organisationBody>;
 

@@ -28,10 +28,11 @@ describe('transition tables', () => {
       cancel: 'draft pending_approval',
       payOff: 'active defaulted',
       reopen: 'paid_off',
+      default: 'active',
     });
     expect(CONTRACT_TRANSITIONS.activate.to).toBe('active');
     expect(CONTRACT_TRANSITIONS.return.to).toBe('draft');
-    expect(movesFrom(CONTRACT_TRANSITIONS, 'active')).toEqual(['payOff']);
+    expect(movesFrom(CONTRACT_TRANSITIONS, 'active')).toEqual(['payOff', 'default']);
   });
 
   it('units: contracts reserve, assign and release; staff move the rest by hand; written off is final', () => {

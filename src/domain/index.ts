@@ -4,6 +4,7 @@
  * See README.md in this folder for the rules.
  */
 export * from './allocation';
+export * from './close-of-business';
 export * from './dates';
 export * from './delinquency';
 export * from './errors';

@@ -26,6 +26,7 @@ import { assistantRoutes } from './modules/assistant/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { calculatorRoutes } from './modules/calculator/routes';
+import { closeOfBusinessRoutes } from './modules/close-of-business/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { deviceRoutes } from './modules/devices/routes';
@@ -96,6 +97,7 @@ const MODULES = [
   helpRoutes,
   auditRoutes,
   jobRoutes,
+  closeOfBusinessRoutes,
   calculatorRoutes,
   assistantRoutes,
   planRoutes,

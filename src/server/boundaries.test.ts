@@ -18,6 +18,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'audit.ts': ['audit.ts', 'modules/audit'],
   // Staff identity: sign-in, the staff list, one's own profile, and the session store.
   'auth.ts': ['modules/auth', 'modules/users', 'modules/profile', 'sessions.ts'],
+  'close-of-business.ts': ['modules/close-of-business'],
   'contracts.ts': ['modules/contracts'],
   'customers.ts': ['modules/customers'],
   'devices.ts': ['modules/devices'],
@@ -79,6 +80,17 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/notifications/service.ts: users': 'recipients by role and permission',
   'modules/notifications/service.ts: userPreferences': 'recipients’ notification opt-outs',
   'demo/portfolio.ts: users': 'the demo picks its staff actors',
+  'modules/close-of-business/read.ts: users': 'who asked for a close of business, in its run list',
+  // The portfolio snapshot is computed as of a date in one set-based statement (decision 026).
+  'modules/close-of-business/snapshot.ts: contracts': 'portfolio snapshot in one statement (decision 026)',
+  'modules/close-of-business/snapshot.ts: contractInstallments':
+    'portfolio snapshot in one statement (decision 026)',
+  'modules/close-of-business/snapshot.ts: lateFeeCharges':
+    'portfolio snapshot in one statement (decision 026)',
+  'modules/close-of-business/snapshot.ts: payments': 'portfolio snapshot in one statement (decision 026)',
+  'modules/close-of-business/snapshot.ts: paymentAllocations':
+    'portfolio snapshot in one statement (decision 026)',
+  'modules/close-of-business/snapshot.ts: devices': 'portfolio snapshot in one statement (decision 026)',
   // A payment is shown with its contract number, customer name and poster in one statement.
   'modules/payments/read.ts: contracts': 'payments list and receipt in one statement',
   'modules/payments/read.ts: customers': 'payments list and receipt in one statement',

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Organisation, OrganisationBody } from '../contracts/profile';
 import { organisationSettings } from '../db/schema';
 import { type Actor, writeAudit } from './audit';
@@ -22,6 +22,8 @@ function toOrganisation(row: OrganisationRow): Organisation {
     quietHoursEnd: row.quietHoursEnd,
     aprCap: row.aprCap === null ? null : Number(row.aprCap),
     incomeBands: row.incomeBands ?? null,
+    closeOfBusinessTime: row.closeOfBusinessTime,
+    interestAccrualFrom: row.interestAccrualFrom,
     businessDateOffset: row.businessDateOffset,
     lastClosedDate: row.lastClosedDate,
     updatedAt: row.updatedAt.toISOString(),
@@ -77,6 +79,8 @@ export async function updateOrganisation(
       quietHoursStart,
       quietHoursEnd,
       incomeBands: input.incomeBands,
+      closeOfBusinessTime: input.closeOfBusinessTime,
+      interestAccrualFrom: input.interestAccrualFrom,
       aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
       updatedAt: ctx.clock.now(),
       updatedBy: actor.id,
@@ -128,4 +132,16 @@ export async function saveBusinessDateOffset(
   if (!row) throw new Error('Organisation settings row missing');
   await ctx.bus.publish(ctx.tx, 'organisation', '*');
   return toOrganisation(row);
+}
+
+/**
+ * Records that the close of business completed `date` (never moves back): the business date can
+ * then not be moved before it, and the next close starts after it.
+ */
+export async function saveLastClosedDate(ctx: TxContext, date: string): Promise<void> {
+  await ctx.tx
+    .update(organisationSettings)
+    .set({ lastClosedDate: sql`GREATEST(${organisationSettings.lastClosedDate}, ${date}::date)` })
+    .where(eq(organisationSettings.id, 1));
+  await ctx.bus.publish(ctx.tx, 'organisation', '*');
 }

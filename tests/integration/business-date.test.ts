@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain';
 import { businessDate } from '../../src/server/dates';
-import { refreshArrearsJob, refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
+import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
 import { organisation } from '../../src/server/organisation';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
@@ -92,7 +92,12 @@ describe.each(DATABASE_KINDS)('business date on %s', (kind) => {
       const target = addDays(calendar, 3);
       const moved = await admin.put('/api/business-date', { businessDate: target });
       expect(moved.statusCode, moved.body).toBe(200);
-      expect(moved.json()).toEqual({ businessDate: target, lastClosedDate: null, control: true });
+      // The days it skipped are closed, as if they had passed (decision 026).
+      expect(moved.json()).toEqual({
+        businessDate: target,
+        lastClosedDate: addDays(target, -1),
+        control: true,
+      });
       const audit = await lastAudit(t.app.ctx.db, 'organisation.business_date');
       expect(audit).toMatchObject({
         entityType: 'organisation',
@@ -153,21 +158,19 @@ describe.each(DATABASE_KINDS)('business date on %s', (kind) => {
       const activated = await staff.manager.post(`/api/contracts/${contract.id}/activate`);
       expect(activated.statusCode, activated.body).toBe(200);
       expect((await staff.agent.get(`/api/contracts/${contract.id}`)).json()).toMatchObject({ dpd: 0 });
-      const arrearsKey = refreshArrearsJob.schedule;
-      if (!arrearsKey || !('whenChanged' in arrearsKey)) throw new Error('refresh-arrears has no key');
-      const keyBefore = await arrearsKey.whenChanged(t.app.ctx);
 
       const current = (await admin.get('/api/business-date')).json().businessDate as string;
       const moved = await admin.put('/api/business-date', { businessDate: addDays(current, 40) });
       expect(moved.statusCode, moved.body).toBe(200);
+      // The days skipped have ended: each is closed, oldest first (decision 026).
+      expect(moved.json().lastClosedDate).toBe(addDays(current, 39));
 
       const detail = (await staff.agent.get(`/api/contracts/${contract.id}`)).json();
       expect(detail.dpd).toBeGreaterThan(0);
       expect(detail.asOf).toBe(addDays(current, 40));
       expect(detail.schedule[0].status).toBe('overdue');
-      // The stored figures follow: the refresh job's key moved, and its run finds the arrears.
-      expect(await arrearsKey.whenChanged(t.app.ctx)).not.toBe(keyBefore);
-      expect(await refreshDelinquency(t.app.ctx)).toBeGreaterThanOrEqual(1);
+      // The stored figures follow at once: the close brought them to the new date.
+      expect(await refreshDelinquency(t.app.ctx)).toBe(0);
       const [row] = (await staff.agent.get(`/api/contracts?q=${contract.number}`)).json().items;
       expect(row).toMatchObject({ dpd: detail.dpd, nextDueDate: detail.nextDue.dueDate });
     });

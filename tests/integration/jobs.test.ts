@@ -5,6 +5,7 @@ import { jobRuns } from '../../src/db/schema';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { pruneJobRunsJob } from '../../src/server/jobs/prune';
 import { JobQueue } from '../../src/server/jobs/queue';
+import { closeOfBusinessJob } from '../../src/server/modules/close-of-business/job';
 import { refreshArrearsJob } from '../../src/server/modules/contracts/delinquency';
 import { organisation, updateOrganisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
@@ -104,11 +105,17 @@ describe.each(DATABASE_KINDS)('background jobs on %s', (kind) => {
       return runs.length === before + 1 && runs[0]?.state === 'completed' ? runs[0] : undefined;
     }, 'a run for the new buckets');
     expect(changed.trigger).toBe('changed');
+  });
 
-    // The business date moving (the clock passing midnight) is a change too.
+  it('runs the close of business when the business date moves (the clock passing midnight)', async () => {
+    const { db } = t.app.ctx;
+    const before = (await runsOf(db, closeOfBusinessJob.name)).length;
     t.clock.advance(24 * 3600_000);
-    await t.app.jobs.tick();
-    await waitForRuns(db, refreshArrearsJob.name, (runs) => runs.length === before + 2);
+    await eventually(async () => {
+      await t.app.jobs.tick();
+      const runs = await runsOf(db, closeOfBusinessJob.name);
+      return runs.length > before && runs[0]?.state === 'completed' ? runs[0] : undefined;
+    }, 'a close of business for the new day');
   });
 });
 

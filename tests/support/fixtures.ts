@@ -26,6 +26,10 @@ export interface ContractFixture {
   paid?: number;
   dpd?: number;
   customerName?: [string, string];
+  /** The plan terms copied onto the contract (late fee, grace, lock-after, default-after). */
+  terms?: Record<string, unknown>;
+  /** How the unit is controlled (default none). */
+  controlKind?: 'openpaygo' | 'lock_api' | 'none';
 }
 
 /**
@@ -83,7 +87,12 @@ export async function insertActiveContract(
       serialNumber: `SN-${n}`,
       modelId: ids.model,
       status: 'assigned',
-      controlKind: 'none',
+      controlKind: fixture.controlKind ?? 'none',
+      lockState: 'unlocked',
+      // An OpenPAYGO unit's settings (a reader of contracts never decrypts the key).
+      ...(fixture.controlKind === 'openpaygo'
+        ? { openpaygoSecret: 'fixture', openpaygoStartingCode: '123456789', openpaygoCount: 1 }
+        : {}),
     });
     await tx.insert(servicePlans).values({
       id: ids.plan,
@@ -105,7 +114,7 @@ export async function insertActiveContract(
       customerId: ids.customer,
       deviceId: ids.device,
       planId: ids.plan,
-      terms: {},
+      terms: fixture.terms ?? {},
       currency: 'USD',
       cashPrice: fixture.principal,
       deposit: 0,

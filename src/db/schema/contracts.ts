@@ -165,3 +165,44 @@ export const contractEvents = pgTable(
   },
   (t) => [index('contract_events_contract_idx').on(t.contractId, t.at)],
 );
+
+/**
+ * Late fees charged by the close of business (PRODUCT.md: once per overdue instalment after the
+ * grace days): the primary key is the "once", and the row says when and how much (decision 026).
+ */
+export const lateFeeCharges = pgTable(
+  'late_fee_charges',
+  {
+    contractId: text('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    scheduleVersion: integer('schedule_version').notNull(),
+    n: integer('n').notNull(),
+    businessDate: date('business_date', { mode: 'string' }).notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.contractId, t.scheduleVersion, t.n] }),
+    index('late_fee_charges_date_idx').on(t.businessDate),
+    check('late_fee_charges_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * Daily interest accrual (accrual accounting, organisations that turn it on: decision 026): one
+ * row per contract and business date, the day's change of the interest earned to date.
+ */
+export const interestAccruals = pgTable(
+  'interest_accruals',
+  {
+    contractId: text('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    businessDate: date('business_date', { mode: 'string' }).notNull(),
+    /** May be negative when a schedule change lowered the interest earned to date. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** Interest earned to the end of this date (the sum of the contract's amounts so far). */
+    earned: bigint('earned', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.contractId, t.businessDate] })],
+);

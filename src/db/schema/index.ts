@@ -1,6 +1,7 @@
 export * from './activity';
 export * from './audit';
 export * from './auth';
+export * from './close-of-business';
 export * from './contracts';
 export * from './customers';
 export * from './devices';

@@ -74,6 +74,13 @@ export const organisationSettings = pgTable(
     businessDateOffset: integer('business_date_offset').notNull().default(0),
     /** The last business date the close of business completed. */
     lastClosedDate: date('last_closed_date', { mode: 'string' }),
+    /** Local time ('HH:MM') at which the daily close of business closes the day (decision 026). */
+    closeOfBusinessTime: text('close_of_business_time').notNull().default('23:30'),
+    /**
+     * Accrual accounting of interest for contracts started on or after this business date; null =
+     * interest is income when paid (decision 026).
+     */
+    interestAccrualFrom: date('interest_accrual_from', { mode: 'string' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     updatedBy: text('updated_by'),
   },

@@ -1,4 +1,5 @@
 import { auditCheckpointJob } from '../modules/audit/checkpoint-job';
+import { closeOfBusinessJob } from '../modules/close-of-business/job';
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
 import { autoDebitJob } from '../modules/payments/auto-debit/job';
@@ -15,4 +16,5 @@ export const JOBS: readonly JobDefinition[] = [
   pruneJobRunsJob,
   auditCheckpointJob,
   autoDebitJob,
+  closeOfBusinessJob,
 ];

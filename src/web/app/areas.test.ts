@@ -39,7 +39,7 @@ const SEED_SIGNED_IN = [
 ];
 const SEED_PUBLIC = ['/customer', '/investor', '/calculator', '/demo'];
 /** Added since the seed: the background jobs view (issue 11). */
-const ADDED = ['/admin/jobs'];
+const ADDED = ['/admin/jobs', '/admin/close-of-business'];
 
 describe('area table', () => {
   it('holds exactly the routes of seed section 2 (besides the signed-out-only ones) and those added since', () => {

@@ -3,6 +3,7 @@ import {
   BookOpen,
   Bot,
   Calculator,
+  CalendarCheck,
   ChartColumn,
   Cog,
   Contact,
@@ -404,6 +405,16 @@ export const AREAS = {
     icon: Gauge,
     access: 'signedIn',
     group: 'admin',
+  },
+  '/admin/close-of-business': {
+    title: 'Close of business',
+    summary: 'The end of each business day: its steps, counts and failures.',
+    description:
+      'Each business date closed in order: arrears figures, late fees, device locks, defaults, promises, reminders, interest accrual and the portfolio snapshot, with what each step did and how long it took; run a close on demand or resume a failed one.',
+    icon: CalendarCheck,
+    access: 'signedIn',
+    group: 'admin',
+    permission: 'eod.run',
   },
   '/admin/auto-debit': {
     title: 'Auto-debit monitor',

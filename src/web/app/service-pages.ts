@@ -10,6 +10,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/settings': lazy(() => import('@/web/pages/settings')),
   '/admin/audit': lazy(() => import('@/web/pages/admin-audit')),
   '/admin/jobs': lazy(() => import('@/web/pages/admin-jobs')),
+  '/admin/close-of-business': lazy(() => import('@/web/pages/admin-close-of-business')),
   '/help': lazy(() => import('@/web/pages/help')),
   '/help-tutorial': lazy(() => import('@/web/pages/help-tutorial')),
   '/tutorials': lazy(() => import('@/web/pages/tutorials')),

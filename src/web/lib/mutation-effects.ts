@@ -51,6 +51,14 @@ export const MUTATION_EFFECTS = {
   tutorialProgress: [k.help.progress()],
   /** A background job run asked for: the runs list. */
   jobQueued: [k.jobs.all()],
+  /** A close of business moves arrears, fees, statuses and the business date's last close. */
+  businessClosed: [
+    k.eod.runs(),
+    k.settings.businessDate(),
+    k.contracts.all(),
+    k.devices.all(),
+    k.ledger.all(),
+  ],
   /** A mandate added, paused or resumed: the monitor, the mandates list and its contract's card. */
   mandateChanged: (contractId: string) => [
     k.autoDebit.all(),

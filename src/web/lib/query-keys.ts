@@ -76,6 +76,9 @@ export const queryKeys = {
     /** The log under the applied filters (its pages are one infinite query). */
     log: (filters: object) => ['/api/audit', filters] as const,
   },
+  eod: {
+    runs: () => ['/api/eod/runs'] as const,
+  },
   jobs: {
     all: () => ['/api/jobs/runs'] as const,
     runs: (failures: boolean) => ['/api/jobs/runs', { failures }] as const,

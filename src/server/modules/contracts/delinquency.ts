@@ -4,7 +4,7 @@ import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts } from '../../../db/schema';
 import { bucketsFromBounds } from '../../../domain';
 import { businessToday } from '../../business-date';
-import type { AppContext } from '../../context';
+import type { AppContext, TxContext } from '../../context';
 import { defineJob } from '../../jobs/definition';
 import { organisation } from '../../organisation';
 import { withTransaction } from '../../transaction';
@@ -19,57 +19,69 @@ import { LIVE_STATUSES } from './portfolio';
  * whose figures change are written. Returns how many changed.
  */
 export async function refreshDelinquency(ctx: AppContext, date?: string): Promise<number> {
-  const org = await organisation(ctx, ctx.db);
-  const day = date ?? businessToday(ctx, org);
-  const labels = bucketsFromBounds(org.delinquencyBuckets)
-    .filter((bucket) => bucket.min > 0)
-    .reverse()
-    .map((bucket) => sql`WHEN dpd >= ${bucket.min} THEN ${bucket.label}`);
-  const bucketOf: SQL = sql`CASE ${sql.join(labels, sql` `)} ELSE 'current' END`;
   // A job: it owns its transaction (decision 011).
-  return withTransaction(ctx, async ({ tx }) => {
-    const changed = await queryRows<{ id: string }>(
-      tx,
-      sql`
-      WITH figures AS (
-        SELECT c.id,
-               COALESCE(${day}::date - min(i.due_date) FILTER (WHERE i.due_date < ${day}::date), 0) AS dpd,
-               min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due
-        FROM ${contracts} c
-        LEFT JOIN ${contractInstallments} i
-          ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-        WHERE c.status IN ${[...LIVE_STATUSES]}
-        GROUP BY c.id
-      ), labelled AS (
-        SELECT id, dpd, next_due, ${bucketOf} AS bucket FROM figures
-      )
-      UPDATE ${contracts} c
-      SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due
-      FROM labelled l
-      WHERE c.id = l.id AND (c.dpd, c.bucket, c.next_due_date) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due)
-      RETURNING c.id`,
-    );
-    if (changed.length) await contractsChanged(ctx, tx);
-    return changed.length;
-  });
+  return withTransaction(ctx, (tx) => refreshDelinquencyIn(tx, date));
 }
 
-/** What the stored figures depend on: the business date and the organisation's buckets. */
-async function arrearsKey(ctx: AppContext): Promise<string> {
-  const org = await organisation(ctx, ctx.db);
-  return `${businessToday(ctx, org)}|${org.delinquencyBuckets.join(',')}`;
+/** The same in the caller's transaction: the close of business's first step (decision 026). */
+export async function refreshDelinquencyIn(ctx: TxContext, date?: string): Promise<number> {
+  const { tx } = ctx;
+  const org = await organisation(ctx, tx);
+  const day = date ?? businessToday(ctx, org);
+  const bucketOf = bucketCase(org.delinquencyBuckets, sql`dpd`);
+  const changed = await queryRows<{ id: string }>(
+    tx,
+    sql`
+    WITH figures AS (
+      SELECT c.id,
+             COALESCE(${day}::date - min(i.due_date) FILTER (WHERE i.due_date < ${day}::date), 0) AS dpd,
+             min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due
+      FROM ${contracts} c
+      LEFT JOIN ${contractInstallments} i
+        ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+      WHERE c.status IN ${[...LIVE_STATUSES]}
+      GROUP BY c.id
+    ), labelled AS (
+      SELECT id, dpd, next_due, ${bucketOf} AS bucket FROM figures
+    )
+    UPDATE ${contracts} c
+    SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due
+    FROM labelled l
+    WHERE c.id = l.id AND (c.dpd, c.bucket, c.next_due_date) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due)
+    RETURNING c.id`,
+  );
+  if (changed.length) await contractsChanged(ctx, tx);
+  return changed.length;
+}
+
+/** The bucket label of a days-past-due expression, from the organisation's bucket bounds, as SQL. */
+export function bucketCase(bounds: readonly number[], dpd: SQL): SQL {
+  const labels = bucketsFromBounds(bounds)
+    .filter((bucket) => bucket.min > 0)
+    .reverse()
+    .map((bucket) => sql`WHEN ${dpd} >= ${bucket.min} THEN ${bucket.label}`);
+  return sql`CASE ${sql.join(labels, sql` `)} ELSE 'current' END`;
 }
 
 /**
- * Keeps the figures current until the close of business exists to do it: at start, after the demo
- * portfolio, and whenever the business date or the organisation's buckets change. One run at a
- * time across instances (the singleton key replaces the advisory lock this took before).
+ * What the stored figures depend on besides the date: the organisation's buckets. A new business
+ * date is the close of business's (`eod.close`, decision 026), which brings the figures to it.
+ */
+async function bucketsKey(ctx: AppContext): Promise<string> {
+  const org = await organisation(ctx, ctx.db);
+  return org.delinquencyBuckets.join(',');
+}
+
+/**
+ * Keeps the figures current for the business date at start, after the demo portfolio, and
+ * whenever the organisation's buckets change. One run at a time across instances (the singleton
+ * key replaces the advisory lock this took before).
  */
 export const refreshArrearsJob = defineJob({
   name: 'contracts.refresh-arrears',
   description: 'Days past due, bucket and next due date of every live contract',
   payload: z.object({}),
-  schedule: { whenChanged: arrearsKey },
+  schedule: { whenChanged: bucketsKey },
   retry: { limit: 3, delaySeconds: 30, backoff: true },
   expireInSeconds: 15 * 60,
   singletonKey: 'all',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
 import { contractEvents } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
@@ -65,12 +66,24 @@ export async function addEvents(
 ): Promise<void> {
   if (!events.length) return;
   const col = <T>(pick: (e: (typeof events)[number]) => T) => sql.param(events.map(pick));
+  await addEventsFrom(
+    ctx,
+    actor,
+    sql`SELECT * FROM unnest(${col((e) => e.contractId)}::text[], ${col((e) => e.type)}::text[], ${col((e) => e.message)}::text[],
+                ${col((e) => (e.data === undefined ? null : JSON.stringify(e.data)))}::text[])`,
+  );
+}
+
+/**
+ * The same from a query whose rows are (contract_id, type, message, data as JSON text): the close
+ * of business writes the lines of every contract it moved without reading them out first.
+ */
+export async function addEventsFrom(ctx: TxContext, actor: Actor, source: SQL): Promise<void> {
   await ctx.tx.execute(sql`
     INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
     SELECT gen_random_uuid()::text, v.contract_id, v.type, v.message, v.data::jsonb, ${actor.id}::text,
       GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
                (SELECT max(e.at) + interval '1 millisecond' FROM ${contractEvents} e WHERE e.contract_id = v.contract_id))
-    FROM unnest(${col((e) => e.contractId)}::text[], ${col((e) => e.type)}::text[], ${col((e) => e.message)}::text[],
-                ${col((e) => (e.data === undefined ? null : JSON.stringify(e.data)))}::text[]) AS v(contract_id, type, message, data)`);
+    FROM (${source}) AS v(contract_id, type, message, data)`);
   await contractsChanged(ctx, ctx.tx);
 }

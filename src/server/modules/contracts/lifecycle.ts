@@ -30,6 +30,7 @@ const REFUSALS: Record<ContractMove, (row: ContractRow) => string> = {
   cancel: (row) => `Only a contract not yet active can be cancelled; ${row.number} is ${statusText(row)}`,
   payOff: (row) => `Only a live contract can be paid off; ${row.number} is ${statusText(row)}`,
   reopen: (row) => `Only a paid-off contract can be reopened; ${row.number} is ${statusText(row)}`,
+  default: (row) => `Only an active contract can be defaulted; ${row.number} is ${statusText(row)}`,
 };
 
 /** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */

@@ -1,5 +1,6 @@
 import { businessDateEndpoints } from '../../../contracts/business-date';
 import { settingsEndpoints } from '../../../contracts/settings';
+import { addDays } from '../../../domain';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
 import { businessDateState, moveBusinessDate } from '../../business-date';
@@ -7,7 +8,7 @@ import { organisation, updateOrganisation } from '../../organisation';
 import { userId } from '../../plugins/session';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
-import { refreshArrearsJob } from '../contracts/delinquency';
+import { closeBusinessDate } from '../close-of-business/run';
 import { organisationOptions, preferences, savePreferences } from './service';
 
 /**
@@ -46,15 +47,17 @@ export async function settingsRoutes(app: AppInstance): Promise<void> {
   route(app, businessDateEndpoints.get, signedIn, () => businessDateState(ctx, ctx.db));
 
   route(app, businessDateEndpoints.move, { access: 'admin.settings', tags }, async (request) => {
-    const moved = await withTransaction(ctx, (tx) =>
-      moveBusinessDate(tx, actorOf(request), request.body.businessDate),
-    );
-    // The stored arrears figures follow at once, as on a new day (the job's key also moved, so
-    // any instance's next tick would send it).
-    if (app.jobs.running)
-      await app.jobs
-        .send(refreshArrearsJob, {}, 'changed')
-        .catch((error: unknown) => request.log.error({ err: error }, 'arrears refresh not queued'));
-    return moved;
+    const actor = actorOf(request);
+    const before = await businessDateState(ctx, ctx.db);
+    const moved = await withTransaction(ctx, (tx) => moveBusinessDate(tx, actor, request.body.businessDate));
+    if (moved.businessDate === before.businessDate) return moved;
+    // The days skipped have ended, exactly as if they had passed: closed now, oldest first, and
+    // the stored arrears figures brought to the new date (decision 026).
+    await closeBusinessDate(ctx, addDays(moved.businessDate, -1), {
+      trigger: 'date_move',
+      actor,
+      firstDate: before.businessDate,
+    });
+    return businessDateState(ctx, ctx.db);
   });
 }

@@ -116,5 +116,7 @@ export const ORGANISATION: OrganisationSettings = {
   quietHoursEnd: '08:00',
   aprCap: null,
   incomeBands: null,
+  closeOfBusinessTime: '23:30',
+  interestAccrualFrom: null,
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

@@ -21,6 +21,8 @@ const KENYA: OrganisationSettings = {
   quietHoursEnd: '08:00',
   aprCap: null,
   incomeBands: null,
+  closeOfBusinessTime: '23:30',
+  interestAccrualFrom: null,
   updatedAt: '2026-11-01T00:00:00.000Z',
 };
 

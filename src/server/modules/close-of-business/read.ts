@@ -1,0 +1,55 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { EOD_STEPS, type EodRun } from '../../../contracts/close-of-business';
+import { queryRows } from '../../../db/client';
+import { eodRuns, eodSteps, users } from '../../../db/schema';
+import type { Executor } from '../../context';
+
+type RunRow = Omit<EodRun, 'steps'> & { steps: EodRun['steps'] | null };
+
+/** Runs with their steps in step order, one statement. */
+async function runsWhere(executor: Executor, where: SQL, limit: number): Promise<EodRun[]> {
+  const rows = await queryRows<RunRow>(
+    executor,
+    sql`
+    SELECT to_char(r.business_date, 'YYYY-MM-DD') AS "businessDate", r.status, r.trigger,
+           r.requested_by AS "requestedBy",
+           CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS "requestedByName",
+           to_json(r.started_at) #>> '{}' AS "startedAt", to_json(r.finished_at) #>> '{}' AS "finishedAt",
+           r.attempts, r.error,
+           (SELECT json_agg(json_build_object(
+                     'step', s.step, 'status', s.status, 'counts', s.counts,
+                     'startedAt', s.started_at, 'finishedAt', s.finished_at, 'durationMs', s.duration_ms,
+                     'error', s.error, 'note', s.note)
+                   ORDER BY array_position(${sql.param([...EOD_STEPS])}::text[], s.step))
+            FROM ${eodSteps} s WHERE s.business_date = r.business_date) AS steps
+    FROM ${eodRuns} r LEFT JOIN ${users} u ON u.id = r.requested_by
+    WHERE ${where}
+    ORDER BY r.business_date DESC
+    LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({
+    ...row,
+    startedAt: new Date(row.startedAt).toISOString(),
+    finishedAt: row.finishedAt ? new Date(row.finishedAt).toISOString() : null,
+    steps: (row.steps ?? []).map((step) => ({
+      ...step,
+      startedAt: new Date(step.startedAt).toISOString(),
+      finishedAt: new Date(step.finishedAt).toISOString(),
+    })),
+  }));
+}
+
+/** The runs of these dates, oldest first (a run's answer). */
+export async function runsOf(executor: Executor, dates: readonly string[]): Promise<EodRun[]> {
+  const runs = await runsWhere(
+    executor,
+    sql`r.business_date = ANY(${sql.param([...dates])}::date[])`,
+    dates.length,
+  );
+  return runs.reverse();
+}
+
+/** The latest runs, newest first (`GET /api/eod/runs`). */
+export function recentRuns(executor: Executor, limit: number): Promise<EodRun[]> {
+  return runsWhere(executor, sql`true`, limit);
+}

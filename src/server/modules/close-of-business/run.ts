@@ -1,0 +1,206 @@
+import { performance } from 'node:perf_hooks';
+import { and, eq, sql } from 'drizzle-orm';
+import { EOD_STEPS, type EodRun, type EodTrigger } from '../../../contracts/close-of-business';
+import { ERROR_CODES } from '../../../contracts/errors';
+import type { Organisation } from '../../../contracts/profile';
+import { eodRuns, eodSteps } from '../../../db/schema';
+import { addDays } from '../../../domain';
+import type { Actor } from '../../audit';
+import { businessToday } from '../../business-date';
+import type { AppContext, TxContext } from '../../context';
+import { AppError } from '../../errors';
+import { lockOrganisation, organisation, saveLastClosedDate } from '../../organisation';
+import { withTransaction } from '../../transaction';
+import { refreshDelinquencyIn } from '../contracts/delinquency';
+import { runsOf } from './read';
+import { STEPS, type StepInput } from './steps';
+
+export interface CloseOptions {
+  trigger: EodTrigger;
+  actor: Actor;
+  /**
+   * Where catch-up starts when no date was ever closed (the business date a move started from);
+   * otherwise the date after the last closed one. Default: the date asked for alone.
+   */
+  firstDate?: string;
+}
+
+export interface CloseResult {
+  businessDate: string;
+  lastClosedDate: string | null;
+  runs: EodRun[];
+}
+
+/**
+ * Every close of business of this database takes this lock at the start of each of its
+ * transactions, on every instance: two instances closing at once take the steps in turn, and the
+ * second finds each step done by the first and skips it. Transaction-scoped, so an instance that
+ * dies mid-step releases it with its rolled-back transaction.
+ */
+const takeCloseLock = (ctx: TxContext) =>
+  ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('close-of-business'))`);
+
+const refused = (message: string) =>
+  new AppError(422, ERROR_CODES.BUSINESS_DATE_REFUSED, message, [{ field: 'businessDate', message }]);
+
+/**
+ * Closes the business day `date` (PRODUCT.md §2 "Close of business"), first every date not closed
+ * before it, oldest first: from the day after the last closed date (or `firstDate`). A date after
+ * the business date is refused (422). A date closed already changes nothing and answers its run; a
+ * failed date is resumed from its first step not done, and the dates after it wait. Afterwards
+ * the stored arrears figures are refreshed for the business date, when the close ended before it.
+ */
+export async function closeBusinessDate(
+  ctx: AppContext,
+  date: string,
+  options: CloseOptions,
+): Promise<CloseResult> {
+  // As stored now, not as cached: another instance may have closed dates a moment ago.
+  const org = await withTransaction(ctx, (tx) => lockOrganisation(tx));
+  const today = businessToday(ctx, org);
+  if (date > today) throw refused(`The close of business can run up to the business date, ${today}`);
+  // A date closed already (or before close of business existed) is answered, never run again.
+  const start = org.lastClosedDate ? addDays(org.lastClosedDate, 1) : (options.firstDate ?? date);
+  const dates: string[] = [];
+  for (let day = start; day <= date; day = addDays(day, 1)) dates.push(day);
+  for (const day of dates) {
+    const ok = await closeOneDate(ctx, org, day, options);
+    if (!ok) break;
+  }
+  const after = await withTransaction(ctx, async (tx) => {
+    const settled = await organisation(tx, tx.tx);
+    // The figures lists show are today's, not the last closed date's.
+    if (settled.lastClosedDate && settled.lastClosedDate < today) await refreshDelinquencyIn(tx, today);
+    return settled;
+  });
+  const runs = await runsOf(ctx.db, dates.length ? dates : [date]);
+  return { businessDate: date, lastClosedDate: after.lastClosedDate, runs };
+}
+
+/** One date: its run row claimed, each step not done run in its own transaction, then closed. Answers whether it completed. */
+async function closeOneDate(
+  ctx: AppContext,
+  org: Organisation,
+  date: string,
+  options: CloseOptions,
+): Promise<boolean> {
+  const started = await withTransaction(ctx, async (tx) => {
+    await takeCloseLock(tx);
+    const now = ctx.clock.now();
+    const [run] = await tx.tx
+      .insert(eodRuns)
+      .values({
+        businessDate: date,
+        status: 'running',
+        trigger: options.trigger,
+        requestedBy: options.actor.id,
+        startedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: eodRuns.businessDate,
+        set: { status: 'running', attempts: sql`${eodRuns.attempts} + 1`, error: null, finishedAt: null },
+        setWhere: sql`${eodRuns.status} = 'failed'`,
+      })
+      .returning({ status: eodRuns.status });
+    // No row back: the date is completed, or running (another instance; its steps are skipped here).
+    if (run) return true;
+    const [existing] = await tx.tx
+      .select({ status: eodRuns.status })
+      .from(eodRuns)
+      .where(eq(eodRuns.businessDate, date));
+    return existing?.status !== 'completed';
+  });
+  if (!started) return true;
+  for (const step of EOD_STEPS) {
+    const failure = await runStep(ctx, { date, org, actor: options.actor }, step);
+    if (failure) {
+      await withTransaction(ctx, async (tx) => {
+        await tx.tx
+          .update(eodRuns)
+          .set({ status: 'failed', error: `${step}: ${failure}`, finishedAt: ctx.clock.now() })
+          .where(eq(eodRuns.businessDate, date));
+      });
+      return false;
+    }
+  }
+  await withTransaction(ctx, async (tx) => {
+    await takeCloseLock(tx);
+    await lockOrganisation(tx);
+    await tx.tx
+      .update(eodRuns)
+      .set({ status: 'completed', finishedAt: ctx.clock.now(), error: null })
+      .where(and(eq(eodRuns.businessDate, date), sql`${eodRuns.status} <> 'completed'`));
+    await saveLastClosedDate(tx, date);
+  });
+  return true;
+}
+
+/** Runs one step unless done, recording it with its work; answers the error text when it failed. */
+async function runStep(
+  ctx: AppContext,
+  input: StepInput,
+  step: (typeof EOD_STEPS)[number],
+): Promise<string | null> {
+  const { date } = input;
+  const startedAt = ctx.clock.now();
+  const began = performance.now();
+  try {
+    await withTransaction(ctx, async (tx) => {
+      await takeCloseLock(tx);
+      const [done] = await tx.tx
+        .select({ status: eodSteps.status })
+        .from(eodSteps)
+        .where(
+          and(eq(eodSteps.businessDate, date), eq(eodSteps.step, step), eq(eodSteps.status, 'completed')),
+        );
+      if (done) return;
+      const result = await STEPS[step](tx, input);
+      await recordStep(tx, date, step, {
+        status: 'completed',
+        counts: result.counts,
+        note: result.note ?? null,
+        error: null,
+        startedAt,
+        durationMs: Math.round(performance.now() - began),
+      });
+    });
+    return null;
+  } catch (error) {
+    const message = errorText(error);
+    ctx.log.error({ err: error, date, step }, 'close of business step failed');
+    await withTransaction(ctx, (tx) =>
+      recordStep(tx, date, step, {
+        status: 'failed',
+        counts: {},
+        note: null,
+        error: message,
+        startedAt,
+        durationMs: Math.round(performance.now() - began),
+      }),
+    );
+    return message;
+  }
+}
+
+/** The root cause's words: a failed statement's own message, not the query that carried it. */
+function errorText(error: unknown): string {
+  let cause = error;
+  while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+async function recordStep(
+  ctx: TxContext,
+  date: string,
+  step: (typeof EOD_STEPS)[number],
+  record: Pick<
+    typeof eodSteps.$inferInsert,
+    'status' | 'counts' | 'note' | 'error' | 'startedAt' | 'durationMs'
+  >,
+): Promise<void> {
+  const values = { ...record, finishedAt: ctx.clock.now() };
+  await ctx.tx
+    .insert(eodSteps)
+    .values({ businessDate: date, step, ...values })
+    .onConflictDoUpdate({ target: [eodSteps.businessDate, eodSteps.step], set: values });
+}

@@ -1,0 +1,148 @@
+import type { EodStep } from '../../../contracts/close-of-business';
+import type { Organisation } from '../../../contracts/profile';
+import { type Actor, writeAudit } from '../../audit';
+import type { TxContext } from '../../context';
+import {
+  accrualScope,
+  accrueInterest,
+  chargeLateFees,
+  defaultOverdue,
+  lockCandidates,
+} from '../contracts/close-of-business';
+import { refreshDelinquencyIn } from '../contracts/delinquency';
+import { queueLocks } from '../devices/commands';
+import { postMany } from '../ledger/bulk';
+import { settleIncome } from '../ledger/income-settlement';
+import { ACCOUNTS } from '../ledger/service';
+import { writeSnapshot } from './snapshot';
+
+/** What a step sees: the date it closes, the organisation, and who the close acts as. */
+export interface StepInput {
+  date: string;
+  org: Organisation;
+  actor: Actor;
+}
+
+export interface StepResult {
+  counts: Record<string, number>;
+  /** Why the step did nothing by design. */
+  note?: string;
+}
+
+type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
+
+const NOT_BUILT = 'not built yet: its tables come with collections and the message outbox (decision 026)';
+
+/**
+ * The eight steps of PRODUCT.md §2 "Close of business", in their order. Each runs set-based in
+ * its own transaction, which also records it done (run.ts), so a re-run skips it.
+ */
+export const STEPS: Record<EodStep, Step> = {
+  delinquency: async (ctx, { date }) => ({ counts: { changed: await refreshDelinquencyIn(ctx, date) } }),
+
+  late_fees: async (ctx, { date, org, actor }) => {
+    const charged = await chargeLateFees(ctx, actor, date);
+    const amount = charged.reduce((total, row) => total + row.amount, 0);
+    // One entry per contract: the balance check runs per line at commit and sums its entry's
+    // lines, so one entry of every contract's lines would cost the square of their number.
+    await postMany(
+      ctx.tx,
+      actor,
+      charged.map((row) => {
+        const party = { contractId: row.contractId, customerId: row.customerId };
+        return {
+          businessDate: date,
+          description: `Late fees charged at the close of business of ${date}`,
+          sourceType: 'late_fee',
+          sourceId: row.contractId,
+          currency: org.currency,
+          lines: [
+            { account: ACCOUNTS.penaltiesReceivable, debit: row.amount, ...party },
+            { account: ACCOUNTS.penaltyIncome, credit: row.amount, ...party },
+          ],
+        };
+      }),
+    );
+    // Penalties paid since the last close: income when charged, so settled against the receivable.
+    const settled = await settleIncome(ctx.tx, actor, {
+      businessDate: date,
+      currency: org.currency,
+      income: ACCOUNTS.penaltyIncome,
+      receivable: ACCOUNTS.penaltiesReceivable,
+      recognisedBy: ['late_fee'],
+      sourceType: 'penalty_settlement',
+      description: `Penalties paid, settled against the receivable at the close of ${date}`,
+    });
+    return { counts: { contracts: charged.length, amount, penaltiesSettled: settled } };
+  },
+
+  device_locks: async (ctx, { date, actor }) => {
+    const candidates = await lockCandidates(ctx.tx);
+    const queued = await queueLocks(
+      ctx,
+      actor,
+      candidates,
+      `Days past due beyond the plan's lock-after days`,
+      {
+        type: 'close_of_business',
+        id: date,
+      },
+    );
+    return { counts: { overdueBeyondLockAfter: candidates.length, locksQueued: queued } };
+  },
+
+  defaults: async (ctx, { date, actor }) => {
+    const moved = await defaultOverdue(ctx, actor, date);
+    // One audit row for the step's moves, written last (it takes the chain lock): the contracts
+    // are named in it and each has its timeline line.
+    if (moved.length)
+      await writeAudit(ctx.tx, actor, {
+        action: 'contract.default',
+        entityType: 'eod_run',
+        entityId: date,
+        after: { businessDate: date, contracts: moved },
+      });
+    return { counts: { defaulted: moved.length } };
+  },
+
+  promises: async () => ({ counts: {}, note: NOT_BUILT }),
+
+  reminders: async () => ({ counts: {}, note: NOT_BUILT }),
+
+  interest_accrual: async (ctx, { date, org, actor }): Promise<StepResult> => {
+    const from = org.interestAccrualFrom;
+    if (!from || from > date)
+      return { counts: {}, note: 'interest is income when paid: accrual is off (organisation setting)' };
+    const accrued = await accrueInterest(ctx, date, from);
+    if (accrued.amount !== 0) {
+      const [debit, credit] = accrued.amount > 0 ? [accrued.amount, 0] : [0, -accrued.amount];
+      await postMany(ctx.tx, actor, [
+        {
+          businessDate: date,
+          description: `Interest accrued at the close of business of ${date}`,
+          sourceType: 'interest_accrual',
+          sourceId: date,
+          currency: org.currency,
+          lines: [
+            { account: ACCOUNTS.interestReceivable, debit, credit },
+            { account: ACCOUNTS.interestIncome, debit: credit, credit: debit },
+          ],
+        },
+      ]);
+    }
+    const settled = await settleIncome(ctx.tx, actor, {
+      businessDate: date,
+      currency: org.currency,
+      income: ACCOUNTS.interestIncome,
+      receivable: ACCOUNTS.interestReceivable,
+      recognisedBy: ['interest_accrual'],
+      sourceType: 'interest_settlement',
+      description: `Interest paid, settled against the accrued receivable at the close of ${date}`,
+      contracts: accrualScope(from),
+    });
+    return { counts: { contracts: accrued.contracts, amount: accrued.amount, interestSettled: settled } };
+  },
+
+  snapshot: async (ctx, { date, org }) =>
+    writeSnapshot(ctx, org, date, { current: true, replace: true }).then((s) => ({ counts: s })),
+};

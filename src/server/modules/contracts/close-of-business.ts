@@ -1,0 +1,186 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { CONTRACT_TRANSITIONS } from '../../../contracts/contracts';
+import { queryRows } from '../../../db/client';
+import { contractInstallments, contracts, interestAccruals, lateFeeCharges } from '../../../db/schema';
+import type { Actor } from '../../audit';
+import type { Executor, TxContext } from '../../context';
+import { addEventsFrom } from './events';
+import { contractsChanged } from './list-cache';
+import { LIVE_STATUSES } from './portfolio';
+
+/**
+ * The contracts' side of the close of business (decision 026): each step's change to contracts,
+ * set-based, in the caller's transaction (the step's). The rules are the domain's
+ * (`assessLateFees`, `locksOn`, `defaultsOn`, `interestEarnedTo`), written once more as SQL so
+ * that no contract is handled one at a time; the tests hold the two to each other.
+ */
+
+/** A plan term copied onto the contract (`terms`), as SQL. */
+const term = (name: string) => sql.raw(`(c.terms->>'${name}')`);
+
+/** A non-negative numeric rounded HALF_EVEN to a whole number, as the engine rounds money. */
+const halfEven = (x: SQL) =>
+  sql`(CASE WHEN ${x} - floor(${x}) = 0.5 THEN floor(${x}) + (floor(${x})::bigint % 2) ELSE round(${x}) END)::bigint`;
+
+/**
+ * Locks the live contracts a step will change, in id order: payments lock a contract before its
+ * instalments (and imports lock theirs in id order), so the step waits for them, never deadlocks.
+ */
+async function lockLive(ctx: TxContext, where: SQL): Promise<void> {
+  await ctx.tx.execute(sql`
+    SELECT c.id FROM ${contracts} c
+    WHERE c.status IN ${[...LIVE_STATUSES]} AND ${where}
+    ORDER BY c.id FOR UPDATE OF c`);
+}
+
+export interface ContractAmount {
+  contractId: string;
+  customerId: string;
+  amount: number;
+}
+
+/**
+ * Step 2: a late fee once per instalment of a live contract overdue on `date` by more than the
+ * grace days with principal, interest or fee unpaid (`assessLateFees`): recorded in
+ * `late_fee_charges` (its key is the "once"), added to the instalment's penalty due and to the
+ * contract's outstanding total, with a timeline line per contract. Answers the amount per contract
+ * for the ledger.
+ */
+export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string): Promise<ContractAmount[]> {
+  const overdue = sql`
+    i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+    AND i.due_date < ${date}::date - coalesce(${term('graceDays')}::int, 0)
+    AND i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid > 0`;
+  const charges = sql`${term('lateFeeKind')} IN ('flat', 'percent')`;
+  await lockLive(ctx, sql`${charges} AND EXISTS (SELECT 1 FROM ${contractInstallments} i WHERE ${overdue})`);
+  const base = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid)::numeric`;
+  const percent = sql`(${base} * ${term('lateFeeValue')}::numeric / 100)`;
+  const rows = await queryRows<ContractAmount & { charges: number }>(
+    ctx.tx,
+    sql`
+    WITH fees AS (
+      SELECT i.contract_id, i.schedule_version, i.n,
+             CASE ${term('lateFeeKind')} WHEN 'flat' THEN ${term('lateFeeValue')}::numeric::bigint
+                  ELSE ${halfEven(percent)} END AS amount
+      FROM ${contracts} c JOIN ${contractInstallments} i ON ${overdue}
+      WHERE c.status IN ${[...LIVE_STATUSES]} AND ${charges}
+    ), charged AS (
+      INSERT INTO ${lateFeeCharges} (contract_id, schedule_version, n, business_date, amount)
+      SELECT contract_id, schedule_version, n, ${date}::date, amount FROM fees WHERE amount > 0
+      ON CONFLICT DO NOTHING
+      RETURNING contract_id, schedule_version, n, amount
+    ), installments AS (
+      UPDATE ${contractInstallments} i SET penalty_due = i.penalty_due + ch.amount
+      FROM charged ch
+      WHERE i.contract_id = ch.contract_id AND i.schedule_version = ch.schedule_version AND i.n = ch.n
+    ), per_contract AS (
+      SELECT contract_id, sum(amount)::bigint AS amount, count(*)::int AS charges FROM charged GROUP BY contract_id
+    )
+    UPDATE ${contracts} c
+    SET outstanding_total = c.outstanding_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+    FROM per_contract p WHERE c.id = p.contract_id
+    RETURNING c.id AS "contractId", c.customer_id AS "customerId", p.amount::bigint AS amount, p.charges`,
+  );
+  if (rows.length) {
+    await addEventsFrom(
+      ctx,
+      actor,
+      sql`SELECT contract_id, 'late_fee', 'Late fee charged for ' || count(*) || ' overdue instalment(s)',
+                 json_build_object('businessDate', ${date}::text, 'amount', sum(amount), 'installments', array_agg(n ORDER BY n))::text
+          FROM ${lateFeeCharges} WHERE business_date = ${date}::date GROUP BY contract_id`,
+    );
+  }
+  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+}
+
+export interface LockCandidate {
+  contractId: string;
+  deviceId: string;
+}
+
+/**
+ * Step 3's contracts: live contracts whose days past due (step 1's figures for the date) exceed
+ * their plan's lock-after days (`locksOn`). The devices area decides which units get a command.
+ */
+export async function lockCandidates(executor: Executor): Promise<LockCandidate[]> {
+  return queryRows<LockCandidate>(
+    executor,
+    sql`SELECT c.id AS "contractId", c.device_id AS "deviceId" FROM ${contracts} c
+        WHERE c.status IN ${[...LIVE_STATUSES]} AND ${term('lockAfterDays')} IS NOT NULL
+          AND c.dpd > ${term('lockAfterDays')}::int`,
+  );
+}
+
+/**
+ * Step 4: active contracts whose days past due reached their plan's default-after days
+ * (`defaultsOn`) move to `defaulted` through the lifecycle's table (the move `default`), version
+ * raised, with a timeline line each, all in two statements. Answers the contracts moved.
+ */
+export async function defaultOverdue(ctx: TxContext, actor: Actor, date: string): Promise<string[]> {
+  const move = CONTRACT_TRANSITIONS.default;
+  const due = sql`c.status IN ${[...move.from]} AND ${term('defaultAfterDays')} IS NOT NULL
+    AND c.dpd >= ${term('defaultAfterDays')}::int`;
+  await lockLive(ctx, due);
+  const moved = await queryRows<{ id: string; dpd: number }>(
+    ctx.tx,
+    sql`UPDATE ${contracts} c SET status = ${move.to}, version = c.version + 1,
+               updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+        WHERE ${due} RETURNING c.id, c.dpd`,
+  );
+  if (!moved.length) return [];
+  const ids = moved.map((row) => row.id);
+  await addEventsFrom(
+    ctx,
+    actor,
+    sql`SELECT c.id, 'defaulted', 'Defaulted at close of business: ' || c.dpd || ' days past due',
+               json_build_object('businessDate', ${date}::text, 'dpd', c.dpd)::text
+        FROM ${contracts} c WHERE c.id = ANY(${sql.param(ids)}::text[])`,
+  );
+  await contractsChanged(ctx, ctx.tx);
+  return ids;
+}
+
+/** Contracts under accrual accounting: started on or after the organisation's accrual date. */
+export const accrualScope = (from: string): SQL =>
+  sql`SELECT c.id FROM ${contracts} c WHERE c.start_date >= ${from}::date`;
+
+/**
+ * Step 7: the day's interest accrual of every active contract under accrual accounting: interest
+ * earned by the end of `date` (`interestEarnedTo`, per instalment of the current schedule) less
+ * what the contract's earlier accruals recorded, one row per contract with a change. Defaulted
+ * contracts accrue nothing (non-accrual status). Answers the day's total.
+ */
+export async function accrueInterest(
+  ctx: TxContext,
+  date: string,
+  from: string,
+): Promise<{ contracts: number; amount: number }> {
+  const share = sql`(i.interest_due::numeric * LEAST(GREATEST(${date}::date - i.period_start, 0), i.due_date - i.period_start)
+                     / (i.due_date - i.period_start))`;
+  const [row] = await queryRows<{ contracts: number; amount: string | null }>(
+    ctx.tx,
+    sql`
+    WITH periods AS (
+      SELECT i.contract_id, i.due_date, i.interest_due,
+             lag(i.due_date, 1, c.start_date) OVER (PARTITION BY i.contract_id ORDER BY i.n) AS period_start
+      FROM ${contracts} c
+      JOIN ${contractInstallments} i ON i.contract_id = c.id AND i.schedule_version = c.schedule_version
+      WHERE c.status = 'active' AND c.start_date >= ${from}::date AND c.start_date < ${date}::date
+    ), earned AS (
+      SELECT i.contract_id, sum(CASE WHEN i.due_date > i.period_start THEN ${halfEven(share)} ELSE 0 END)::bigint AS earned
+      FROM periods i GROUP BY i.contract_id
+    ), accrued AS (
+      INSERT INTO ${interestAccruals} (contract_id, business_date, amount, earned)
+      SELECT e.contract_id, ${date}::date, e.earned - coalesce(last.earned, 0), e.earned
+      FROM earned e
+      LEFT JOIN LATERAL (SELECT a.earned FROM ${interestAccruals} a
+                         WHERE a.contract_id = e.contract_id AND a.business_date < ${date}::date
+                         ORDER BY a.business_date DESC LIMIT 1) last ON true
+      WHERE e.earned <> coalesce(last.earned, 0)
+      ON CONFLICT DO NOTHING
+      RETURNING amount
+    )
+    SELECT count(*)::int AS contracts, sum(amount)::text AS amount FROM accrued`,
+  );
+  return { contracts: row?.contracts ?? 0, amount: Number(row?.amount ?? 0) };
+}

@@ -1,0 +1,423 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EodRun } from '../../src/contracts/close-of-business';
+import { queryRows } from '../../src/db/client';
+import { contractInstallments } from '../../src/db/schema';
+import { addDays, assessLateFees, interestEarnedTo, type LateFeeRule } from '../../src/domain';
+import type { AppContext } from '../../src/server/context';
+import { backfillSnapshots } from '../../src/server/modules/close-of-business/snapshot';
+import { toPosition } from '../../src/server/modules/contracts/portfolio';
+import { organisation } from '../../src/server/organisation';
+import { withTransaction } from '../../src/server/transaction';
+import { startTestApp, type TestApp, type TestClient } from '../support/app';
+import { createTestDatabase, DATABASE_KINDS, type DatabaseKind } from '../support/databases';
+import { insertActiveContract } from '../support/fixtures';
+
+/** A leap-year business date: the book's instalments fall due around 29 February. */
+const TODAY = '2024-03-01';
+const NOON = Date.parse(`${TODAY}T12:00:00Z`);
+
+const lockAndDefault = {
+  lateFeeKind: 'flat',
+  lateFeeValue: 500,
+  graceDays: 3,
+  lockAfterDays: 7,
+  defaultAfterDays: 60,
+};
+const percentFee = {
+  lateFeeKind: 'percent',
+  lateFeeValue: 5,
+  graceDays: 0,
+  lockAfterDays: 30,
+  defaultAfterDays: 90,
+};
+
+/**
+ * The book: a monthly contract from 30 November (due dates clamped to 29 February) 62 days past
+ * due on a lock-API unit (fees, a lock, a default); a weekly one 22 days past due with a
+ * percentage fee and no grace (an OpenPAYGO unit); a current one; and one 60 days past due on an
+ * OpenPAYGO unit past its lock-after days (no command: its time runs out by itself).
+ */
+async function seedBook(ctx: AppContext): Promise<Record<'a' | 'b' | 'c' | 'd', string>> {
+  const a = await insertActiveContract(ctx, {
+    principal: 60_000,
+    apr: 24,
+    frequency: 'monthly',
+    term: 6,
+    startDate: '2023-11-30',
+    terms: lockAndDefault,
+    controlKind: 'lock_api',
+  });
+  const b = await insertActiveContract(ctx, {
+    principal: 30_000,
+    apr: 36,
+    frequency: 'weekly',
+    term: 10,
+    startDate: '2024-02-01',
+    serviceFee: 100,
+    terms: percentFee,
+    controlKind: 'openpaygo',
+  });
+  const c = await insertActiveContract(ctx, {
+    principal: 20_000,
+    apr: 12,
+    frequency: 'monthly',
+    term: 3,
+    startDate: '2024-02-15',
+    terms: { ...lockAndDefault, lateFeeValue: 100 },
+    controlKind: 'lock_api',
+  });
+  const d = await insertActiveContract(ctx, {
+    principal: 40_000,
+    apr: 18,
+    frequency: 'monthly',
+    term: 4,
+    startDate: '2023-12-01',
+    terms: { lateFeeKind: 'none', lateFeeValue: 0, graceDays: 0, lockAfterDays: 7, defaultAfterDays: null },
+    controlKind: 'openpaygo',
+  });
+  return { a: a.id, b: b.id, c: c.id, d: d.id };
+}
+
+/**
+ * What the close changes, by content (contract numbers, not generated ids or timestamps), so two
+ * databases built the same way compare equal.
+ */
+async function bookChecksum(ctx: AppContext): Promise<string> {
+  const [row] = await queryRows<{ sum: string }>(
+    ctx.db,
+    sql`
+    SELECT md5(coalesce(string_agg(x, E'\n' ORDER BY x), '')) AS sum FROM (
+      SELECT concat_ws(',', 'c', number, status, dpd, bucket, next_due_date, outstanding_principal, outstanding_total, version) AS x FROM contracts
+      UNION ALL SELECT concat_ws(',', 'i', c.number, i.n, i.due_date, i.penalty_due, i.settled_at)
+        FROM contract_installments i JOIN contracts c ON c.id = i.contract_id
+      UNION ALL SELECT concat_ws(',', 'fee', c.number, f.n, f.business_date, f.amount)
+        FROM late_fee_charges f JOIN contracts c ON c.id = f.contract_id
+      UNION ALL SELECT concat_ws(',', 'acc', c.number, a.business_date, a.amount, a.earned)
+        FROM interest_accruals a JOIN contracts c ON c.id = a.contract_id
+      UNION ALL SELECT concat_ws(',', 'cmd', c.number, d.kind, d.state, d.source_type, d.source_id)
+        FROM device_commands d JOIN contracts c ON c.id = d.contract_id
+      UNION ALL SELECT concat_ws(',', 'ev', c.number, e.type, e.message, e.data::text)
+        FROM contract_events e JOIN contracts c ON c.id = e.contract_id
+      UNION ALL SELECT concat_ws(',', 'jl', e.business_date, e.source_type, e.description, l.account_code, l.debit, l.credit, c.number)
+        FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id LEFT JOIN contracts c ON c.id = l.contract_id
+      UNION ALL SELECT concat_ws(',', 'step', business_date, step, status, counts::text, note) FROM eod_steps
+      UNION ALL SELECT concat_ws(',', 'run', business_date, status) FROM eod_runs
+      UNION ALL SELECT 'snap,' || (to_jsonb(s) - 'computed_at')::text FROM portfolio_snapshots s
+      UNION ALL SELECT concat_ws(',', 'org', last_closed_date) FROM organisation_settings
+      UNION ALL SELECT concat_ws(',', 'audit', action, entity_type, entity_id) FROM audit_log WHERE action = 'contract.default'
+    ) t`,
+  );
+  return row?.sum ?? '';
+}
+
+async function startBook(kind: DatabaseKind, accrualFrom: string | null = null) {
+  const t = await startTestApp(kind);
+  t.clock.ms = NOON;
+  const book = await seedBook(t.app.ctx);
+  await organisation(t.app.ctx, t.app.ctx.db); // the settings row exists from the first read
+  if (accrualFrom)
+    await t.app.ctx.db.execute(sql`UPDATE organisation_settings SET interest_accrual_from = ${accrualFrom}`);
+  return { t, book, manager: await t.signedIn('manager') };
+}
+
+const run = async (client: TestClient, businessDate: string) => {
+  const answer = await client.post('/api/eod/run', { businessDate });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json<{ businessDate: string; lastClosedDate: string | null; runs: EodRun[] }>();
+};
+
+const countsOf = (result: { runs: EodRun[] }, date: string) =>
+  Object.fromEntries(
+    (result.runs.find((r) => r.businessDate === date)?.steps ?? []).map((step) => [step.step, step.counts]),
+  );
+
+describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
+  let t: TestApp;
+  let manager: TestClient;
+  let book: Record<'a' | 'b' | 'c' | 'd', string>;
+
+  beforeAll(async () => {
+    ({ t, manager, book } = await startBook(kind, '2023-01-01'));
+  });
+  afterAll(() => t.close());
+
+  it('refuses a date after the business date (422), and people without eod.run (403)', async () => {
+    const future = await manager.post('/api/eod/run', { businessDate: addDays(TODAY, 1) });
+    expect(future.statusCode).toBe(422);
+    expect(future.json()).toMatchObject({
+      code: 'BUSINESS_DATE_REFUSED',
+      errors: [{ field: 'businessDate' }],
+    });
+    const agent = await t.signedIn('finance');
+    expect((await agent.post('/api/eod/run', { businessDate: TODAY })).statusCode).toBe(403);
+    expect((await agent.get('/api/eod/runs')).statusCode).toBe(403);
+    expect((await manager.get('/api/eod/runs')).json()).toMatchObject({ businessDate: TODAY, runs: [] });
+  });
+
+  it('closes the date in its eight steps, as the domain rules decide', async () => {
+    const before = await positionsOf(t.app.ctx, [book.a, book.b, book.c, book.d]);
+    const result = await run(manager, TODAY);
+    expect(result.lastClosedDate).toBe(TODAY);
+    const [closed] = result.runs;
+    expect(closed).toMatchObject({
+      businessDate: TODAY,
+      status: 'completed',
+      trigger: 'demand',
+      attempts: 1,
+    });
+    expect(closed?.steps.map((s) => [s.step, s.status])).toEqual([
+      ['delinquency', 'completed'],
+      ['late_fees', 'completed'],
+      ['device_locks', 'completed'],
+      ['defaults', 'completed'],
+      ['promises', 'completed'],
+      ['reminders', 'completed'],
+      ['interest_accrual', 'completed'],
+      ['snapshot', 'completed'],
+    ]);
+    expect(closed?.steps.find((s) => s.step === 'promises')?.note).toMatch(/not built yet/);
+
+    // Step 2: exactly the domain's late fees, once per overdue instalment past its grace days.
+    const rules: Record<string, [LateFeeRule, number] | null> = {
+      [book.a]: [{ kind: 'flat', amount: 500 }, 3],
+      [book.b]: [{ kind: 'percent', percent: 5 }, 0],
+      [book.c]: [{ kind: 'flat', amount: 100 }, 3],
+      [book.d]: null,
+    };
+    const expected = Object.entries(rules).flatMap(([id, rule]) =>
+      rule
+        ? assessLateFees(before.get(id) ?? [], TODAY, rule[0], rule[1]).map(
+            (c) => `${id}:${c.installmentNumber}:${c.amount}`,
+          )
+        : [],
+    );
+    const charged = await queryRows<{ k: string }>(
+      t.app.ctx.db,
+      sql`SELECT contract_id || ':' || n || ':' || amount AS k FROM late_fee_charges ORDER BY 1`,
+    );
+    expect(charged.map((r) => r.k)).toEqual(expected.sort());
+    expect(expected.filter((k) => k.startsWith(book.a))).toHaveLength(2); // 30 Dec and 30 Jan, not 29 Feb
+    expect(expected.filter((k) => k.startsWith(book.b))).toHaveLength(4); // weekly, no grace: 29 Feb too
+    const counts = countsOf(result, TODAY);
+    expect(counts.late_fees).toMatchObject({ contracts: 2, amount: 1_000 + sumOf(expected, book.b) });
+
+    // Step 3: one lock command, for the lock-API unit; the OpenPAYGO unit needs none.
+    expect(counts.device_locks).toEqual({ overdueBeyondLockAfter: 2, locksQueued: 1 });
+    const commands = await queryRows<{ contract_id: string; state: string }>(
+      t.app.ctx.db,
+      sql`SELECT contract_id, state FROM device_commands WHERE kind = 'lock'`,
+    );
+    expect(commands).toEqual([{ contract_id: book.a, state: 'queued' }]);
+
+    // Step 4: 62 days past due >= 60: defaulted through the lifecycle, with a timeline line.
+    expect(counts.defaults).toEqual({ defaulted: 1 });
+    const statuses = await queryRows<{ id: string; status: string; dpd: number; version: number }>(
+      t.app.ctx.db,
+      sql`SELECT id, status, dpd, version FROM contracts ORDER BY dpd DESC`,
+    );
+    expect(statuses[0]).toMatchObject({ id: book.a, status: 'defaulted', dpd: 62, version: 2 });
+    expect(statuses.filter((s) => s.status === 'defaulted')).toHaveLength(1);
+
+    // Step 7: the domain's interest earned to date, for every active contract under accrual.
+    const accrued = await queryRows<{ contract_id: string; earned: string }>(
+      t.app.ctx.db,
+      sql`SELECT contract_id, earned::text FROM interest_accruals WHERE business_date = ${TODAY}`,
+    );
+    const starts: Record<string, string> = {
+      [book.b]: '2024-02-01',
+      [book.c]: '2024-02-15',
+      [book.d]: '2023-12-01',
+    };
+    expect(Object.fromEntries(accrued.map((r) => [r.contract_id, Number(r.earned)]))).toEqual(
+      Object.fromEntries(
+        Object.entries(starts).map(([id, start]) => [
+          id,
+          interestEarnedTo(
+            (before.get(id) ?? []).map((p) => ({ dueDate: p.dueDate, interestDue: p.due.interest })),
+            start,
+            TODAY,
+          ),
+        ]),
+      ),
+    );
+
+    // Step 8: the snapshot, PAR from the same figures.
+    const [snapshot] = await queryRows<Record<string, unknown>>(
+      t.app.ctx.db,
+      sql`SELECT * FROM portfolio_snapshots WHERE business_date = ${TODAY}`,
+    );
+    expect(snapshot).toMatchObject({
+      active_count: 3,
+      defaulted_count: 1,
+      overdue_count: 3,
+      locked_count: 0,
+    });
+    expect(Number(snapshot?.par30_amount)).toBeGreaterThan(0);
+
+    // The trial balance still nets to zero.
+    const [balance] = await queryRows<{ net: string }>(
+      t.app.ctx.db,
+      sql`SELECT (sum(debit) - sum(credit))::text AS net FROM journal_lines`,
+    );
+    expect(Number(balance?.net)).toBe(0);
+  });
+
+  it('changes nothing when the same date is run again', async () => {
+    const before = await bookChecksum(t.app.ctx);
+    const again = await run(manager, TODAY);
+    expect(again.runs).toHaveLength(1);
+    expect(again.runs[0]?.attempts).toBe(1);
+    expect(await bookChecksum(t.app.ctx)).toBe(before);
+    const listed = (await manager.get('/api/eod/runs')).json();
+    expect(listed).toMatchObject({
+      businessDate: TODAY,
+      lastClosedDate: TODAY,
+      runs: [{ businessDate: TODAY }],
+    });
+  });
+
+  it('back-fills snapshots for past dates from the schedule and payments', async () => {
+    const org = await organisation(t.app.ctx, t.app.ctx.db);
+    const days = await withTransaction(t.app.ctx, (tx) =>
+      backfillSnapshots(tx, org, '2023-11-25', addDays(TODAY, -1)),
+    );
+    expect(days).toBe(97);
+    const rows = await queryRows<{
+      business_date: string;
+      active_count: number;
+      locked_count: number | null;
+    }>(
+      t.app.ctx.db,
+      sql`SELECT to_char(business_date, 'YYYY-MM-DD') AS business_date, active_count, defaulted_count, locked_count
+          FROM portfolio_snapshots ORDER BY business_date`,
+    );
+    expect(rows).toHaveLength(98);
+    // Before the first contract started the book is empty; the closed date keeps its own figures.
+    expect(rows[0]).toMatchObject({ business_date: '2023-11-25', active_count: 0, locked_count: null });
+    // Both contracts started by then are counted (the defaulted one by its status now).
+    expect(rows.find((r) => r.business_date === '2023-12-15')).toMatchObject({
+      active_count: 1,
+      defaulted_count: 1,
+    });
+    expect(rows.at(-1)).toMatchObject({ business_date: TODAY, locked_count: 0 });
+  });
+});
+
+function sumOf(keys: readonly string[], id: string): number {
+  return keys.filter((k) => k.startsWith(id)).reduce((total, k) => total + Number(k.split(':')[2]), 0);
+}
+
+async function positionsOf(ctx: AppContext, ids: readonly string[]) {
+  const rows = await ctx.db
+    .select()
+    .from(contractInstallments)
+    .where(sql`${contractInstallments.contractId} = ANY(${sql.param([...ids])}::text[])`);
+  const byContract = new Map<string, ReturnType<typeof toPosition>[]>();
+  for (const row of rows)
+    byContract.set(row.contractId, [...(byContract.get(row.contractId) ?? []), toPosition(row)]);
+  return byContract;
+}
+
+describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (kind) => {
+  it('killed after step 3 and run again ends as an uninterrupted run', async () => {
+    const whole = await startBook(kind, '2023-01-01');
+    const broken = await startBook(kind, '2023-01-01');
+    try {
+      await run(whole.manager, TODAY);
+      // The fourth step's record is refused: its work rolls back with it, as if the process died.
+      await broken.t.app.ctx.db.execute(sql`
+        CREATE FUNCTION eod_test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.step = 'defaults' AND NEW.status = 'completed' THEN RAISE EXCEPTION 'killed'; END IF;
+          RETURN NEW;
+        END $$`);
+      await broken.t.app.ctx.db.execute(
+        sql`CREATE TRIGGER eod_test_refuse BEFORE INSERT OR UPDATE ON eod_steps FOR EACH ROW EXECUTE FUNCTION eod_test_refuse()`,
+      );
+      const failed = await run(broken.manager, TODAY);
+      expect(failed.runs[0]).toMatchObject({ status: 'failed', error: 'defaults: killed' });
+      expect(failed.runs[0]?.steps.map((s) => `${s.step}:${s.status}`)).toEqual([
+        'delinquency:completed',
+        'late_fees:completed',
+        'device_locks:completed',
+        'defaults:failed',
+      ]);
+      expect(failed.lastClosedDate).toBeNull();
+      expect((await broken.manager.get('/api/eod/runs')).json().runs[0]).toMatchObject({ status: 'failed' });
+
+      await broken.t.app.ctx.db.execute(sql`DROP TRIGGER eod_test_refuse ON eod_steps`);
+      const resumed = await run(broken.manager, TODAY);
+      expect(resumed.runs[0]).toMatchObject({ status: 'completed', attempts: 2, error: null });
+      expect(await bookChecksum(broken.t.app.ctx)).toBe(await bookChecksum(whole.t.app.ctx));
+    } finally {
+      await whole.t.close();
+      await broken.t.close();
+    }
+  });
+
+  it('closes missing earlier dates first, oldest first', async () => {
+    const { t, manager } = await startBook(kind);
+    try {
+      await organisation(t.app.ctx, t.app.ctx.db);
+      await t.app.ctx.db.execute(
+        sql`UPDATE organisation_settings SET last_closed_date = ${addDays(TODAY, -3)}`,
+      );
+      const result = await run(manager, TODAY);
+      expect(result.runs.map((r) => [r.businessDate, r.status])).toEqual([
+        [addDays(TODAY, -2), 'completed'],
+        [addDays(TODAY, -1), 'completed'],
+        [TODAY, 'completed'],
+      ]);
+      const started = result.runs.map((r) => r.startedAt);
+      expect([...started].sort()).toEqual(started);
+      expect(result.lastClosedDate).toBe(TODAY);
+      // Late fees are charged on the date each instalment passed its grace days.
+      const fees = await queryRows<{ business_date: string; n: number }>(
+        t.app.ctx.db,
+        sql`SELECT to_char(business_date, 'YYYY-MM-DD') AS business_date, count(*)::int AS n FROM late_fee_charges GROUP BY 1 ORDER BY 1`,
+      );
+      expect(fees[0]?.business_date).toBe(addDays(TODAY, -2));
+      // An earlier date than the last closed one is answered, never run.
+      const old = await run(manager, addDays(TODAY, -10));
+      expect(old.runs).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+// Several instances on one database is a PostgreSQL deployment (PGlite is one process's own).
+describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two instances', () => {
+  it('runs each step of a date once when both are asked at once', async () => {
+    const shared = await createTestDatabase('postgres');
+    const first = await startTestApp('postgres', { shared });
+    const second = await startTestApp('postgres', { shared });
+    try {
+      for (const t of [first, second]) t.clock.ms = NOON;
+      await seedBook(first.app.ctx);
+      const [one, two] = await Promise.all([first.signedIn('manager'), second.signedIn('admin')]);
+      const [a, b] = await Promise.all([run(one, TODAY), run(two, TODAY)]);
+      expect(a.runs[0]?.status).toBe('completed');
+      expect(b.runs[0]?.status).toBe('completed');
+      const [counts] = await queryRows<{
+        runs: number;
+        steps: number;
+        fees: number;
+        entries: number;
+        locks: number;
+      }>(
+        first.app.ctx.db,
+        sql`SELECT (SELECT count(*)::int FROM eod_runs) AS runs, (SELECT count(*)::int FROM eod_steps) AS steps,
+                   (SELECT count(*)::int FROM late_fee_charges) AS fees,
+                   (SELECT count(*)::int FROM journal_entries WHERE source_type = 'late_fee') AS entries,
+                   (SELECT count(*)::int FROM device_commands) AS locks`,
+      );
+      expect(counts).toEqual({ runs: 1, steps: 8, fees: 6, entries: 2, locks: 1 });
+    } finally {
+      await first.close();
+      await second.close();
+      await shared.drop();
+    }
+  });
+});
