@@ -277,6 +277,41 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     });
   });
 
+  it('books a paid penalty against the receivable the close charged, and accrued interest against its receivable', async () => {
+    const finance = await t.signedIn('finance');
+    // The fixture activates on the real clock; this book lives on the test clock's dates.
+    await t.app.ctx.db.execute(sql`UPDATE contracts SET activated_at = start_date WHERE id = ${book.b}`);
+    const contract = (await finance.get(`/api/contracts/${book.b}`)).json<{
+      outstanding: { total: number };
+    }>();
+    const paid = await finance.post('/api/payments', {
+      contractId: book.b,
+      amount: contract.outstanding.total,
+      method: 'cash',
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const paymentId = paid.json<{ payment: { id: string } }>().payment.id;
+    const [by] = await queryRows<{ penalty: string; interest: string }>(
+      t.app.ctx.db,
+      sql`SELECT COALESCE(sum(amount) FILTER (WHERE component = 'penalty'), 0)::text AS penalty,
+                 COALESCE(sum(amount) FILTER (WHERE component = 'interest'), 0)::text AS interest
+          FROM payment_allocations WHERE payment_id = ${paymentId} AND superseded_at IS NULL`,
+    );
+    expect(Number(by?.penalty)).toBeGreaterThan(0);
+    const legs = await queryRows<{ account_code: string; credit: string }>(
+      t.app.ctx.db,
+      sql`SELECT l.account_code, sum(l.credit)::text AS credit FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id
+          WHERE e.source_type = 'payment' AND e.source_id = ${paymentId} GROUP BY l.account_code`,
+    );
+    const credit = Object.fromEntries(legs.map((l) => [l.account_code, Number(l.credit)]));
+    // Decision 026: penalties were income when charged (4300), interest when accrued (4100; this
+    // book is under accrual): the payment settles the receivables 1130 and 1110, earning nothing again.
+    expect(credit['1130']).toBe(Number(by?.penalty));
+    expect(credit['1110']).toBe(Number(by?.interest));
+    expect(credit['4300']).toBeUndefined();
+    expect(credit['4100']).toBeUndefined();
+  });
+
   it('back-fills snapshots for past dates from the schedule and payments', async () => {
     const org = await organisation(t.app.ctx, t.app.ctx.db);
     const days = await withTransaction(t.app.ctx, (tx) =>

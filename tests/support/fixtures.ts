@@ -11,6 +11,7 @@ import {
 } from '../../src/db/schema';
 import { buildSchedule, type Frequency, type InterestMethod } from '../../src/domain';
 import type { AppContext } from '../../src/server/context';
+import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
 
 let counter = 0;
 
@@ -89,9 +90,14 @@ export async function insertActiveContract(
       status: 'assigned',
       controlKind: fixture.controlKind ?? 'none',
       lockState: 'unlocked',
-      // An OpenPAYGO unit's settings (a reader of contracts never decrypts the key).
+      // An OpenPAYGO unit's settings, its key sealed as the devices area seals it (a payment
+      // issues it a token).
       ...(fixture.controlKind === 'openpaygo'
-        ? { openpaygoSecret: 'fixture', openpaygoStartingCode: '123456789', openpaygoCount: 1 }
+        ? {
+            openpaygoSecret: ctx.keyring.encrypt(OPENPAYGO_KEY_PURPOSE, 'a29ab82edc5fbbc41ec9530f6dac86b1'),
+            openpaygoStartingCode: '123456789',
+            openpaygoCount: 1,
+          }
         : {}),
     });
     await tx.insert(servicePlans).values({

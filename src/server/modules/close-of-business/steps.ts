@@ -12,7 +12,6 @@ import {
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { queueLocks } from '../devices/commands';
 import { postMany } from '../ledger/bulk';
-import { settleIncome } from '../ledger/income-settlement';
 import { ACCOUNTS } from '../ledger/service';
 import { writeSnapshot } from './snapshot';
 
@@ -63,17 +62,7 @@ export const STEPS: Record<EodStep, Step> = {
         };
       }),
     );
-    // Penalties paid since the last close: income when charged, so settled against the receivable.
-    const settled = await settleIncome(ctx.tx, actor, {
-      businessDate: date,
-      currency: org.currency,
-      income: ACCOUNTS.penaltyIncome,
-      receivable: ACCOUNTS.penaltiesReceivable,
-      recognisedBy: ['late_fee'],
-      sourceType: 'penalty_settlement',
-      description: `Penalties paid, settled against the receivable at the close of ${date}`,
-    });
-    return { counts: { contracts: charged.length, amount, penaltiesSettled: settled } };
+    return { counts: { contracts: charged.length, amount } };
   },
 
   device_locks: async (ctx, { date, actor }) => {
@@ -130,17 +119,7 @@ export const STEPS: Record<EodStep, Step> = {
         },
       ]);
     }
-    const settled = await settleIncome(ctx.tx, actor, {
-      businessDate: date,
-      currency: org.currency,
-      income: ACCOUNTS.interestIncome,
-      receivable: ACCOUNTS.interestReceivable,
-      recognisedBy: ['interest_accrual'],
-      sourceType: 'interest_settlement',
-      description: `Interest paid, settled against the accrued receivable at the close of ${date}`,
-      contracts: accrualScope(from),
-    });
-    return { counts: { contracts: accrued.contracts, amount: accrued.amount, interestSettled: settled } };
+    return { counts: { contracts: accrued.contracts, amount: accrued.amount } };
   },
 
   snapshot: async (ctx, { date, org }) =>

@@ -434,22 +434,31 @@ async function writeLines(ctx: TxContext, state: RepaymentState, paymentId: stri
   if (parts.length) await runWrites(ctx.tx, parts);
 }
 
-const INCOME_ACCOUNT: Record<Line['component'], string> = {
+const COMPONENT_ACCOUNT: Record<Line['component'], string> = {
   principal: ACCOUNTS.loansReceivable,
   interest: ACCOUNTS.interestIncome,
   fee: ACCOUNTS.serviceFeeIncome,
-  penalty: ACCOUNTS.penaltyIncome,
+  // Penalties are income when the close of business charges them (decision 026): paying one
+  // settles the receivable it was charged to.
+  penalty: ACCOUNTS.penaltiesReceivable,
   credit: ACCOUNTS.customerCredit,
 };
 
+/** Whether the contract's interest is earned by daily accrual (decision 026) rather than when paid. */
+export function onInterestAccrual(state: Pick<RepaymentState, 'row' | 'org'>): boolean {
+  const from = state.org.interestAccrualFrom;
+  return from !== null && state.row.startDate >= from;
+}
+
 /**
  * The journal entry of a payment's allocation: the money in (cash, bank or mobile money by
- * method) against each component; `reversal` mirrors it. Until accrual postings exist (close of
- * business), interest, fees and penalties are income when paid. Null when the lines are empty.
- * Single payments post it with `post`, statement imports many at once with `postMany`.
+ * method) against each component; `reversal` mirrors it. Fees are income when paid; penalties
+ * settle the receivable the close of business charged; interest is income when paid, or settles
+ * the accrued receivable on a contract under interest accrual (decision 026). Null when the lines
+ * are empty. Single payments post it with `post`, statement imports many at once with `postMany`.
  */
 export function allocationPosting(
-  state: Pick<RepaymentState, 'row'>,
+  state: Pick<RepaymentState, 'row' | 'org'>,
   payment: { id: string; method: string },
   lines: readonly Line[],
   date: string,
@@ -458,7 +467,10 @@ export function allocationPosting(
   const byAccount = new Map<string, number>();
   let total = 0;
   for (const line of lines) {
-    const account = INCOME_ACCOUNT[line.component];
+    const account =
+      line.component === 'interest' && onInterestAccrual(state)
+        ? ACCOUNTS.interestReceivable
+        : COMPONENT_ACCOUNT[line.component];
     byAccount.set(account, (byAccount.get(account) ?? 0) + line.amount);
     total += line.amount;
   }
