@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectPath } from '../server/paths';
 import { type Database, openDatabase } from './client';
@@ -33,4 +34,25 @@ export async function writeTemplate(
 
 export function readTemplate(file: string): Blob | undefined {
   return existsSync(file) ? new Blob([readFileSync(file)]) : undefined;
+}
+
+/**
+ * What a template's content depends on besides the code that fills it: the migrations' content
+ * and the job queue it carries (pg-boss's version and the registered jobs' names), plus `extra`.
+ * A template named by this key is rebuilt exactly when one of them changes.
+ */
+export function templateKey(jobNames: readonly string[], extra: readonly string[] = []): string {
+  const directory = projectPath('src/db/migrations');
+  const hash = createHash('sha256');
+  for (const name of readdirSync(directory)
+    .filter((file) => file.endsWith('.sql'))
+    .sort()) {
+    hash.update(name).update(readFileSync(path.join(directory, name)));
+  }
+  const boss = JSON.parse(readFileSync(projectPath('node_modules/pg-boss/package.json'), 'utf8')) as {
+    version: string;
+  };
+  hash.update(boss.version).update(jobNames.join(','));
+  for (const part of extra) hash.update(part);
+  return hash.digest('hex').slice(0, 16);
 }
