@@ -58,7 +58,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 /** Whether the embedded database in `dataDir` exists already (a template is loaded only when not). */
 export function pgliteExists(dataDir: string): boolean {
-  return !dataDir.startsWith('memory://') && existsSync(path.join(path.resolve(dataDir, 'pglite'), 'PG_VERSION'));
+  return (
+    !dataDir.startsWith('memory://') && existsSync(path.join(path.resolve(dataDir, 'pglite'), 'PG_VERSION'))
+  );
 }
 
 async function openPglite(dataDir: string, template: Blob | undefined): Promise<Database> {

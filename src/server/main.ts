@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
-    template: readTemplate(embeddedDemo ? await ensureDemoTemplate(say) : BUILD_TEMPLATE),
+    template: readTemplate(embeddedDemo ? (await ensureDemoTemplate(say)).dump : BUILD_TEMPLATE),
   });
   const app = await buildApp({
     config,

@@ -8,21 +8,23 @@ import { loadConfig } from '../config';
 import { prepareJobQueue } from '../jobs/queue';
 import { JOBS } from '../jobs/registry';
 import { refreshDelinquency } from '../modules/contracts/delinquency';
+import { exportTables } from './copy';
 import { DEMO_PORTFOLIO, type PortfolioSize, seedDemoPortfolio } from './portfolio';
-import { DEMO_TEMPLATE_SCHEMA, DEMO_TEMPLATE_SECRET } from './template';
+import { DEMO_TEMPLATE_SCHEMA, DEMO_TEMPLATE_SECRET, type DemoTemplate } from './template';
 import { seedDemoUsers } from './users';
 
 /**
  * Builds the demo book (users, portfolio, a year of payments, arrears figures) into a PGlite
- * template at `file`: the one slow step, done once instead of at every fresh start (decision 025).
- * Run in a process of its own (`scripts/build-demo-template.ts`), keyed with DEMO_TEMPLATE_SECRET.
+ * template (`dump`), and the same rows as JSON for a copy into another database (`rows`): the one
+ * slow step, done once instead of at every fresh start (decision 025). Run in a process of its
+ * own (`scripts/build-demo-template.ts`), keyed with DEMO_TEMPLATE_SECRET.
  */
 export async function buildDemoTemplate(
-  file: string,
+  files: DemoTemplate,
   size: PortfolioSize = DEMO_PORTFOLIO,
   log: (message: string) => void = () => {},
 ): Promise<void> {
-  await writeTemplate(file, async (database) => {
+  await writeTemplate(files.dump, async (database) => {
     await prepareJobQueue(database, JOBS);
     // Uploaded KYC files are not kept: they are the demo's fixed files, written again at load.
     const dataDir = mkdtempSync(path.join(tmpdir(), 'demo-template-'));
@@ -46,8 +48,14 @@ export async function buildDemoTemplate(
         await connection.exec(
           `CREATE SCHEMA ${DEMO_TEMPLATE_SCHEMA}; CREATE TABLE ${DEMO_TEMPLATE_SCHEMA}.build (built_at timestamptz NOT NULL)`,
         );
-        await connection.query(`INSERT INTO ${DEMO_TEMPLATE_SCHEMA}.build VALUES ($1)`, [builtAt.toISOString()]);
+        await connection.query(`INSERT INTO ${DEMO_TEMPLATE_SCHEMA}.build VALUES ($1)`, [
+          builtAt.toISOString(),
+        ]);
+        // Without autovacuum on the embedded database: compact what the build rewrote, give the
+        // planner its statistics.
+        await connection.exec('VACUUM FULL; ANALYZE');
       });
+      await exportTables(database, files.rows, builtAt);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

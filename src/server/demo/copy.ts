@@ -1,3 +1,5 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../db/client';
 import type { Tx } from '../context';
@@ -11,17 +13,26 @@ const NOT_COPIED = new Set(['schema_migrations']);
 /** Parents a trigger checks instead of a foreign key (an instalment's contract, decision 006). */
 const CHECKED_BY_TRIGGER: Record<string, string[]> = { contract_installments: ['contracts'] };
 
+/** One statement's worth of a table: its columns and its rows as JSON text. */
+interface Page {
+  table: string;
+  columns: string[];
+  rows: string;
+}
+
+/** What a copy of the book needs besides the rows: when it was built, where each sequence stands. */
+interface Header {
+  builtAt: string;
+  sequences: Array<{ name: string; value: string }>;
+}
+
 /**
- * Copies every table of the `public` schema from `source` (the demo template, opened in memory)
- * into the target transaction's database, which must be migrated to the same schema and hold no
- * data but what its migrations insert (that is replaced). Tables go in foreign-key order, in pages
- * of JSON rows, generated columns left to the target; sequences are set to where the source's
- * stand. Used for a demo start on PostgreSQL, or on an embedded database that was not made from
- * the template (decision 025).
+ * Writes every table of the `public` schema of `source` (the demo template being built) to a
+ * gzipped file of JSON lines: a header with the sequences, then pages of rows, parents before
+ * children, generated columns left out. A copy made from it needs no PGlite at start.
  */
-export async function copyTables(source: Database, target: Tx): Promise<number> {
-  const read = <T>(text: string, params: unknown[] = []) =>
-    source.withConnection((connection) => connection.query<T>(text, params));
+export async function exportTables(source: Database, file: string, builtAt: Date): Promise<void> {
+  const read = <T>(text: string) => source.withConnection((connection) => connection.query<T>(text));
   const tables = await read<{ name: string; columns: string[]; parents: string[] }>(`
     SELECT c.relname AS name,
            array(SELECT quote_ident(a.attname) FROM pg_attribute a
@@ -31,18 +42,15 @@ export async function copyTables(source: Database, target: Tx): Promise<number> 
                  WHERE f.conrelid = c.oid AND f.contype = 'f' AND f.confrelid <> c.oid) AS parents
     FROM pg_class c
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'`);
-  const ordered = parentsFirst(tables.filter((table) => !NOT_COPIED.has(table.name)));
-  // What the target's migrations inserted (the chart of accounts, say) gives way to the source's.
-  // Only tables with rows: some refuse any DELETE statement (contracts are never deleted).
-  for (const table of [...ordered].reverse()) {
-    const [filled] = await queryRows<{ any: boolean }>(
-      target,
-      sql`SELECT EXISTS (SELECT 1 FROM ${sql.identifier(table.name)}) AS any`,
-    );
-    if (filled?.any) await target.execute(sql`DELETE FROM ${sql.identifier(table.name)}`);
-  }
-  let copied = 0;
-  for (const table of ordered) {
+  const header: Header = {
+    builtAt: builtAt.toISOString(),
+    sequences: await read<{ name: string; value: string }>(
+      `SELECT quote_ident(sequencename) AS name, last_value::text AS value FROM pg_sequences
+       WHERE schemaname = 'public' AND last_value IS NOT NULL`,
+    ),
+  };
+  const lines = [JSON.stringify(header)];
+  for (const table of parentsFirst(tables.filter((candidate) => !NOT_COPIED.has(candidate.name)))) {
     const columns = table.columns.join(', ');
     for (let offset = 0; ; offset += PAGE) {
       const [page] = await read<{ rows: string | null; n: number }>(
@@ -50,44 +58,72 @@ export async function copyTables(source: Database, target: Tx): Promise<number> 
          FROM (SELECT ${columns} FROM ${quote(table.name)} ORDER BY ctid LIMIT ${PAGE} OFFSET ${offset}) x`,
       );
       if (!page?.rows) break;
-      await target.execute(sql`
-        INSERT INTO ${sql.identifier(table.name)} (${sql.raw(columns)})
-        SELECT ${sql.raw(columns)} FROM json_populate_recordset(NULL::${sql.identifier(table.name)}, ${page.rows}::json)`);
-      copied += page.n;
+      lines.push(
+        JSON.stringify({ table: table.name, columns: table.columns, rows: page.rows } satisfies Page),
+      );
       if (page.n < PAGE) break;
     }
   }
-  const sequences = await read<{ name: string; value: string }>(
-    `SELECT sequencename AS name, last_value::text AS value FROM pg_sequences
-     WHERE schemaname = 'public' AND last_value IS NOT NULL`,
-  );
-  for (const sequence of sequences) {
-    await queryRows(target, sql`SELECT setval(${quote(sequence.name)}, ${sequence.value}::bigint)`);
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, gzipSync(lines.join('\n')));
+  renameSync(partial, file);
+}
+
+/**
+ * Copies the tables `exportTables` wrote into the target transaction's database, which must be
+ * migrated to the same schema and hold no data but what its migrations insert (that is replaced),
+ * and sets the sequences where the source's stood. Answers when the book was built.
+ */
+export async function importTables(target: Tx, file: string): Promise<Date> {
+  const [first = '', ...rest] = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+  const header = JSON.parse(first) as Header;
+  const pages = rest.map((line) => JSON.parse(line) as Page);
+  // What the target's migrations inserted (the chart of accounts, say) gives way to the source's,
+  // children first; only tables with rows, since some refuse any DELETE (contracts are never deleted).
+  const tables = [...new Set(pages.map((page) => page.table))];
+  for (const table of tables.reverse()) {
+    const [filled] = await queryRows<{ any: boolean }>(
+      target,
+      sql`SELECT EXISTS (SELECT 1 FROM ${sql.identifier(table)}) AS any`,
+    );
+    if (filled?.any) await target.execute(sql`DELETE FROM ${sql.identifier(table)}`);
   }
-  return copied;
+  for (const page of pages) {
+    const columns = sql.raw(page.columns.join(', '));
+    await target.execute(sql`
+      INSERT INTO ${sql.identifier(page.table)} (${columns})
+      SELECT ${columns} FROM json_populate_recordset(NULL::${sql.identifier(page.table)}, ${page.rows}::json)`);
+  }
+  for (const sequence of header.sequences) {
+    await queryRows(target, sql`SELECT setval(${sequence.name}, ${sequence.value}::bigint)`);
+  }
+  return new Date(header.builtAt);
 }
 
 function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/** The tables ordered so that every table comes after those its foreign keys point at. */
+/** The tables ordered so that every table comes after those its rows point at. */
 function parentsFirst<T extends { name: string; parents: string[] }>(tables: T[]): T[] {
+  const names = new Set(tables.map((table) => table.name));
   const ordered: T[] = [];
   const placed = new Set<string>();
-  const names = new Set(tables.map((table) => table.name));
   let rest = tables.map((table) => ({
-    ...table,
-    parents: [...table.parents, ...(CHECKED_BY_TRIGGER[table.name] ?? [])].filter((parent) => names.has(parent)),
+    table,
+    parents: [...table.parents, ...(CHECKED_BY_TRIGGER[table.name] ?? [])].filter((parent) =>
+      names.has(parent),
+    ),
   }));
   while (rest.length) {
-    const ready = rest.filter((table) => table.parents.every((parent) => placed.has(parent)));
-    if (!ready.length) throw new Error(`Foreign keys form a cycle among ${rest.map((t) => t.name).join(', ')}`);
-    for (const table of ready) {
+    const ready = rest.filter(({ parents }) => parents.every((parent) => placed.has(parent)));
+    if (!ready.length)
+      throw new Error(`Foreign keys form a cycle among ${rest.map((r) => r.table.name).join(', ')}`);
+    for (const { table } of ready) {
       ordered.push(table);
       placed.add(table.name);
     }
-    rest = rest.filter((table) => !placed.has(table.name));
+    rest = rest.filter(({ table }) => !placed.has(table.name));
   }
   return ordered;
 }

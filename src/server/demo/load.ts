@@ -1,14 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { openDatabase, queryRows } from '../../db/client';
-import { readTemplate } from '../../db/template';
+import { queryRows } from '../../db/client';
 import type { AppContext, Executor, TxContext } from '../context';
 import { rekeyDeviceSecrets } from '../modules/devices/rekey';
 import { Keyring } from '../secrets';
 import { fileStorage } from '../storage';
 import { withTransaction } from '../transaction';
-import { copyTables } from './copy';
+import { importTables } from './copy';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
-import { DEMO_TEMPLATE_SCHEMA, DEMO_TEMPLATE_SECRET } from './template';
+import { DEMO_TEMPLATE_SCHEMA, DEMO_TEMPLATE_SECRET, type DemoTemplate } from './template';
 
 const DAY_MS = 86_400_000;
 /** One demo load at a time when several instances start on one new PostgreSQL database. */
@@ -17,12 +16,12 @@ const ONE_DEMO_LOAD_AT_A_TIME = 3_402_511;
 /**
  * At a start with DEMO_DATA, makes a new database the demo book (decision 025). An embedded
  * database made from the demo template already holds it (its marker schema says so); any other
- * database with no users and no audit rows (a new PostgreSQL database) gets the template's tables
+ * database with no users and no audit rows (a new PostgreSQL database) gets the template's rows
  * copied in. Either way, in the same transaction, the book is brought to today and re-keyed.
- * `template` gives the template's file (building it first if need be). Answers whether the book
- * was loaded now, so the start gives the demo users their passwords.
+ * `template` gives the template's files (building them first if need be). Answers whether the
+ * book was loaded now, so the start gives the demo users their passwords.
  */
-export async function loadDemoBook(ctx: AppContext, template: () => Promise<string>): Promise<boolean> {
+export async function loadDemoBook(ctx: AppContext, template: () => Promise<DemoTemplate>): Promise<boolean> {
   const builtAt = await templateBuiltAt(ctx.db);
   if (builtAt) {
     await withTransaction(ctx, async (tx) => {
@@ -32,20 +31,13 @@ export async function loadDemoBook(ctx: AppContext, template: () => Promise<stri
     return true;
   }
   if (!(await isEmpty(ctx.db))) return false;
-  const source = await openDatabase({ dataDir: 'memory://', template: readTemplate(await template()) });
-  try {
-    const sourceBuiltAt = await templateBuiltAt(source.db);
-    if (!sourceBuiltAt) throw new Error('The demo template has no build marker');
-    return await withTransaction(ctx, async (tx) => {
-      await tx.tx.execute(sql`SELECT pg_advisory_xact_lock(${ONE_DEMO_LOAD_AT_A_TIME})`);
-      if (!(await isEmpty(tx.tx))) return false; // another instance loaded it meanwhile
-      await copyTables(source, tx.tx);
-      await freshen(tx, sourceBuiltAt);
-      return true;
-    });
-  } finally {
-    await source.close();
-  }
+  const { rows } = await template();
+  return withTransaction(ctx, async (tx) => {
+    await tx.tx.execute(sql`SELECT pg_advisory_xact_lock(${ONE_DEMO_LOAD_AT_A_TIME})`);
+    if (!(await isEmpty(tx.tx))) return false; // another instance loaded it meanwhile
+    await freshen(tx, await importTables(tx.tx, rows));
+    return true;
+  });
 }
 
 /** When the template was built, if this database is an unopened demo template. */
@@ -100,7 +92,8 @@ async function shiftDates(ctx: TxContext, days: number): Promise<void> {
         ORDER BY c.table_name, c.column_name`,
   );
   const byTable = new Map<string, typeof columns>();
-  for (const column of columns) byTable.set(column.table_name, [...(byTable.get(column.table_name) ?? []), column]);
+  for (const column of columns)
+    byTable.set(column.table_name, [...(byTable.get(column.table_name) ?? []), column]);
   for (const [table, list] of byTable) {
     const sets = list.map(({ column_name: name, data_type: type }) =>
       type === 'date'
@@ -121,7 +114,11 @@ async function writeDemoFiles(ctx: TxContext): Promise<void> {
     sql`SELECT storage_key, mime_type FROM kyc_documents`,
   );
   const storage = fileStorage(ctx);
-  const content: Record<string, Buffer> = { 'image/jpeg': DEMO_JPEG, 'image/png': DEMO_PNG, 'application/pdf': DEMO_PDF };
+  const content: Record<string, Buffer> = {
+    'image/jpeg': DEMO_JPEG,
+    'image/png': DEMO_PNG,
+    'application/pdf': DEMO_PDF,
+  };
   for (const document of documents) {
     const data = content[document.mime_type];
     if (data) await storage.put(document.storage_key, data, document.mime_type);

@@ -17,11 +17,17 @@ export const DEMO_TEMPLATE_SECRET = 'demo-template-build-key (public: a start re
 /** Where the marker of an unopened template lives: a schema of its own, dropped when it is loaded. */
 export const DEMO_TEMPLATE_SCHEMA = 'demo_template';
 
+/** The demo template's two files: the PGlite dump, and its rows as JSON for a copy. */
+export interface DemoTemplate {
+  dump: string;
+  rows: string;
+}
+
 /**
  * The template for this code: named by the migrations, the job queue and the demo's own sources,
- * so a change to any of them builds a new one at the next need. `size` names a smaller book (tests).
+ * so a change to any of them builds a new one at the next need. `size` names a smaller book.
  */
-export function demoTemplatePath(size?: PortfolioSize): string {
+export function demoTemplateFiles(size?: PortfolioSize): DemoTemplate {
   const directory = projectPath('src/server/demo');
   const sources = readdirSync(directory)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
@@ -31,30 +37,32 @@ export function demoTemplatePath(size?: PortfolioSize): string {
     JOBS.map((job) => job.name),
     sources,
   );
-  return size
-    ? projectPath(`.tmp/demo-template-${key}-${size.customers}-${size.devices}-${size.contracts}.tar.gz`)
-    : projectPath(`dist/demo-template-${key}.tar.gz`);
+  const name = size
+    ? `.tmp/demo-template-${key}-${size.customers}-${size.devices}-${size.contracts}`
+    : `dist/demo-template-${key}`;
+  return { dump: projectPath(`${name}.tar.gz`), rows: projectPath(`${name}.rows.gz`) };
 }
 
 /**
- * The template's file, built first when it is absent (minutes on the embedded database). It is
- * built by its own process: the build seals with DEMO_TEMPLATE_SECRET, and a process holds one
+ * The template's files, built first when they are absent (minutes on the embedded database). It
+ * is built by its own process: the build seals with DEMO_TEMPLATE_SECRET, and a process holds one
  * audit chain key (decision 016).
  */
 export async function ensureDemoTemplate(
   log: (message: string) => void,
   size?: PortfolioSize,
-): Promise<string> {
-  const file = demoTemplatePath(size);
-  if (existsSync(file)) return file;
-  log(`building the demo book into ${path.relative(projectPath(), file)} once (a few minutes)`);
-  const args = [projectPath('node_modules/tsx/dist/cli.mjs'), projectPath('scripts/build-demo-template.ts'), file];
-  if (size) args.push(`${size.customers},${size.devices},${size.contracts}`);
+): Promise<DemoTemplate> {
+  const files = demoTemplateFiles(size);
+  const present = () => existsSync(files.dump) && existsSync(files.rows);
+  if (present()) return files;
+  log(`building the demo book into ${path.relative(projectPath(), files.dump)} once (a few minutes)`);
+  const args = [projectPath('node_modules/tsx/dist/cli.mjs'), projectPath('scripts/build-demo-template.ts')];
+  if (size) args.push(files.dump, `${size.customers},${size.devices},${size.contracts}`);
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('error', reject);
     child.once('exit', resolve);
   });
-  if (code !== 0 || !existsSync(file)) throw new Error(`building the demo template failed (exit ${code})`);
-  return file;
+  if (code !== 0 || !present()) throw new Error(`building the demo template failed (exit ${code})`);
+  return files;
 }

@@ -79,7 +79,10 @@ export async function seedDemoUsers(ctx: AppContext): Promise<DemoCredential[]> 
  */
 export async function resetDemoPasswords(
   ctx: AppContext,
-  { seedEmpty, reason = 'demo passwords reset (npm run demo:users)' }: { seedEmpty: boolean; reason?: string },
+  {
+    seedEmpty,
+    reason = 'demo passwords reset (npm run demo:users)',
+  }: { seedEmpty: boolean; reason?: string },
 ): Promise<DemoCredential[]> {
   if ((await countUsers(ctx.db)) === 0) return seedEmpty ? seedDemoUsers(ctx) : [];
   const rows = await newPasswords();
