@@ -53,7 +53,8 @@ export async function buildDemoTemplate(
         ]);
         // Without autovacuum on the embedded database: compact what the build rewrote, give the
         // planner its statistics.
-        await connection.exec('VACUUM FULL; ANALYZE');
+        await connection.exec('VACUUM FULL');
+        await connection.exec('ANALYZE');
       });
       await exportTables(database, files.rows, builtAt);
     } finally {
