@@ -6,6 +6,8 @@ import { migrate } from '../src/db/migrate';
 import { BUILD_TEMPLATE, readTemplate } from '../src/db/template';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
+import { loadDemoBook } from '../src/server/demo/load';
+import { ensureDemoTemplate } from '../src/server/demo/template';
 import { formatCredentials, resetDemoPasswords } from '../src/server/demo/users';
 import { loadAppSecret } from '../src/server/secrets';
 
@@ -43,6 +45,9 @@ try {
     appSecret: loadAppSecret(config.APP_SECRET, config.DATA_DIR),
     logger: false,
   });
+  // An empty database gets the demo book as at a first start, then its users' passwords.
+  if (config.DEMO_DATA)
+    await loadDemoBook(app.ctx, () => ensureDemoTemplate((message) => console.log(message)));
   const credentials = await resetDemoPasswords(app.ctx, { seedEmpty: config.DEMO_DATA });
   await app.close();
   if (credentials.length) console.log(formatCredentials(credentials));

@@ -80,10 +80,17 @@ function statementWatchers() {
   };
 }
 
+/** Whether the embedded database in `dataDir` exists already (a template is loaded only when not). */
+export function pgliteExists(dataDir: string): boolean {
+  return (
+    !dataDir.startsWith('memory://') && existsSync(path.join(path.resolve(dataDir, 'pglite'), 'PG_VERSION'))
+  );
+}
+
 async function openPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : path.resolve(dataDir, 'pglite');
-  const exists = !inMemory && existsSync(path.join(location, 'PG_VERSION'));
+  const exists = pgliteExists(dataDir);
   if (!inMemory) mkdirSync(location, { recursive: true });
   // Extensions the schema uses must be loaded by PGlite itself (PostgreSQL ships them as contrib).
   const client = new PGlite(location, {

@@ -1,27 +1,30 @@
 import { existsSync } from 'node:fs';
-import { openDatabase } from '../db/client';
+import { openDatabase, pgliteExists } from '../db/client';
 import { migrate } from '../db/migrate';
 import { BUILD_TEMPLATE, readTemplate } from '../db/template';
 import { buildApp } from './app';
 import { sealLegacyAuditRows } from './audit-sealer';
 import { loadConfig } from './config';
-import { seedDemoPortfolio } from './demo/portfolio';
-import { formatCredentials, seedDemoUsers } from './demo/users';
-import { refreshArrearsJob } from './modules/contracts/delinquency';
+import { loadDemoBook } from './demo/load';
+import { ensureDemoTemplate } from './demo/template';
+import { formatCredentials, resetDemoPasswords } from './demo/users';
 import { loadAppSecret } from './secrets';
 
 /**
- * Start order: listen first (so /api/health answers 503 at once), then migrate, seed demo data
- * when asked, and only then report ready.
+ * Start order: listen first (so /api/health answers 503 at once), then migrate, load the demo
+ * book when asked, and only then report ready.
  */
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
+  const say = (message: string) => console.log(message);
+  // A new embedded database with DEMO_DATA is made from the demo template: the book is there at once.
+  const embeddedDemo = config.DEMO_DATA && !config.DATABASE_URL && !pgliteExists(config.DATA_DIR);
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolSize: config.DATABASE_POOL_SIZE,
-    template: readTemplate(BUILD_TEMPLATE),
+    template: readTemplate(embeddedDemo ? (await ensureDemoTemplate(say)).dump : BUILD_TEMPLATE),
   });
   const app = await buildApp({
     config,
@@ -44,30 +47,26 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
   const applied = await migrate(database);
   if (applied.length) app.log.info({ applied }, 'migrations applied');
-  // Rows chained before the keyed hash (decision 016) are sealed before anything is written.
+  // The demo book from its template (decision 025): whole before the app reports ready.
+  const demoLoaded = config.DEMO_DATA && (await loadDemoBook(app.ctx, () => ensureDemoTemplate(say)));
+  // Rows chained before the keyed hash (decision 016), and the demo book's, are sealed before
+  // anything is written.
   await sealLegacyAuditRows(app.ctx.db);
-  if (config.DEMO_DATA) {
-    const credentials = await seedDemoUsers(app.ctx);
-    if (credentials.length) process.stdout.write(`${formatCredentials(credentials)}\n`);
+  if (demoLoaded) {
+    const credentials = await resetDemoPasswords(app.ctx, {
+      seedEmpty: false,
+      reason: 'demo book loaded: first passwords',
+    });
+    app.log.info('demo book loaded from its template');
+    process.stdout.write(`${formatCredentials(credentials)}\n`);
   }
   app.readiness.ready = true;
   // Background work starts once the app answers; the arrears figures and risk scores are refreshed
   // at every start (then kept current by their keys) as before.
-  const jobs = app.jobs
+  app.jobs
     .start()
     .then(() => app.jobs.sendKeptCurrent('start'))
     .catch((error: unknown) => app.log.error({ err: error }, 'job queue failed to start'));
-  if (config.DEMO_DATA) {
-    // Built in the background so the app answers at once; a later start finds it there and skips.
-    seedDemoPortfolio(app.ctx, { shouldStop: () => stopping, log: (message) => app.log.info(message) })
-      .then(async (built) => {
-        await jobs;
-        if (built && app.jobs.running) await app.jobs.send(refreshArrearsJob, {}, 'demand');
-      })
-      .catch((error: unknown) => {
-        if (!stopping) app.log.error({ err: error }, 'demo portfolio failed');
-      });
-  }
   const where = database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL';
   app.log.info(
     `ready on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (${where})`,

@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { templateKey } from '../../src/db/template';
 import { JOBS } from '../../src/server/jobs/registry';
 import { projectPath } from '../../src/server/paths';
 
@@ -9,16 +7,5 @@ import { projectPath } from '../../src/server/paths';
  * version, the registered jobs), so it is rebuilt exactly when they change.
  */
 export function testTemplatePath(): string {
-  const directory = projectPath('src/db/migrations');
-  const hash = createHash('sha256');
-  for (const name of readdirSync(directory)
-    .filter((file) => file.endsWith('.sql'))
-    .sort()) {
-    hash.update(name).update(readFileSync(path.join(directory, name)));
-  }
-  const boss = JSON.parse(readFileSync(projectPath('node_modules/pg-boss/package.json'), 'utf8')) as {
-    version: string;
-  };
-  hash.update(boss.version).update(JOBS.map((job) => job.name).join(','));
-  return projectPath(`.tmp/pglite-template-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  return projectPath(`.tmp/pglite-template-${templateKey(JOBS.map((job) => job.name))}.tar.gz`);
 }

@@ -74,11 +74,15 @@ export async function seedDemoUsers(ctx: AppContext): Promise<DemoCredential[]> 
  * `npm run demo:users`: the demo passwords are stored hashed, so seeing them again means new
  * ones. Each demo account that exists (`<role>@demo.example.com`; no other account is touched)
  * gets a new random password, its sessions end, and the change is audited. An empty database
- * gets its demo users as at the first start when DEMO_DATA asks for them (`seedEmpty`).
+ * gets its demo users as at the first start when DEMO_DATA asks for them (`seedEmpty`). A start
+ * that loads the demo book from its template gives them their first passwords this way.
  */
 export async function resetDemoPasswords(
   ctx: AppContext,
-  { seedEmpty }: { seedEmpty: boolean },
+  {
+    seedEmpty,
+    reason = 'demo passwords reset (npm run demo:users)',
+  }: { seedEmpty: boolean; reason?: string },
 ): Promise<DemoCredential[]> {
   if ((await countUsers(ctx.db)) === 0) return seedEmpty ? seedDemoUsers(ctx) : [];
   const rows = await newPasswords();
@@ -95,7 +99,7 @@ export async function resetDemoPasswords(
         action: 'user.password_change',
         entityType: 'user',
         entityId: user.id,
-        after: { reason: 'demo passwords reset (npm run demo:users)' },
+        after: { reason },
       });
       credentials.push({ email, password, role: user.role, isOwner: user.isOwner });
     }

@@ -1,0 +1,129 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import { type Database, queryRows } from '../../db/client';
+import type { Tx } from '../context';
+
+/** Rows per statement: a few megabytes of JSON, well under what either engine takes in one. */
+const PAGE = 5_000;
+
+/** Tables the target already has from its own migrations, never copied. */
+const NOT_COPIED = new Set(['schema_migrations']);
+
+/** Parents a trigger checks instead of a foreign key (an instalment's contract, decision 006). */
+const CHECKED_BY_TRIGGER: Record<string, string[]> = { contract_installments: ['contracts'] };
+
+/** One statement's worth of a table: its columns and its rows as JSON text. */
+interface Page {
+  table: string;
+  columns: string[];
+  rows: string;
+}
+
+/** What a copy of the book needs besides the rows: when it was built, where each sequence stands. */
+interface Header {
+  builtAt: string;
+  sequences: Array<{ name: string; value: string }>;
+}
+
+/**
+ * Writes every table of the `public` schema of `source` (the demo template being built) to a
+ * gzipped file of JSON lines: a header with the sequences, then pages of rows, parents before
+ * children, generated columns left out. A copy made from it needs no PGlite at start.
+ */
+export async function exportTables(source: Database, file: string, builtAt: Date): Promise<void> {
+  const read = <T>(text: string) => source.withConnection((connection) => connection.query<T>(text));
+  const tables = await read<{ name: string; columns: string[]; parents: string[] }>(`
+    SELECT c.relname AS name,
+           array(SELECT quote_ident(a.attname) FROM pg_attribute a
+                 WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+                 ORDER BY a.attnum) AS columns,
+           array(SELECT DISTINCT p.relname FROM pg_constraint f JOIN pg_class p ON p.oid = f.confrelid
+                 WHERE f.conrelid = c.oid AND f.contype = 'f' AND f.confrelid <> c.oid) AS parents
+    FROM pg_class c
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'`);
+  const header: Header = {
+    builtAt: builtAt.toISOString(),
+    sequences: await read<{ name: string; value: string }>(
+      `SELECT quote_ident(sequencename) AS name, last_value::text AS value FROM pg_sequences
+       WHERE schemaname = 'public' AND last_value IS NOT NULL`,
+    ),
+  };
+  const lines = [JSON.stringify(header)];
+  for (const table of parentsFirst(tables.filter((candidate) => !NOT_COPIED.has(candidate.name)))) {
+    const columns = table.columns.join(', ');
+    for (let offset = 0; ; offset += PAGE) {
+      const [page] = await read<{ rows: string | null; n: number }>(
+        `SELECT json_agg(x)::text AS rows, count(*)::int AS n
+         FROM (SELECT ${columns} FROM ${quote(table.name)} ORDER BY ctid LIMIT ${PAGE} OFFSET ${offset}) x`,
+      );
+      if (!page?.rows) break;
+      lines.push(
+        JSON.stringify({ table: table.name, columns: table.columns, rows: page.rows } satisfies Page),
+      );
+      if (page.n < PAGE) break;
+    }
+  }
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, gzipSync(lines.join('\n')));
+  renameSync(partial, file);
+}
+
+/**
+ * Copies the tables `exportTables` wrote into the target transaction's database, which must be
+ * migrated to the same schema and hold no data but what its migrations insert (that is replaced),
+ * and sets the sequences where the source's stood. Answers when the book was built.
+ */
+export async function importTables(target: Tx, file: string): Promise<Date> {
+  const [first = '', ...rest] = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+  const header = JSON.parse(first) as Header;
+  const pages = rest.map((line) => JSON.parse(line) as Page);
+  // What the target's migrations inserted (the chart of accounts, say) gives way to the source's,
+  // children first; only tables with rows, since some refuse any DELETE (contracts are never deleted).
+  const tables = [...new Set(pages.map((page) => page.table))];
+  for (const table of tables.reverse()) {
+    const [filled] = await queryRows<{ any: boolean }>(
+      target,
+      sql`SELECT EXISTS (SELECT 1 FROM ${sql.identifier(table)}) AS any`,
+    );
+    if (filled?.any) await target.execute(sql`DELETE FROM ${sql.identifier(table)}`);
+  }
+  for (const page of pages) {
+    const columns = sql.raw(page.columns.join(', '));
+    await target.execute(sql`
+      INSERT INTO ${sql.identifier(page.table)} (${columns})
+      SELECT ${columns} FROM json_populate_recordset(NULL::${sql.identifier(page.table)}, ${page.rows}::json)`);
+  }
+  for (const sequence of header.sequences) {
+    await queryRows(target, sql`SELECT setval(${sequence.name}, ${sequence.value}::bigint)`);
+  }
+  return new Date(header.builtAt);
+}
+
+function quote(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The tables ordered so that every table comes after those its rows point at. */
+function parentsFirst<T extends { name: string; parents: string[] }>(tables: T[]): T[] {
+  const names = new Set(tables.map((table) => table.name));
+  const ordered: T[] = [];
+  const placed = new Set<string>();
+  let rest = tables.map((table) => ({
+    table,
+    parents: [...table.parents, ...(CHECKED_BY_TRIGGER[table.name] ?? [])].filter((parent) =>
+      names.has(parent),
+    ),
+  }));
+  while (rest.length) {
+    const ready = rest.filter(({ parents }) => parents.every((parent) => placed.has(parent)));
+    if (!ready.length)
+      throw new Error(`Foreign keys form a cycle among ${rest.map((r) => r.table.name).join(', ')}`);
+    for (const { table } of ready) {
+      ordered.push(table);
+      placed.add(table.name);
+    }
+    rest = rest.filter(({ table }) => !placed.has(table.name));
+  }
+  return ordered;
+}

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { templateKey } from '../../db/template';
+import { JOBS } from '../jobs/registry';
+import { projectPath } from '../paths';
+import type { PortfolioSize } from './portfolio';
+
+/**
+ * The demo book is built once into a PGlite template (decision 025) and every fresh start with
+ * DEMO_DATA copies it. It is built under this key, not an instance's: the key is public, so a
+ * start that loads the book re-keys everything it sealed (the audit chain, OpenPAYGO keys) with
+ * its own secret before serving.
+ */
+export const DEMO_TEMPLATE_SECRET = 'demo-template-build-key (public: a start re-keys what it sealed)';
+
+/** Where the marker of an unopened template lives: a schema of its own, dropped when it is loaded. */
+export const DEMO_TEMPLATE_SCHEMA = 'demo_template';
+
+/** The demo template's two files: the PGlite dump, and its rows as JSON for a copy. */
+export interface DemoTemplate {
+  dump: string;
+  rows: string;
+}
+
+/**
+ * The template for this code: named by the migrations, the job queue and the demo's own sources,
+ * so a change to any of them builds a new one at the next need. `size` names a smaller book.
+ */
+export function demoTemplateFiles(size?: PortfolioSize): DemoTemplate {
+  const directory = projectPath('src/server/demo');
+  const sources = readdirSync(directory)
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+    .sort()
+    .map((file) => file + readFileSync(path.join(directory, file), 'utf8'));
+  const key = templateKey(
+    JOBS.map((job) => job.name),
+    sources,
+  );
+  const name = size
+    ? `.tmp/demo-template-${key}-${size.customers}-${size.devices}-${size.contracts}`
+    : `dist/demo-template-${key}`;
+  return { dump: projectPath(`${name}.tar.gz`), rows: projectPath(`${name}.rows.gz`) };
+}
+
+/**
+ * The template's files, built first when they are absent (minutes on the embedded database). It
+ * is built by its own process: the build seals with DEMO_TEMPLATE_SECRET, and a process holds one
+ * audit chain key (decision 016).
+ */
+export async function ensureDemoTemplate(
+  log: (message: string) => void,
+  size?: PortfolioSize,
+): Promise<DemoTemplate> {
+  const files = demoTemplateFiles(size);
+  const present = () => existsSync(files.dump) && existsSync(files.rows);
+  if (present()) return files;
+  log(`building the demo book into ${path.relative(projectPath(), files.dump)} once (a few minutes)`);
+  const args = [projectPath('node_modules/tsx/dist/cli.mjs'), projectPath('scripts/build-demo-template.ts')];
+  if (size) args.push(files.dump, `${size.customers},${size.devices},${size.contracts}`);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0 || !present()) throw new Error(`building the demo template failed (exit ${code})`);
+  return files;
+}

@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, queryRows } from '../../src/db/client';
+import { migrate } from '../../src/db/migrate';
+import { readTemplate } from '../../src/db/template';
+import { sealLegacyAuditRows } from '../../src/server/audit-sealer';
+import { loadDemoBook } from '../../src/server/demo/load';
+import { type DemoTemplate, ensureDemoTemplate } from '../../src/server/demo/template';
+import { resetDemoPasswords } from '../../src/server/demo/users';
+import { verifyAuditChain } from '../../src/server/modules/audit/chain';
+import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
+import { fileStorage } from '../../src/server/storage';
+import { startTestApp, type TestApp } from '../support/app';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
+
+// The app's own template (dist/), built by this test only when no start has built it for this
+// code yet (minutes, once per change of the migrations or the demo's code), then loaded as a start does.
+const DAY_MS = 86_400_000;
+
+let template: DemoTemplate;
+beforeAll(async () => {
+  template = await ensureDemoTemplate(() => {});
+}, 600_000);
+
+describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => {
+  let t: TestApp;
+  let db: TestDatabase;
+  beforeAll(async () => {
+    if (kind === 'pglite') {
+      // As a new data directory does: made from the template's dump.
+      const database = await openDatabase({ dataDir: 'memory://', template: readTemplate(template.dump) });
+      await migrate(database);
+      db = { database, url: undefined, drop: () => database.close() };
+    } else {
+      // A new, migrated PostgreSQL database: the template's tables are copied in.
+      db = await createTestDatabase(kind);
+    }
+    t = await startTestApp(kind, { shared: db });
+    // Started three days and a bit after the template was built: the book must still look live.
+    t.clock.advance(3 * DAY_MS + 2 * 3_600_000);
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    await db.drop();
+  });
+  const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(t.app.ctx.db, query);
+
+  it('has the whole book at once: payments, PAR30, paid-off contracts, suspense and a reversal', async () => {
+    expect(await loadDemoBook(t.app.ctx, async () => template)).toBe(true);
+    const [book] = await rows<{
+      posted: number;
+      paidOff: number;
+      suspense: number;
+      pending: number;
+      par30: number;
+    }>(sql`SELECT
+        (SELECT count(*)::int FROM payments WHERE status = 'posted' AND method <> 'deposit') AS posted,
+        (SELECT count(*)::int FROM contracts WHERE status = 'paid_off') AS "paidOff",
+        (SELECT count(*)::int FROM payments WHERE status = 'suspense') AS suspense,
+        (SELECT count(*)::int FROM payment_corrections WHERE status = 'pending') AS pending,
+        (SELECT 100.0 * sum(outstanding_principal) FILTER (WHERE dpd > 30) / sum(outstanding_principal)
+         FROM contracts WHERE status = 'active')::float AS par30`);
+    expect(book?.posted).toBeGreaterThan(500);
+    expect(book?.paidOff).toBeGreaterThan(0);
+    expect(book?.suspense).toBe(5);
+    expect(book?.pending).toBe(1);
+    expect(book?.par30).toBeGreaterThanOrEqual(8);
+    expect(book?.par30).toBeLessThanOrEqual(20);
+    const [books] = await rows<{ debit: string; credit: string }>(
+      sql`SELECT sum(debit)::text AS debit, sum(credit)::text AS credit FROM journal_lines`,
+    );
+    expect(books?.debit).toBe(books?.credit);
+  });
+
+  it('moves the book to today: the newest payment is hours old, none is in the future', async () => {
+    const [latest] = await rows<{ at: string; day: string; due: string }>(
+      sql`SELECT max(received_at)::text AS at, max(value_date)::text AS day,
+                 (SELECT max(due_date)::text FROM contract_installments) AS due FROM payments`,
+    );
+    const age = t.clock.now().getTime() - new Date(latest?.at ?? 0).getTime();
+    expect(age).toBeGreaterThan(0);
+    // The newest payment was about a day old or less at the build; unshifted, three days older.
+    expect(age).toBeLessThan(3 * DAY_MS);
+    expect(latest?.day && latest.day <= t.clock.now().toISOString().slice(0, 10)).toBe(true);
+    // Schedules run on into the future, as a live book's do.
+    expect(latest?.due && latest.due > t.clock.now().toISOString().slice(0, 10)).toBe(true);
+  });
+
+  it('is keyed with this instance: the audit chain seals whole, device keys and KYC files open', async () => {
+    await sealLegacyAuditRows(t.app.ctx.db);
+    expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
+    const [device] = await rows<{ secret: string }>(
+      sql`SELECT openpaygo_secret AS secret FROM devices WHERE openpaygo_secret IS NOT NULL LIMIT 1`,
+    );
+    expect(t.app.ctx.keyring.decrypt(OPENPAYGO_KEY_PURPOSE, device?.secret ?? '')).toMatch(/^[0-9a-f]{32}$/);
+    const [document] = await rows<{ key: string }>(sql`SELECT storage_key AS key FROM kyc_documents LIMIT 1`);
+    expect(await fileStorage(t.app.ctx).get(document?.key ?? '')).not.toBeNull();
+  });
+
+  it('gives the demo users their passwords, and signs them in to the book', async () => {
+    const credentials = await resetDemoPasswords(t.app.ctx, { seedEmpty: false });
+    expect(credentials).toHaveLength(7);
+    const manager = credentials.find((credential) => credential.role === 'manager');
+    const client = t.client();
+    const login = await client.post('/api/login', { email: manager?.email, password: manager?.password });
+    expect(login.statusCode).toBe(200);
+    const contracts = await client.get('/api/contracts?status=active');
+    expect(contracts.statusCode).toBe(200);
+    expect(contracts.json<{ total: number }>().total).toBeGreaterThan(20);
+    expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
+  });
+
+  it('loads once: a second start finds the book and leaves it alone', async () => {
+    expect(await loadDemoBook(t.app.ctx, async () => template)).toBe(false);
+  });
+});
