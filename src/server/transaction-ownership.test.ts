@@ -24,6 +24,8 @@ const OWNERS = new Set([
   'modules/payments/import-posting.ts',
   // The auto-debit job: each attempt in its own transaction, so one failure never undoes another.
   'modules/payments/auto-debit/job.ts',
+  // Close of business: each step in its own transaction, recorded done in it (resumable, decision 026).
+  'modules/close-of-business/run.ts',
 ]);
 
 describe('transaction ownership', () => {
