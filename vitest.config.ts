@@ -46,7 +46,9 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Each file starts its own server on a fresh data directory and its own Chromium, so two
+          // run at once (the machine has two cores).
+          maxWorkers: 2,
         },
       },
     ],
