@@ -47,8 +47,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Each file starts its own server on a fresh data directory and its own Chromium, so two
-          // run at once (the machine has two cores).
+          // run at once (the machine has two cores); after the other projects (a project with
+          // its own worker count needs its own group).
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
