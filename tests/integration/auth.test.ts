@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, sessions, users } from '../../src/db/schema';
 import { totp } from '../../src/server/modules/auth/totp';
@@ -249,7 +249,8 @@ describe.each(DATABASE_KINDS)('auth on %s', (kind) => {
       const rows = await t.app.ctx.db
         .select()
         .from(auditLog)
-        .where(eq(auditLog.actorLabel, viewer.user.email));
+        .where(eq(auditLog.actorLabel, viewer.user.email))
+        .orderBy(asc(auditLog.id));
       expect(rows.map((row) => row.action)).toEqual(['auth.login', 'auth.login_failed', 'auth.logout']);
     });
   });

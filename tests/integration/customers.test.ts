@@ -333,7 +333,8 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
     const audit = await t.app.ctx.db
       .select()
       .from(auditLog)
-      .where(and(eq(auditLog.entityId, customer.id), eq(auditLog.action, 'customer.update')));
+      .where(and(eq(auditLog.entityId, customer.id), eq(auditLog.action, 'customer.update')))
+      .orderBy(asc(auditLog.id));
     expect(audit[0]).toMatchObject({
       before: { region: 'Nairobi', monthlyIncome: null },
       after: { region: 'Mombasa', monthlyIncome: 90_000 },

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/db/schema';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -133,7 +133,8 @@ describe.each(DATABASE_KINDS)('a unit’s contract standing on %s', (kind) => {
     const audits = await t.app.ctx.db
       .select({ before: auditLog.before, after: auditLog.after })
       .from(auditLog)
-      .where(and(eq(auditLog.action, 'device.token_override'), eq(auditLog.entityId, deviceId)));
+      .where(and(eq(auditLog.action, 'device.token_override'), eq(auditLog.entityId, deviceId)))
+      .orderBy(asc(auditLog.id));
     expect(audits).toEqual([
       {
         before: {

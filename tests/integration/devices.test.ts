@@ -669,7 +669,11 @@ describe.each(DATABASE_KINDS)('devices on %s', (kind) => {
       expect(events).toMatchObject([
         { toStatus: 'in_stock', reason: 'Received into stock (import)', actorId: manager.user.id },
       ]);
-      const audit = await t.app.ctx.db.select().from(auditLog).where(eq(auditLog.action, 'device.import'));
+      const audit = await t.app.ctx.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, 'device.import'))
+        .orderBy(asc(auditLog.id));
       expect(audit.at(-1)?.after).toMatchObject({ units: 2, firstSerial: 'IMPR-1', lastSerial: 'IMPR-2' });
       // Importing the same file again: every row is taken, nothing is written.
       const again = await manager.post('/api/devices/import', { csv });
