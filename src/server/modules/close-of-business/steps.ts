@@ -30,7 +30,7 @@ export interface StepResult {
 
 type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
 
-const NOT_BUILT = 'not built yet: its tables come with collections and the message outbox (decision 026)';
+const NOT_BUILT = 'not built yet: it comes with collections and the message outbox';
 
 /**
  * The eight steps of PRODUCT.md §2 "Close of business", in their order. Each runs set-based in

@@ -23,9 +23,19 @@ const STATUS_VARIANT: Record<EodRun['status'], 'secondary' | 'success' | 'destru
   failed: 'destructive',
 };
 
+/** The words for each step's counts (the server names them in code); an unknown one shows as named. */
+const COUNT_LABELS: Record<string, string> = {
+  changed: 'contracts whose figures changed',
+  contracts: 'contracts',
+  amount: 'amount (minor units)',
+  overdueBeyondLockAfter: 'past their lock-after days',
+  locksQueued: 'locks queued',
+  defaulted: 'moved to defaulted',
+};
+
 const countsText = (counts: Record<string, number>) =>
   Object.entries(counts)
-    .map(([name, value]) => `${name} ${value.toLocaleString()}`)
+    .map(([name, value]) => `${COUNT_LABELS[name] ?? name}: ${value.toLocaleString()}`)
     .join(', ');
 
 /** The close of business: run a date (with confirmation), resume a failed one, and every run's steps. */
