@@ -8,6 +8,7 @@ import { calculatorEndpoints } from './calculator';
 import { eodEndpoints } from './close-of-business';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
+import { dashboardEndpoints } from './dashboard';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
 import type { Endpoint } from './endpoint';
 import { healthEndpoints } from './health';
@@ -44,6 +45,7 @@ export const ENDPOINTS = {
   audit: auditEndpoints,
   jobs: jobEndpoints,
   eod: eodEndpoints,
+  dashboard: dashboardEndpoints,
   health: healthEndpoints,
   auth: authEndpoints,
   users: userEndpoints,

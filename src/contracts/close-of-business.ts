@@ -86,6 +86,8 @@ export const eodRunsQuery = z.strictObject({
 
 export const eodRunsPageSchema = z.object({
   businessDate: z.iso.date(),
+  /** The organisation's currency: a step's `amount` count is money in its minor units. */
+  currency: z.string(),
   lastClosedDate: z.iso.date().nullable(),
   runs: z.array(eodRunSchema),
 });

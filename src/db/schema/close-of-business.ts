@@ -85,6 +85,11 @@ export const portfolioSnapshots = pgTable(
     overdueCount: integer('overdue_count').notNull(),
     /** Live contracts with an instalment due on the date (today's collection calls). */
     dueTodayCount: integer('due_today_count').notNull(),
+    /**
+     * Contracts in the collections queue at the end of the date: in arrears, or with an instalment
+     * due that day still unpaid (from the contracts' own figures; null on rows written before it).
+     */
+    queueCount: integer('queue_count'),
     outstandingPrincipal: bigint('outstanding_principal', { mode: 'number' }).notNull(),
     outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull(),
     overdueAmount: bigint('overdue_amount', { mode: 'number' }).notNull(),

@@ -1,15 +1,19 @@
 import { eodEndpoints } from '../../../contracts/close-of-business';
+import { dashboardEndpoints } from '../../../contracts/dashboard';
 import type { AppInstance } from '../../app';
 import { actorOf, writeAudit } from '../../audit';
 import { businessDateState } from '../../business-date';
+import { organisation } from '../../organisation';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
+import { dashboardKpis } from './kpis';
 import { recentRuns } from './read';
 import { closeBusinessDate } from './run';
 
 /**
  * /api/eod (API.md "Batch and assistant"): close of business on demand, and its runs. A failed
- * date is resumed by running it again: its completed steps are skipped.
+ * date is resumed by running it again: its completed steps are skipped. /api/dashboard/kpis: the
+ * dashboard's figures from the portfolio snapshots.
  */
 export async function closeOfBusinessRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
@@ -33,8 +37,12 @@ export async function closeOfBusinessRoutes(app: AppInstance): Promise<void> {
     const state = await businessDateState(ctx, ctx.db);
     return {
       businessDate: state.businessDate,
+      currency: (await organisation(ctx, ctx.db)).currency,
       lastClosedDate: state.lastClosedDate,
       runs: await recentRuns(ctx.db, request.query.limit),
     };
   });
+
+  // The dashboard's KPI cards read the snapshots this area writes; every staff member sees them.
+  route(app, dashboardEndpoints.kpis, { access: 'business.read', tags: ['dashboard'] }, () => dashboardKpis(ctx));
 }

@@ -19,7 +19,9 @@ import { bucketCase } from '../contracts/delinquency';
  * one statement computed *as of the date* from the schedule, the late fees charged and the
  * payments valued up to it, so the same statement back-fills past dates. PAR(n) is the
  * outstanding principal of live contracts more than n days past due over the outstanding
- * principal of live contracts. What history does not keep is read as it is now: a contract's
+ * principal of live contracts. The collections queue counts live contracts in arrears or with an
+ * instalment due on the date still unpaid (promises to pay come with the collections area; a broken
+ * one will add its contract). What history does not keep is read as it is now: a contract's
  * defaulted status and its current schedule version; the units' lock state is counted only for
  * the date being closed (`current`), null when back-filled.
  */
@@ -67,7 +69,8 @@ export async function writeSnapshot(
              sum(due - paid) AS total,
              sum(due - paid) FILTER (WHERE due_date < ${date}::date) AS overdue,
              coalesce(${date}::date - min(due_date) FILTER (WHERE due_date < ${date}::date AND paid < due), 0) AS dpd,
-             bool_or(due_date = ${date}::date) AS due_today
+             bool_or(due_date = ${date}::date) AS due_today,
+             bool_or(due_date = ${date}::date AND paid < due) AS due_today_unpaid
       FROM inst GROUP BY contract_id
     ), fig AS (
       SELECT per.*, l.status, ${bucketCase(org.delinquencyBuckets, sql`per.dpd`)} AS bucket
@@ -77,6 +80,7 @@ export async function writeSnapshot(
              count(*) FILTER (WHERE status = 'defaulted')::int AS defaulted_count,
              count(*) FILTER (WHERE dpd > 0)::int AS overdue_count,
              count(*) FILTER (WHERE due_today)::int AS due_today_count,
+             count(*) FILTER (WHERE dpd > 0 OR due_today_unpaid)::int AS queue_count,
              coalesce(sum(principal), 0)::bigint AS outstanding_principal,
              coalesce(sum(total), 0)::bigint AS outstanding_total,
              coalesce(sum(overdue), 0)::bigint AS overdue_amount,
@@ -103,7 +107,7 @@ export async function writeSnapshot(
     ), snapshot AS (
       INSERT INTO ${portfolioSnapshots} (business_date, ${sql.raw(SNAPSHOT_COLUMNS.join(', '))})
       SELECT ${date}::date, ${org.currency}, t.active_count, t.defaulted_count, ${locked}, t.overdue_count,
-             t.due_today_count, t.outstanding_principal, t.outstanding_total, t.overdue_amount, t.par1, t.par30, t.par90,
+             t.due_today_count, t.queue_count, t.outstanding_principal, t.outstanding_total, t.overdue_amount, t.par1, t.par30, t.par90,
              ${ratio(sql`t.par1`)}, ${ratio(sql`t.par30`)}, ${ratio(sql`t.par90`)},
              due.today, due.mtd, collected.today, collected.mtd, disbursed.n, disbursed.amount, buckets.buckets,
              ${ctx.clock.now().toISOString()}::timestamptz
@@ -125,6 +129,7 @@ const SNAPSHOT_COLUMNS = [
   'locked_count',
   'overdue_count',
   'due_today_count',
+  'queue_count',
   'outstanding_principal',
   'outstanding_total',
   'overdue_amount',

@@ -15,6 +15,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
+import { money } from '@/web/lib/money';
 import { errorMessage } from '@/web/lib/queryClient';
 
 const STATUS_VARIANT: Record<EodRun['status'], 'secondary' | 'success' | 'destructive'> = {
@@ -27,15 +28,21 @@ const STATUS_VARIANT: Record<EodRun['status'], 'secondary' | 'success' | 'destru
 const COUNT_LABELS: Record<string, string> = {
   changed: 'contracts whose figures changed',
   contracts: 'contracts',
-  amount: 'amount (minor units)',
+  amount: 'amount',
   overdueBeyondLockAfter: 'past their lock-after days',
   locksQueued: 'locks queued',
   defaulted: 'moved to defaulted',
 };
 
-const countsText = (counts: Record<string, number>) =>
+/** The counts that are money (minor units of the organisation's currency): shown as money. */
+const MONEY_COUNTS: ReadonlySet<string> = new Set(['amount']);
+
+export const countsText = (counts: Record<string, number>, currency: string) =>
   Object.entries(counts)
-    .map(([name, value]) => `${COUNT_LABELS[name] ?? name}: ${value.toLocaleString()}`)
+    .map(
+      ([name, value]) =>
+        `${COUNT_LABELS[name] ?? name}: ${MONEY_COUNTS.has(name) ? money(value, currency) : value.toLocaleString()}`,
+    )
     .join(', ');
 
 /** The close of business: run a date (with confirmation), resume a failed one, and every run's steps. */
@@ -188,7 +195,7 @@ export function EodRuns() {
                           </Badge>
                         </TableCell>
                         <TableCell className="max-w-md break-words">
-                          {step.error ?? (countsText(step.counts) || step.note || '—')}
+                          {step.error ?? (countsText(step.counts, page.data.currency) || step.note || '—')}
                         </TableCell>
                         <TableCell className="text-right tabular-nums">
                           {step.durationMs.toLocaleString()} ms
