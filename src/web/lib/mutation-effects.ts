@@ -40,6 +40,7 @@ export const MUTATION_EFFECTS = {
    */
   businessDateMoved: [
     k.settings.businessDate(),
+    k.dashboard.kpis(),
     k.settings.organisation(),
     k.contracts.all(),
     k.devices.all(),
@@ -54,6 +55,7 @@ export const MUTATION_EFFECTS = {
   /** A close of business moves arrears, fees, statuses and the business date's last close. */
   businessClosed: [
     k.eod.runs(),
+    k.dashboard.kpis(),
     k.settings.businessDate(),
     k.contracts.all(),
     k.devices.all(),

@@ -79,6 +79,9 @@ export const queryKeys = {
   eod: {
     runs: () => ['/api/eod/runs'] as const,
   },
+  dashboard: {
+    kpis: () => ['/api/dashboard/kpis'] as const,
+  },
   jobs: {
     all: () => ['/api/jobs/runs'] as const,
     runs: (failures: boolean) => ['/api/jobs/runs', { failures }] as const,

@@ -1,12 +1,10 @@
-import { ArrowRight, ChartLine } from 'lucide-react';
 import { Link } from 'wouter';
 import { isAdmin } from '@/contracts/roles';
 import { AREA_PATHS, AREAS, type AreaGroup, type AreaPath } from '@/web/app/areas';
 import { displayName, roleDescription } from '@/web/app/nav-rules';
 import { PageHeader } from '@/web/components/page-header';
 import { Badge } from '@/web/components/ui/badge';
-import { Button } from '@/web/components/ui/button';
-import { Card, CardContent } from '@/web/components/ui/card';
+import { KpiCards } from '@/web/features/dashboard/kpi-cards';
 import { useAuth } from '@/web/hooks/use-auth';
 
 const SECTIONS: Array<{ group: AreaGroup; title: string; adminOnly?: boolean }> = [
@@ -50,27 +48,7 @@ export default function DashboardPage() {
         }
       />
 
-      <Card className="border-dashed" data-testid="card-portfolio-note">
-        <CardContent className="flex flex-col gap-4 p-6 sm:flex-row sm:items-center">
-          <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-            <ChartLine className="size-5" aria-hidden="true" />
-          </span>
-          <div className="flex-1">
-            <h2 className="font-semibold">Portfolio figures are being built</h2>
-            <p className="mt-1 text-muted-foreground text-sm">
-              Outstanding balance, collections against amounts due and portfolio at risk come from payments
-              and the daily close of business, which are being built. Until then each contract’s own schedule,
-              balance and arrears are on its page.
-            </p>
-          </div>
-          <Button asChild variant="outline" className="self-start sm:self-center">
-            <Link href="/contracts" data-testid="link-dashboard-contracts">
-              Go to contracts
-              <ArrowRight aria-hidden="true" />
-            </Link>
-          </Button>
-        </CardContent>
-      </Card>
+      <KpiCards />
 
       {sections.map(({ group, title }) => (
         <section key={group} aria-labelledby={`section-${group}`} data-testid={`section-${group}`}>

@@ -44,5 +44,7 @@ export async function closeOfBusinessRoutes(app: AppInstance): Promise<void> {
   });
 
   // The dashboard's KPI cards read the snapshots this area writes; every staff member sees them.
-  route(app, dashboardEndpoints.kpis, { access: 'business.read', tags: ['dashboard'] }, () => dashboardKpis(ctx));
+  route(app, dashboardEndpoints.kpis, { access: 'business.read', tags: ['dashboard'] }, () =>
+    dashboardKpis(ctx),
+  );
 }

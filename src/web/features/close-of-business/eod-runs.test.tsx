@@ -9,7 +9,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const step = (name: EodRunsPage['runs'][number]['steps'][number]['step'], counts: Record<string, number>) => ({
+const step = (
+  name: EodRunsPage['runs'][number]['steps'][number]['step'],
+  counts: Record<string, number>,
+) => ({
   step: name,
   status: 'completed' as const,
   counts,
@@ -49,7 +52,9 @@ describe('close of business runs', () => {
     renderWithProviders(<EodRuns />);
     const fees = await screen.findByTestId('row-step-2026-11-02-late_fees');
     expect(fees).toHaveTextContent(/contracts: 12, amount: KES\s12,345\.50/);
-    expect(screen.getByTestId('row-step-2026-11-02-interest_accrual')).toHaveTextContent(/amount: -KES\s2\.50/);
+    expect(screen.getByTestId('row-step-2026-11-02-interest_accrual')).toHaveTextContent(
+      /amount: -KES\s2\.50/,
+    );
     expect(fees).not.toHaveTextContent('minor units');
   });
 });

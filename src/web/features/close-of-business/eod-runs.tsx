@@ -13,9 +13,9 @@ import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { formatAuditTime } from '@/web/features/audit/audit-format';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
+import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { money } from '@/web/lib/money';
 import { errorMessage } from '@/web/lib/queryClient';
 
 const STATUS_VARIANT: Record<EodRun['status'], 'secondary' | 'success' | 'destructive'> = {
