@@ -1,9 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
+import { ERROR_CODES } from '../contracts/errors';
 import type { Organisation, OrganisationBody } from '../contracts/profile';
 import { organisationSettings } from '../db/schema';
 import { type Actor, writeAudit } from './audit';
+import { businessToday } from './business-date';
 import { instanceCache } from './cache';
 import type { AppServices, Executor, TxContext } from './context';
+import { AppError } from './errors';
 
 /**
  * The organisation's settings (currency, time zone, buckets, caps, the business date's offset), a platform service: every area
@@ -65,6 +68,7 @@ export async function updateOrganisation(
 ): Promise<Organisation> {
   const { tx } = ctx;
   const before = await loadOrganisation(tx);
+  checkAccrualStart(ctx, before, input.interestAccrualFrom);
   // The body's fields only: a caller passing what it read (`organisation()`) never writes the
   // business date's offset back over a move made meanwhile.
   const { name, currency, timeZone, country, delinquencyBuckets, quietHoursStart, quietHoursEnd } = input;
@@ -98,6 +102,25 @@ export async function updateOrganisation(
     after: settingsOf(after),
   });
   return after;
+}
+
+/**
+ * Interest accrual (decision 026) puts the contracts started on or after its date on accrual for
+ * life, and a payment's interest is booked by that rule when it is posted. So the date may be set or
+ * moved only to the business date or later (no contract already started changes its accounting),
+ * and once the business date has reached it, it stays.
+ */
+function checkAccrualStart(ctx: AppServices, before: Organisation, next: string | null | undefined): void {
+  if (next === undefined || next === before.interestAccrualFrom) return;
+  const today = businessToday(ctx, before);
+  const refuse = (message: string) =>
+    new AppError(422, ERROR_CODES.RULE, message, [{ field: 'interestAccrualFrom', message }]);
+  if (before.interestAccrualFrom && before.interestAccrualFrom <= today)
+    throw refuse(
+      `Interest has been accrued since ${before.interestAccrualFrom}: the start date can no longer be changed`,
+    );
+  if (next !== null && next < today)
+    throw refuse(`Interest accrual can start on the business date (${today}) or later, not before`);
 }
 
 /**

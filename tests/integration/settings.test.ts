@@ -99,4 +99,61 @@ describe.each(DATABASE_KINDS)('settings on %s', (kind) => {
       quietHoursEnd: 'Quiet hours end must be a time like 20:00',
     });
   });
+
+  it('sets the close of business time and the interest accrual start, which never reaches back', async () => {
+    const admin = await t.signedIn('admin');
+    t.clock.ms = Date.parse('2026-03-10T09:00:00Z');
+    const bad = await admin.put('/api/settings/organisation', {
+      ...organisation,
+      closeOfBusinessTime: '24:30',
+      interestAccrualFrom: '10 March',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      Object.fromEntries(
+        bad.json().errors.map((e: { field: string; message: string }) => [e.field, e.message]),
+      ),
+    ).toEqual({
+      closeOfBusinessTime: 'Close of business time must be a time like 20:00',
+      interestAccrualFrom: 'Interest accrual start must be a date (YYYY-MM-DD)',
+    });
+
+    // Before the business date: contracts already started would change their accounting.
+    const early = await admin.put('/api/settings/organisation', {
+      ...organisation,
+      interestAccrualFrom: '2026-03-09',
+    });
+    expect(early.statusCode).toBe(422);
+    expect(early.json()).toMatchObject({
+      code: 'RULE',
+      errors: [{ field: 'interestAccrualFrom', message: expect.stringContaining('2026-03-10') }],
+    });
+
+    const saved = await admin.put('/api/settings/organisation', {
+      ...organisation,
+      closeOfBusinessTime: '21:00',
+      interestAccrualFrom: '2026-03-12',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ closeOfBusinessTime: '21:00', interestAccrualFrom: '2026-03-12' });
+    // Not reached yet: it may still move (or be cleared); saving it unchanged is always fine.
+    expect(
+      (await admin.put('/api/settings/organisation', { ...organisation, interestAccrualFrom: '2026-03-11' }))
+        .statusCode,
+    ).toBe(200);
+
+    t.clock.ms = Date.parse('2026-03-12T09:00:00Z');
+    const again = await admin.put('/api/settings/organisation', {
+      ...organisation,
+      interestAccrualFrom: '2026-03-11',
+    });
+    expect(again.statusCode).toBe(200);
+    const moved = await admin.put('/api/settings/organisation', {
+      ...organisation,
+      interestAccrualFrom: null,
+    });
+    expect(moved.statusCode).toBe(422);
+    expect(moved.json().errors[0]).toMatchObject({ field: 'interestAccrualFrom' });
+    expect((await admin.get('/api/settings/organisation')).json().interestAccrualFrom).toBe('2026-03-11');
+  });
 });

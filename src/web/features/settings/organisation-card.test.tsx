@@ -80,3 +80,54 @@ describe('organisation settings: scorecard income bands', () => {
     expect(savedOrganisation(calls).incomeBands).toBeNull();
   });
 });
+
+describe('organisation settings: close of business', () => {
+  it('saves the close time and the interest accrual start', async () => {
+    const user = userEvent.setup();
+    const calls = setUp();
+    const time = await screen.findByTestId('input-org-close-time');
+    expect(time).toHaveValue('23:30');
+    await user.clear(time);
+    await user.type(time, '21:15');
+    await user.type(screen.getByTestId('input-org-accrual-from'), '2027-01-01');
+    await user.click(screen.getByTestId('button-save-organisation'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(savedOrganisation(calls)).toMatchObject({
+      closeOfBusinessTime: '21:15',
+      interestAccrualFrom: '2027-01-01',
+    });
+  });
+
+  it('says what is wrong with an empty close time, and shows the server refusal of an accrual date under its field', async () => {
+    const user = userEvent.setup();
+    const message = 'Interest accrual can start on the business date (2026-11-03) or later, not before';
+    const calls = stubApi({
+      'GET /api/settings/organisation': () => jsonResponse({ ...KENYA, interestAccrualFrom: '2027-01-01' }),
+      'PUT /api/settings/organisation': () =>
+        jsonResponse({ message, code: 'RULE', errors: [{ field: 'interestAccrualFrom', message }] }, 422),
+    });
+    renderWithProviders(<OrganisationCard />);
+    const time = await screen.findByTestId('input-org-close-time');
+    await user.clear(time);
+    await user.tab();
+    expect(await screen.findByText('Close of business time must be a time like 20:00')).toBeInTheDocument();
+    await user.type(time, '22:00');
+    const accrual = screen.getByTestId('input-org-accrual-from');
+    expect(accrual).toHaveValue('2027-01-01');
+    await user.clear(accrual);
+    await user.type(accrual, '2020-01-01');
+    await user.click(screen.getByTestId('button-save-organisation'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(accrual).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('sends no accrual date when the field is emptied (interest is income when paid)', async () => {
+    const user = userEvent.setup();
+    const calls = setUp({ ...KENYA, interestAccrualFrom: '2027-01-01' });
+    await user.clear(await screen.findByTestId('input-org-accrual-from'));
+    await user.click(screen.getByTestId('button-save-organisation'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(savedOrganisation(calls).interestAccrualFrom).toBeNull();
+  });
+});

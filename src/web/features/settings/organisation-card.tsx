@@ -36,6 +36,8 @@ const FIELDS = [
   'quietHoursEnd',
   'aprCap',
   'incomeBands',
+  'closeOfBusinessTime',
+  'interestAccrualFrom',
 ] as const;
 const MAX_BUCKETS = 10;
 /** The two ends of the quiet hours: the same time field twice. */
@@ -119,6 +121,8 @@ function OrganisationForm({ organisation }: { organisation: OrganisationSettings
       quietHoursEnd: organisation.quietHoursEnd,
       aprCap: organisation.aprCap,
       incomeBands: organisation.incomeBands,
+      closeOfBusinessTime: organisation.closeOfBusinessTime,
+      interestAccrualFrom: organisation.interestAccrualFrom,
     },
     mode: 'onTouched',
   });
@@ -269,6 +273,40 @@ function OrganisationForm({ organisation }: { organisation: OrganisationSettings
               data-testid={`input-org-quiet-${key}`}
             />
           ))}
+        </div>
+      </fieldset>
+
+      <fieldset className="grid grid-cols-1 gap-2" data-testid="group-org-close-of-business">
+        <legend className="mb-1 font-medium text-sm">Close of business</legend>
+        <p className="text-muted-foreground text-xs">
+          Each night the business day is closed: arrears, late fees, locks, defaults and the portfolio
+          figures.
+        </p>
+        <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
+          <FormInput
+            form={form}
+            name="closeOfBusinessTime"
+            id="org-close-time"
+            label="Closes at"
+            hint="Local time (organisation time zone) at which the day is closed."
+            type="time"
+            controlClassName="max-w-40 dark:[color-scheme:dark]"
+            data-testid="input-org-close-time"
+          />
+          <FormInput
+            form={form}
+            name="interestAccrualFrom"
+            id="org-accrual-from"
+            label="Accrue interest from"
+            hint="Contracts started on or after this date earn interest daily (accrual accounting). Empty: interest is income when paid. It can be set to the business date or later, and not changed once reached."
+            type="date"
+            controlClassName="max-w-48 dark:[color-scheme:dark]"
+            data-testid="input-org-accrual-from"
+            registerOptions={{
+              setValueAs: (value: unknown) =>
+                value === '' || value === null || value === undefined ? null : value,
+            }}
+          />
         </div>
       </fieldset>
 
