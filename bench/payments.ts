@@ -21,10 +21,16 @@ export interface PortfolioShape {
   overdueEvery?: number;
   /** Every n-th unit controlled by a lock API (the rest uncontrolled). */
   lockApiEvery?: number;
+  /** How many contracts (BENCH_CONTRACTS by default); written 100,000 at a time. */
+  contracts?: number;
 }
+
+/** Contracts written per statement: a million in one would hold 12 M instalment rows in one transaction's memory. */
+const CHUNK = 100_000;
 
 /** 100,000 active monthly contracts of twelve instalments (1.2 M instalment rows), set-based. */
 async function generate(databaseUrl: string, planId: string, shape: PortfolioShape = {}): Promise<string[]> {
+  const count = shape.contracts ?? CONTRACTS;
   const terms = shape.terms ?? '{"allocationStrategy":"default"}';
   const control = shape.lockApiEvery
     ? `CASE WHEN i % ${shape.lockApiEvery} = 0 THEN 'lock_api' ELSE 'none' END`
@@ -42,32 +48,38 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
         FROM md5(t) AS h
       $$;
       INSERT INTO device_models (id, make, model, category, retail_price, cost_price, control_kind)
-      VALUES ('00000000-0000-4000-8000-00000000b001', 'Tecno', 'Spark Bench', 'smartphone', 1300000, 900000, 'none');
+      VALUES ('00000000-0000-4000-8000-00000000b001', 'Tecno', 'Spark Bench', 'smartphone', 1300000, 900000, 'none');`);
+    for (let first = 1; first <= count; first += CHUNK) {
+      const series = `generate_series(${first}, ${Math.min(first + CHUNK - 1, count)})`;
+      await client.query(`
       INSERT INTO customers (id, account_number, first_name, last_name, phone, national_id, region, kyc_status, created_at)
       SELECT pg_temp.v4('c' || i), 'C-' || lpad(i::text, 7, '0'),
              (ARRAY['Amina','Peter','Lucy','Joseph','Grace','Samuel','Fatuma','Brian','Mercy','Kevin'])[1 + i % 10],
              (ARRAY['Otieno','Mwangi','Wanjiru','Kamau','Achieng','Njoroge','Hassan','Okafor','Mensah','Adeyemi'])[1 + (i / 10) % 10] || (i % 997),
              '+2547' || lpad(i::text, 8, '0'), 'ID' || i,
              (ARRAY['Nairobi','Mombasa','Kisumu','Nakuru','Eldoret'])[1 + i % 5], 'verified', now() - (i % 700) * interval '1 hour'
-      FROM generate_series(1, ${CONTRACTS}) i;
+      FROM ${series} i;
       INSERT INTO devices (id, serial_number, model_id, status, control_kind)
       SELECT pg_temp.v4('d' || i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001', 'assigned', ${control}
-      FROM generate_series(1, ${CONTRACTS}) i;
+      FROM ${series} i;
       INSERT INTO contracts (id, number, customer_id, device_id, plan_id, terms, currency, cash_price, deposit, principal, apr,
                              frequency, term, interest_method, installment, total_interest, total_payable, start_date,
                              first_due_date, last_due_date, status, outstanding_principal, outstanding_total,
                              paid_through_date, next_due_date, created_at, activated_at)
-      SELECT pg_temp.v4('k' || i), 'CT-' || lpad(i::text, 6, '0'), pg_temp.v4('c' || i), pg_temp.v4('d' || i),
+      SELECT pg_temp.v4('k' || i), 'CT-' || lpad(i::text, greatest(6, length(i::text)), '0'), pg_temp.v4('c' || i), pg_temp.v4('d' || i),
              '${planId}', '${terms}', 'USD', 1300000, 100000, 1200000, 20, 'monthly', ${TERM}, 'flat',
              110000, 120000, 1320000, current_date - ${age}, current_date - ${age} + 30, current_date - ${age} + 30 * ${TERM},
              'active', 1200000, 1320000, current_date - ${age}, current_date - ${age} + 30,
              now() - ${age} * interval '1 day', now() - ${age} * interval '1 day' - interval '1 hour'
-      FROM generate_series(1, ${CONTRACTS}) i;
+      FROM ${series} i;
       INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
       SELECT pg_temp.v4('k' || i), 1, n, current_date - ${age} + 30 * n, 100000, 10000, 0
-      FROM generate_series(1, ${CONTRACTS}) i CROSS JOIN generate_series(1, ${TERM}) n;
-      SELECT setval('contract_number_seq', ${CONTRACTS}), setval('customer_number_seq', ${CONTRACTS});
+      FROM ${series} i CROSS JOIN generate_series(1, ${TERM}) n;
     `);
+    }
+    await client.query(
+      `SELECT setval('contract_number_seq', ${count}), setval('customer_number_seq', ${count})`,
+    );
     await client.query('VACUUM ANALYZE');
     const { rows } = await client.query<{ id: string }>('SELECT id FROM contracts ORDER BY number');
     return rows.map((r) => r.id);

@@ -3,15 +3,15 @@ import type { Organisation } from '../../../contracts/profile';
 import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
 import {
-  accrualScope,
   accrueInterest,
   chargeLateFees,
   defaultOverdue,
+  lateFeesChargedOn,
   lockCandidates,
 } from '../contracts/close-of-business';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { queueLocks } from '../devices/commands';
-import { postMany } from '../ledger/bulk';
+import { postMany, postPairsFrom } from '../ledger/bulk';
 import { ACCOUNTS } from '../ledger/service';
 import { writeSnapshot } from './snapshot';
 
@@ -41,28 +41,19 @@ export const STEPS: Record<EodStep, Step> = {
 
   late_fees: async (ctx, { date, org, actor }) => {
     const charged = await chargeLateFees(ctx, actor, date);
-    const amount = charged.reduce((total, row) => total + row.amount, 0);
-    // One entry per contract: the balance check runs per line at commit and sums its entry's
-    // lines, so one entry of every contract's lines would cost the square of their number.
-    await postMany(
-      ctx.tx,
-      actor,
-      charged.map((row) => {
-        const party = { contractId: row.contractId, customerId: row.customerId };
-        return {
-          businessDate: date,
-          description: `Late fees charged at the close of business of ${date}`,
-          sourceType: 'late_fee',
-          sourceId: row.contractId,
-          currency: org.currency,
-          lines: [
-            { account: ACCOUNTS.penaltiesReceivable, debit: row.amount, ...party },
-            { account: ACCOUNTS.penaltyIncome, credit: row.amount, ...party },
-          ],
-        };
-      }),
-    );
-    return { counts: { contracts: charged.length, amount } };
+    // One entry per contract, written from the charges in one statement (decision 032): the
+    // balance check runs per line at commit and sums its entry's lines, so one entry of every
+    // contract's lines would cost the square of their number.
+    await postPairsFrom(ctx.tx, actor, {
+      source: lateFeesChargedOn(date),
+      debit: ACCOUNTS.penaltiesReceivable,
+      credit: ACCOUNTS.penaltyIncome,
+      businessDate: date,
+      description: `Late fees charged at the close of business of ${date}`,
+      sourceType: 'late_fee',
+      currency: org.currency,
+    });
+    return { counts: { contracts: charged.contracts, amount: charged.amount } };
   },
 
   device_locks: async (ctx, { date, actor }) => {

@@ -2,9 +2,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import { CONTRACT_TRANSITIONS } from '../../../contracts/contracts';
 import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts, interestAccruals, lateFeeCharges } from '../../../db/schema';
+import { runWrites } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { Executor, TxContext } from '../../context';
-import { addEventsFrom } from './events';
+import { addEventsFrom, eventsFromWrites } from './events';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
 
@@ -33,9 +34,9 @@ async function lockLive(ctx: TxContext, where: SQL): Promise<void> {
     ORDER BY c.id FOR UPDATE OF c`);
 }
 
-export interface ContractAmount {
-  contractId: string;
-  customerId: string;
+/** What step 2 charged on a date: how many contracts, and the total of their fees. */
+export interface LateFeesCharged {
+  contracts: number;
   amount: number;
 }
 
@@ -43,27 +44,32 @@ export interface ContractAmount {
  * Step 2: a late fee once per instalment of a live contract overdue on `date` by more than the
  * grace days with principal, interest or fee unpaid (`assessLateFees`): recorded in
  * `late_fee_charges` (its key is the "once"), added to the instalment's penalty due and to the
- * contract's outstanding total, with a timeline line per contract. Answers the amount per contract
- * for the ledger.
+ * contract's outstanding total, with a timeline line per contract.
+ *
+ * Set-based in two statements (decision 032): the contracts are locked, then one statement finds
+ * the fees, records them, and writes the instalments, the contracts and the timeline. Only
+ * contracts whose stored days past due exceed their grace days are looked at: step 1 has just
+ * brought those figures to `date` (an instalment overdue by more than the grace days makes the
+ * contract's DPD at least that), so the search reads the overdue part of the book through the
+ * (status, dpd) index instead of every contract's schedule. The ledger's entries are written
+ * from `lateFeesChargedOn(date)`.
  */
-export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string): Promise<ContractAmount[]> {
-  const overdue = sql`
-    i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-    AND i.due_date < ${date}::date - coalesce(${term('graceDays')}::int, 0)
-    AND i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid > 0`;
-  const charges = sql`${term('lateFeeKind')} IN ('flat', 'percent')`;
-  await lockLive(ctx, sql`${charges} AND EXISTS (SELECT 1 FROM ${contractInstallments} i WHERE ${overdue})`);
-  const base = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid)::numeric`;
-  const percent = sql`(${base} * ${term('lateFeeValue')}::numeric / 100)`;
-  const rows = await queryRows<ContractAmount & { charges: number }>(
-    ctx.tx,
-    sql`
-    WITH fees AS (
+export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string): Promise<LateFeesCharged> {
+  const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND c.dpd > 0
+    AND c.dpd > coalesce(${term('graceDays')}::int, 0) AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
+  await lockLive(ctx, candidates);
+  const unpaid = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid)`;
+  const percent = sql`(${unpaid}::numeric * ${term('lateFeeValue')}::numeric / 100)`;
+  const charge = sql`
+    fees AS (
       SELECT i.contract_id, i.schedule_version, i.n,
              CASE ${term('lateFeeKind')} WHEN 'flat' THEN ${term('lateFeeValue')}::numeric::bigint
                   ELSE ${halfEven(percent)} END AS amount
-      FROM ${contracts} c JOIN ${contractInstallments} i ON ${overdue}
-      WHERE c.status IN ${[...LIVE_STATUSES]} AND ${charges}
+      FROM ${contracts} c
+      JOIN ${contractInstallments} i
+        ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+       AND i.due_date < ${date}::date - coalesce(${term('graceDays')}::int, 0) AND ${unpaid} > 0
+      WHERE ${candidates}
     ), charged AS (
       INSERT INTO ${lateFeeCharges} (contract_id, schedule_version, n, business_date, amount)
       SELECT contract_id, schedule_version, n, ${date}::date, amount FROM fees WHERE amount > 0
@@ -74,23 +80,45 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
       FROM charged ch
       WHERE i.contract_id = ch.contract_id AND i.schedule_version = ch.schedule_version AND i.n = ch.n
     ), per_contract AS (
-      SELECT contract_id, sum(amount)::bigint AS amount, count(*)::int AS charges FROM charged GROUP BY contract_id
-    )
-    UPDATE ${contracts} c
-    SET outstanding_total = c.outstanding_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
-    FROM per_contract p WHERE c.id = p.contract_id
-    RETURNING c.id AS "contractId", c.customer_id AS "customerId", p.amount::bigint AS amount, p.charges`,
+      SELECT contract_id, sum(amount)::bigint AS amount, count(*)::int AS charges, array_agg(n ORDER BY n) AS ns
+      FROM charged GROUP BY contract_id
+    ), totals AS (
+      UPDATE ${contracts} c
+      SET outstanding_total = c.outstanding_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+      FROM per_contract p WHERE c.id = p.contract_id
+      RETURNING p.amount
+    )`;
+  const events = eventsFromWrites(
+    ctx,
+    actor,
+    'late_fee_events',
+    sql`SELECT contract_id, 'late_fee', 'Late fee charged for ' || charges || ' overdue instalment(s)',
+               json_build_object('businessDate', ${date}::text, 'amount', amount, 'installments', ns)::text
+        FROM per_contract`,
   );
-  if (rows.length) {
-    await addEventsFrom(
-      ctx,
-      actor,
-      sql`SELECT contract_id, 'late_fee', 'Late fee charged for ' || count(*) || ' overdue instalment(s)',
-                 json_build_object('businessDate', ${date}::text, 'amount', sum(amount), 'installments', array_agg(n ORDER BY n))::text
-          FROM ${lateFeeCharges} WHERE business_date = ${date}::date GROUP BY contract_id`,
-    );
-  }
-  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+  const row = await runWrites<{ contracts: number; amount: string | null }>(ctx.tx, [
+    {
+      with: [charge],
+      select: [
+        sql`(SELECT count(*) FROM totals)::int AS contracts`,
+        sql`(SELECT sum(amount) FROM totals)::text AS amount`,
+      ],
+    },
+    events,
+  ]);
+  return { contracts: row.contracts, amount: Number(row.amount ?? 0) };
+}
+
+/**
+ * The late fees charged on `date` per contract, as the ledger's source rows
+ * (source_id, contract_id, customer_id, amount): one entry per contract (`postPairsFrom`).
+ */
+export function lateFeesChargedOn(date: string): SQL {
+  return sql`
+    SELECT f.contract_id, f.contract_id, c.customer_id, sum(f.amount)::bigint
+    FROM ${lateFeeCharges} f JOIN ${contracts} c ON c.id = f.contract_id
+    WHERE f.business_date = ${date}::date
+    GROUP BY f.contract_id, c.customer_id`;
 }
 
 export interface LockCandidate {

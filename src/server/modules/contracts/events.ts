@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client';
 import { contractEvents } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
@@ -79,11 +78,21 @@ export async function addEvents(
  * of business writes the lines of every contract it moved without reading them out first.
  */
 export async function addEventsFrom(ctx: TxContext, actor: Actor, source: SQL): Promise<void> {
-  await ctx.tx.execute(sql`
+  await runWrites(ctx.tx, [eventsFromWrites(ctx, actor, 'events', source)]);
+}
+
+/**
+ * `addEventsFrom` as a part of a larger statement (the close of business's late fees): the lines
+ * as the CTE `name`, from a query that may read the statement's other CTEs, with the contracts
+ * lists' eviction after it.
+ */
+export function eventsFromWrites(ctx: TxContext, actor: Actor, name: string, source: SQL): Writes {
+  const insert = sql`${sql.identifier(name)} AS (
     INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
     SELECT gen_random_uuid()::text, v.contract_id, v.type, v.message, v.data::jsonb, ${actor.id}::text,
       GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
                (SELECT max(e.at) + interval '1 millisecond' FROM ${contractEvents} e WHERE e.contract_id = v.contract_id))
-    FROM (${source}) AS v(contract_id, type, message, data)`);
-  await contractsChanged(ctx, ctx.tx);
+    FROM (${source}) AS v(contract_id, type, message, data)
+    RETURNING 1)`;
+  return { with: [insert], after: [() => contractsChanged(ctx, ctx.tx)] };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines } from '../../../db/schema';
 import type { Actor } from '../../audit';
@@ -64,4 +64,55 @@ export async function postMany(
                          ${param(lines.map((l) => l.debit ?? 0))}::bigint[], ${param(lines.map((l) => l.credit ?? 0))}::bigint[],
                          ${param(lines.map((l) => l.contractId ?? null))}::text[], ${param(lines.map((l) => l.customerId ?? null))}::text[],
                          ${param(lines.map((l) => l.memo ?? null))}::text[])`);
+}
+
+/** What `postPairsFrom` writes: one two-line entry per source row, debit one account, credit another. */
+export interface PairPostings {
+  /** Rows (source_id, contract_id, customer_id, amount): amount > 0, in minor units. */
+  source: SQL;
+  debit: string;
+  credit: string;
+  businessDate: string;
+  description: string;
+  sourceType: string;
+  currency: string;
+}
+
+/**
+ * Many two-line entries written from a query, without reading them out (the close of business's
+ * late fees: one entry per contract charged). Balanced by construction, one line each side of
+ * the same positive amount; a zero amount writes nothing, a negative one is refused by the
+ * database (the lines' checks). Numbered from the journal's sequence, one number a row (as
+ * `numbered()` writes them), one statement, in the caller's transaction. Answers how many entries it wrote.
+ */
+export async function postPairsFrom(
+  executor: Executor,
+  actor: Actor,
+  postings: PairPostings,
+): Promise<number> {
+  const [row] = await queryRows<{ entries: number }>(
+    executor,
+    sql`
+    WITH source AS MATERIALIZED (
+      SELECT gen_random_uuid()::text AS id, nextval('journal_number_seq') AS seq,
+             v.source_id, v.contract_id, v.customer_id, v.amount::bigint AS amount
+      FROM (${postings.source}) AS v(source_id, contract_id, customer_id, amount)
+      WHERE v.amount <> 0
+    ), entries AS (
+      INSERT INTO ${journalEntries} (id, number, business_date, description, source_type, source_id, currency, created_by)
+      SELECT s.id, 'JE-' || lpad(s.seq::text, greatest(7, length(s.seq::text)), '0'), ${postings.businessDate}::date, ${postings.description},
+             ${postings.sourceType}, s.source_id, ${postings.currency}, ${actor.id}::text
+      FROM source s
+      RETURNING id
+    ), lines AS (
+      INSERT INTO ${journalLines} (entry_id, account_code, debit, credit, contract_id, customer_id, memo)
+      SELECT s.id, side.account, CASE WHEN side.debit THEN s.amount ELSE 0 END, CASE WHEN side.debit THEN 0 ELSE s.amount END,
+             s.contract_id, s.customer_id, NULL
+      FROM entries e JOIN source s ON s.id = e.id
+      CROSS JOIN (VALUES (${postings.debit}::text, true), (${postings.credit}::text, false)) AS side(account, debit)
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM entries)::int AS entries`,
+  );
+  return row?.entries ?? 0;
 }
