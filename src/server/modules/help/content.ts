@@ -24,7 +24,7 @@ export const TUTORIALS: Tutorial[] = [
         id: 'dashboard',
         title: 'Your dashboard',
         content:
-          'You land here after signing in. Portfolio figures, trends and your tasks appear here once contracts are booked; until then it links to every area.',
+          'You land here after signing in. The portfolio cards show the figures of the last close of business (outstanding, collections against amounts due, portfolio at risk, locked devices, the collections queue), each with its 30-day trend; select one to open the list behind it. Below, links to every area.',
         path: '/',
         target: '[data-testid="text-page-title"]',
       },
