@@ -7,7 +7,7 @@ import { startBrowserSuite } from './support/suite';
 /**
  * Close of business in a real browser against the built app: the owner opens
  * /admin/close-of-business, runs a close for the business date after confirming it, and sees the
- * run with its eight steps.
+ * run with its eight steps; the dashboard then shows the portfolio cards from the date's snapshot.
  */
 const suite = startBrowserSuite();
 
@@ -37,6 +37,16 @@ describe('close of business page', () => {
     for (const step of EOD_STEPS) await page.getByTestId(`row-step-${date}-${step}`).waitFor();
     expect(await page.getByTestId(`row-step-${date}-promises`).textContent()).toContain('not built yet');
     expect(await accessibilityViolations(page)).toEqual([]);
+
+    // The dashboard's cards now read the date's snapshot, each linking to the list behind it.
+    await page.goto('/');
+    await page.getByTestId('section-kpis').waitFor();
+    expect(await page.getByTestId('value-kpi-par30').textContent()).toBe('0%');
+    expect(await page.getByTestId('value-kpi-queue').textContent()).toBe('0');
+    expect(await page.getByTestId('sparkline').count()).toBe(7);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByTestId('card-kpi-locked').click();
+    await page.waitForURL(/\/devices\?lockState=locked/);
     expect(errors).toEqual([]);
   });
 });
