@@ -4,11 +4,13 @@ import { messageMoney, renderTemplate, templateVariables } from './message-templ
 
 describe('message templates', () => {
   it('fills every placeholder, with or without spaces inside the braces', () => {
-    expect(renderTemplate('Hello {{firstName}}, pay {{ amount }} by {{dueDate}}.', {
-      firstName: 'Amina',
-      amount: 'KES 1,250.00',
-      dueDate: '2026-03-01',
-    })).toBe('Hello Amina, pay KES 1,250.00 by 2026-03-01.');
+    expect(
+      renderTemplate('Hello {{firstName}}, pay {{ amount }} by {{dueDate}}.', {
+        firstName: 'Amina',
+        amount: 'KES 1,250.00',
+        dueDate: '2026-03-01',
+      }),
+    ).toBe('Hello Amina, pay KES 1,250.00 by 2026-03-01.');
   });
 
   it('uses a variable as often as the template names it, and numbers as text', () => {
@@ -37,7 +39,9 @@ describe('message templates', () => {
   });
 
   it('leaves text that is not a placeholder alone', () => {
-    expect(renderTemplate('{single} {{ not valid-name }} {{}}', {})).toBe('{single} {{ not valid-name }} {{}}');
+    expect(renderTemplate('{single} {{ not valid-name }} {{}}', {})).toBe(
+      '{single} {{ not valid-name }} {{}}',
+    );
     expect(templateVariables('{{a}} {{ b }} {{a}}')).toEqual(['a', 'b']);
   });
 

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES, TEMPLATE_KEYS } from '../../contracts/messages';
 import { users } from './auth';
 import { contracts } from './contracts';
@@ -68,9 +77,7 @@ export const messages = pgTable(
   },
   (t) => [
     uniqueIndex('messages_dedupe_key').on(t.dedupeKey),
-    index('messages_due_idx')
-      .on(t.nextAttemptAt, t.id)
-      .where(sql`${t.status} = 'queued'`),
+    index('messages_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'queued'`),
     index('messages_contract_idx').on(t.contractId, t.createdAt, t.id),
     index('messages_customer_idx').on(t.customerId, t.createdAt, t.id),
     index('messages_created_idx').on(t.createdAt, t.id),
