@@ -14,6 +14,7 @@ import { healthEndpoints } from './health';
 import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
+import { messageEndpoints } from './messages';
 import { notificationEndpoints } from './notifications';
 import { paymentImportEndpoints } from './payment-imports';
 import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
@@ -52,6 +53,7 @@ export const ENDPOINTS = {
   calculator: calculatorEndpoints,
   assistant: assistantEndpoints,
   autoDebit: autoDebitEndpoints,
+  messages: messageEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */
