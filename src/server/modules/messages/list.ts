@@ -7,8 +7,9 @@ import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
 
 /** A message with its customer's name and its contract's number, in one statement. */
-const from = sql`${messages} m JOIN ${customers} cu ON cu.id = m.customer_id
-  LEFT JOIN ${contracts} c ON c.id = m.contract_id`;
+// The outbox table is not aliased: the filters and sorts name its columns as drizzle writes them.
+const from = sql`${messages} JOIN ${customers} cu ON cu.id = ${messages.customerId}
+  LEFT JOIN ${contracts} c ON c.id = ${messages.contractId}`;
 
 const iso = (column: SQL) => sql`to_json(${column}) #>> '{}'`;
 
@@ -21,13 +22,13 @@ async function selectMessages(
 ): Promise<Message[]> {
   const rows = await queryRows<Message>(
     ctx.db,
-    sql`SELECT m.id, m.customer_id AS "customerId", cu.first_name || ' ' || cu.last_name AS "customerName",
-               m.contract_id AS "contractId", c.number AS "contractNumber", m.channel, m.recipient,
-               m.template_key AS template, m.template_version AS "templateVersion", m.body, m.status,
-               m.skipped_reason AS "skippedReason", m.failure_reason AS "failureReason", m.attempts,
-               ${iso(sql`m.next_attempt_at`)} AS "nextAttemptAt", m.source_type AS "sourceType",
-               m.source_id AS "sourceId", ${iso(sql`m.created_at`)} AS "createdAt",
-               ${iso(sql`m.sent_at`)} AS "sentAt", ${iso(sql`m.delivered_at`)} AS "deliveredAt"
+    sql`SELECT "messages".id, "messages".customer_id AS "customerId", cu.first_name || ' ' || cu.last_name AS "customerName",
+               "messages".contract_id AS "contractId", c.number AS "contractNumber", "messages".channel, "messages".recipient,
+               "messages".template_key AS template, "messages".template_version AS "templateVersion", "messages".body, "messages".status,
+               "messages".skipped_reason AS "skippedReason", "messages".failure_reason AS "failureReason", "messages".attempts,
+               ${iso(sql`"messages".next_attempt_at`)} AS "nextAttemptAt", "messages".source_type AS "sourceType",
+               "messages".source_id AS "sourceId", ${iso(sql`"messages".created_at`)} AS "createdAt",
+               ${iso(sql`"messages".sent_at`)} AS "sentAt", ${iso(sql`"messages".delivered_at`)} AS "deliveredAt"
         FROM ${from}${where ? sql` WHERE ${where}` : sql``}
         ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
   );
@@ -55,7 +56,7 @@ export const messageList = defineList({
   },
   search: (q) =>
     searchCondition(
-      sql`lower(m.body || ' ' || m.recipient || ' ' || coalesce(c.number, '') || ' ' || cu.first_name || ' ' || cu.last_name)`,
+      sql`lower("messages".body || ' ' || "messages".recipient || ' ' || coalesce(c.number, '') || ' ' || cu.first_name || ' ' || cu.last_name)`,
       q,
     ),
   filters: {
