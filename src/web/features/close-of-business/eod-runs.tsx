@@ -31,6 +31,9 @@ const COUNT_LABELS: Record<string, string> = {
   overdueBeyondLockAfter: 'past their lock-after days',
   locksQueued: 'locks queued',
   defaulted: 'moved to defaulted',
+  beforeDue: 'reminders before due',
+  overdue: 'overdue reminders',
+  lockWarnings: 'lock warnings',
 };
 
 const countsText = (counts: Record<string, number>) =>
