@@ -5,7 +5,7 @@ import { queryRows } from '../../../db/client';
 import { messages, messageTemplates } from '../../../db/schema';
 import { renderTemplate } from '../../../domain';
 import type { Actor } from '../../audit';
-import type { TxContext } from '../../context';
+import type { AppContext, TxContext } from '../../context';
 import { notFound } from '../../errors';
 import { messageContacts, messageContactsSql } from '../customers/contacts';
 
@@ -115,4 +115,20 @@ export async function queueMessagesFrom(
     SELECT template_key, count(*)::int AS n FROM queued GROUP BY template_key`,
   );
   return Object.fromEntries(rows.map((row) => [row.template_key, row.n]));
+}
+
+/**
+ * The demo book's history (decision 027): the messages its year of payments queued while it was
+ * built went out at the time, by the console provider (every demo customer consented to SMS), so a
+ * fresh demo does not send a year of tokens at its first minute. Answers how many.
+ */
+export async function recordDemoHistoryDelivered(ctx: Pick<AppContext, 'db'>): Promise<number> {
+  const rows = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`UPDATE ${messages} SET status = 'delivered', attempts = 1, provider = 'console',
+               provider_reference = 'console-' || id, next_attempt_at = NULL,
+               sent_at = created_at, delivered_at = created_at, updated_at = created_at
+        WHERE status = 'queued' RETURNING id`,
+  );
+  return rows.length;
 }
