@@ -45,6 +45,21 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
 };
 
 /**
+ * The variables each template is given by the code that queues it: a template may use these and
+ * no others (an edit that names another is refused, since every message of it would fail).
+ */
+export const TEMPLATE_VARIABLES: Record<TemplateKey, readonly string[]> = {
+  reminder_before_due: ['firstName', 'contractNumber', 'dueDate', 'amount'],
+  overdue_day_1: ['firstName', 'contractNumber', 'daysOverdue', 'amountOverdue'],
+  overdue_day_3: ['firstName', 'contractNumber', 'daysOverdue', 'amountOverdue'],
+  overdue_day_7: ['firstName', 'contractNumber', 'daysOverdue', 'amountOverdue'],
+  token: ['firstName', 'contractNumber', 'token', 'tokenDescription'],
+  receipt: ['firstName', 'contractNumber', 'amount', 'reference', 'balance'],
+  lock_warning: ['firstName', 'contractNumber', 'daysOverdue', 'amountOverdue'],
+  broken_promise: ['firstName', 'contractNumber', 'amount', 'promiseDate'],
+};
+
+/**
  * Messages a customer needs whatever the hour (the token a payment bought, its receipt): quiet
  * hours hold back only reminders and warnings. Consent is required for every message.
  */
@@ -105,7 +120,54 @@ export const messageListQuery = listQuery(['createdAt', 'nextAttemptAt'], {
 });
 export const messagePageSchema = pageOf(messageSchema);
 
+export const messageTemplateSchema = z.object({
+  key: z.enum(TEMPLATE_KEYS),
+  channel: z.enum(MESSAGE_CHANNELS),
+  language: z.string(),
+  body: z.string(),
+  version: z.number().int(),
+  /** The variables the template may use. */
+  variables: z.array(z.string()),
+  updatedAt: z.string(),
+});
+export type MessageTemplate = z.infer<typeof messageTemplateSchema>;
+
+export const templateUpdateBody = z.strictObject({
+  channel: z
+    .enum(MESSAGE_CHANNELS, { error: `channel must be one of: ${MESSAGE_CHANNELS.join(', ')}` })
+    .default('sms'),
+  language: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2}$/, 'language is a two-letter code such as en')
+    .default('en'),
+  body: z
+    .string({ error: 'Give the message text' })
+    .trim()
+    .min(1, 'Give the message text')
+    .max(1000, 'The message text is at most 1,000 characters'),
+});
+export type TemplateUpdateBody = z.input<typeof templateUpdateBody>;
+
+const templateKeyParams = z.object({
+  key: z.enum(TEMPLATE_KEYS, { error: `key must be one of: ${TEMPLATE_KEYS.join(', ')}` }),
+});
+
 export const messageEndpoints = {
+  /** The templates, each with the variables it may use. */
+  templates: endpoint({
+    method: 'GET',
+    path: '/api/message-templates',
+    response: z.object({ items: z.array(messageTemplateSchema) }),
+  }),
+  /** Edits a template's text (its version is raised; messages keep the text they were sent with). */
+  updateTemplate: endpoint({
+    method: 'PUT',
+    path: '/api/message-templates/:key',
+    params: templateKeyParams,
+    body: templateUpdateBody,
+    response: messageTemplateSchema,
+  }),
   /** API.md "Messages": the outbox, newest first, for staff allowed to see messages. */
   outbox: endpoint({
     method: 'GET',

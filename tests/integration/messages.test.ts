@@ -1,9 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EodRun } from '../../src/contracts/close-of-business';
-import { MESSAGE_MAX_ATTEMPTS, MESSAGE_RETRY_MINUTES, type Message } from '../../src/contracts/messages';
+import {
+  MESSAGE_MAX_ATTEMPTS,
+  MESSAGE_RETRY_MINUTES,
+  type Message,
+  type MessageTemplate,
+  TEMPLATE_KEYS,
+  TEMPLATE_VARIABLES,
+} from '../../src/contracts/messages';
 import { queryRows } from '../../src/db/client';
-import { DomainError, renderTemplate } from '../../src/domain';
+import { DomainError, renderTemplate, templateVariables } from '../../src/domain';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { STEPS } from '../../src/server/modules/close-of-business/steps';
 import { type MessageRequest, queueMessage } from '../../src/server/modules/messages/outbox';
@@ -405,5 +412,57 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
     });
     expect(message?.body).toContain(token?.token);
     expect(message?.body).toMatch(/^Hello Juma, your code for CT-\d+ is .+ \(\d+ days? of use\)/);
+  });
+
+  it('has a built-in template for every key, each using only the variables it is given; admins edit them', async () => {
+    const agent = await t.signedIn('agent');
+    const listed = await agent.get('/api/message-templates');
+    expect(listed.statusCode).toBe(200);
+    const templates = listed.json<{ items: MessageTemplate[] }>().items;
+    expect(templates.map((x) => x.key)).toEqual([...TEMPLATE_KEYS]);
+    for (const template of templates)
+      expect(
+        templateVariables(template.body).every((v) => TEMPLATE_VARIABLES[template.key].includes(v)),
+        template.key,
+      ).toBe(true);
+
+    expect((await manager.put('/api/message-templates/token', { body: 'Code {{token}}' })).statusCode).toBe(
+      403,
+    );
+    const admin = await t.signedIn('admin');
+    const unknown = await admin.put('/api/message-templates/token', {
+      body: 'Code {{token}} for {{amount}}',
+    });
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json().errors).toEqual([
+      { field: 'body', message: expect.stringContaining('{{amount}}') },
+    ]);
+    expect((await admin.put('/api/message-templates/token', { body: '  ' })).statusCode).toBe(400);
+    expect((await admin.put('/api/message-templates/nope', { body: 'x' })).statusCode).toBe(400);
+    const edited = await admin.put('/api/message-templates/token', {
+      body: '{{firstName}}: code {{token}} for {{contractNumber}} ({{tokenDescription}}).',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ key: 'token', version: 2 });
+    // New messages use the new text and record its version; earlier ones keep theirs.
+    const id = (await queue({
+      customerId: contract.customerId,
+      contractId: contract.id,
+      template: 'token',
+      variables: { contractNumber: contract.number, token: '111 222 333', tokenDescription: '7 days of use' },
+    })) as string;
+    const [row] = await queryRows<{ body: string; template_version: number }>(
+      ctx().db,
+      sql`SELECT body, template_version FROM messages WHERE id = ${id}`,
+    );
+    expect(row).toEqual({
+      body: `Amina: code 111 222 333 for ${contract.number} (7 days of use).`,
+      template_version: 2,
+    });
+    const [audit] = await queryRows<{ entity_id: string }>(
+      ctx().db,
+      sql`SELECT entity_id FROM audit_log WHERE action = 'message_template.update'`,
+    );
+    expect(audit?.entity_id).toBe('token:sms:en');
   });
 });
