@@ -133,6 +133,7 @@ export const messageTemplateSchema = z.object({
 export type MessageTemplate = z.infer<typeof messageTemplateSchema>;
 
 export const templateUpdateBody = z.strictObject({
+  key: z.enum(TEMPLATE_KEYS, { error: `key must be one of: ${TEMPLATE_KEYS.join(', ')}` }),
   channel: z
     .enum(MESSAGE_CHANNELS, { error: `channel must be one of: ${MESSAGE_CHANNELS.join(', ')}` })
     .default('sms'),
@@ -149,10 +150,6 @@ export const templateUpdateBody = z.strictObject({
 });
 export type TemplateUpdateBody = z.input<typeof templateUpdateBody>;
 
-const templateKeyParams = z.object({
-  key: z.enum(TEMPLATE_KEYS, { error: `key must be one of: ${TEMPLATE_KEYS.join(', ')}` }),
-});
-
 export const messageEndpoints = {
   /** The templates, each with the variables it may use. */
   templates: endpoint({
@@ -163,8 +160,7 @@ export const messageEndpoints = {
   /** Edits a template's text (its version is raised; messages keep the text they were sent with). */
   updateTemplate: endpoint({
     method: 'PUT',
-    path: '/api/message-templates/:key',
-    params: templateKeyParams,
+    path: '/api/message-templates',
     body: templateUpdateBody,
     response: messageTemplateSchema,
   }),

@@ -426,20 +426,22 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
         template.key,
       ).toBe(true);
 
-    expect((await manager.put('/api/message-templates/token', { body: 'Code {{token}}' })).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await manager.put('/api/message-templates', { key: 'token', body: 'Code {{token}}' })).statusCode,
+    ).toBe(403);
     const admin = await t.signedIn('admin');
-    const unknown = await admin.put('/api/message-templates/token', {
+    const unknown = await admin.put('/api/message-templates', {
+      key: 'token',
       body: 'Code {{token}} for {{amount}}',
     });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().errors).toEqual([
       { field: 'body', message: expect.stringContaining('{{amount}}') },
     ]);
-    expect((await admin.put('/api/message-templates/token', { body: '  ' })).statusCode).toBe(400);
-    expect((await admin.put('/api/message-templates/nope', { body: 'x' })).statusCode).toBe(400);
-    const edited = await admin.put('/api/message-templates/token', {
+    expect((await admin.put('/api/message-templates', { key: 'token', body: '  ' })).statusCode).toBe(400);
+    expect((await admin.put('/api/message-templates', { key: 'nope', body: 'x' })).statusCode).toBe(400);
+    const edited = await admin.put('/api/message-templates', {
+      key: 'token',
       body: '{{firstName}}: code {{token}} for {{contractNumber}} ({{tokenDescription}}).',
     });
     expect(edited.statusCode, edited.body).toBe(200);

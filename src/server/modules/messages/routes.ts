@@ -22,6 +22,6 @@ export async function messageRoutes(app: AppInstance): Promise<void> {
   }));
 
   route(app, messageEndpoints.updateTemplate, { access: 'admin.settings', tags }, (request) =>
-    withTransaction(ctx, (tx) => updateTemplate(tx, actorOf(request), request.params.key, request.body)),
+    withTransaction(ctx, (tx) => updateTemplate(tx, actorOf(request), request.body)),
   );
 }

@@ -41,9 +41,9 @@ export async function listTemplates(executor: Executor): Promise<MessageTemplate
 export async function updateTemplate(
   ctx: TxContext,
   actor: Actor,
-  key: TemplateKey,
-  input: { channel: TemplateRow['channel']; language: string; body: string },
+  input: { key: TemplateKey; channel: TemplateRow['channel']; language: string; body: string },
 ): Promise<MessageTemplate> {
+  const { key } = input;
   const allowed = TEMPLATE_VARIABLES[key];
   const unknown = templateVariables(input.body).filter((name) => !allowed.includes(name));
   if (unknown.length) {
