@@ -15,12 +15,13 @@ import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { STEPS } from '../../src/server/modules/close-of-business/steps';
 import { type MessageRequest, queueMessage } from '../../src/server/modules/messages/outbox';
 import type { MessageProvider } from '../../src/server/modules/messages/provider';
-import { sendDueMessages } from '../../src/server/modules/messages/sender';
+import { dueMessagesKey, sendDueMessages, sendMessagesJob } from '../../src/server/modules/messages/sender';
 import { organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { insertActiveContract } from '../support/fixtures';
+import { eventually, runsOf } from '../support/jobs';
 
 const TODAY = '2024-05-15';
 const NOON = Date.parse(`${TODAY}T12:00:00Z`);
@@ -466,5 +467,22 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
       sql`SELECT entity_id FROM audit_log WHERE action = 'message_template.update'`,
     );
     expect(audit?.entity_id).toBe('token:sms:en');
+  });
+
+  it('runs as the registered job whenever messages are due, through the console provider', async () => {
+    await clearQueue();
+    expect(await dueMessagesKey(ctx())).toBe('idle');
+    const id = (await queue(reminder())) as string;
+    expect(await dueMessagesKey(ctx())).toBe(new Date(NOON).toISOString().slice(0, 16));
+    await t.app.jobs.start();
+    const run = await eventually(async () => {
+      await t.app.jobs.tick();
+      const runs = await runsOf(ctx().db, sendMessagesJob.name);
+      return runs[0]?.state === 'completed' ? runs[0] : undefined;
+    }, 'a run of the sender');
+    expect(run.counts).toMatchObject({ sent: 1 });
+    const row = await messageRow(id);
+    expect(row).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await dueMessagesKey(ctx())).toBe('idle');
   });
 });

@@ -170,14 +170,30 @@ async function sendOne(
 }
 
 /**
- * Every minute: the due messages, one run at a time (a second instance's run waits, and the row
- * locks skip what another holds). Idempotent: a message sent is no longer queued.
+ * The sender's schedule key: the current minute while a queued message is due (so it runs each
+ * minute while there is work), 'idle' when none is (no run, and no run record, every idle minute).
+ * One read of the due index per scheduler tick.
+ */
+export async function dueMessagesKey(ctx: AppContext): Promise<string> {
+  const now = ctx.clock.now();
+  const [due] = await ctx.db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.status, 'queued'), lte(messages.nextAttemptAt, now)))
+    .limit(1);
+  return due ? now.toISOString().slice(0, 16) : 'idle';
+}
+
+/**
+ * Whenever messages are due (checked at each scheduler tick), one run at a time (a second
+ * instance's run waits, and the row locks skip what another holds); also sent on demand.
+ * Idempotent: a message sent is no longer queued.
  */
 export const sendMessagesJob = defineJob({
   name: 'messages.send',
   description: 'Delivers the queued customer messages that are due (consent, quiet hours, retries)',
   payload: z.object({}),
-  schedule: { cron: '* * * * *' },
+  schedule: { whenChanged: dueMessagesKey },
   retry: { limit: 2, delaySeconds: 30, backoff: true },
   expireInSeconds: 10 * 60,
   singletonKey: 'messages.send',
