@@ -15,6 +15,7 @@ import { healthEndpoints } from './health';
 import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
+import { messageEndpoints } from './messages';
 import { notificationEndpoints } from './notifications';
 import { paymentImportEndpoints } from './payment-imports';
 import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
@@ -54,6 +55,7 @@ export const ENDPOINTS = {
   calculator: calculatorEndpoints,
   assistant: assistantEndpoints,
   autoDebit: autoDebitEndpoints,
+  messages: messageEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

@@ -24,6 +24,8 @@ export const AUDIT_ACTIONS = [
   'invite.create',
   'invite.revoke',
   'organisation.update',
+  /** A message template's body edited (decision 027). */
+  'message_template.update',
   /** The business date moved forward (BUSINESS_DATE_CONTROL instances only). */
   'organisation.business_date',
   'plan.create',
@@ -85,6 +87,8 @@ export const AUDIT_ENTITY_TYPES = [
   'user',
   'invite',
   'organisation',
+  /** Its id is `key:channel:language`. */
+  'message_template',
   'service_plan',
   'customer',
   'device_model',

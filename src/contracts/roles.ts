@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   'contracts.draft': 'agent',
   'payments.cash': 'agent',
   'crm.write': 'agent',
+  /** The outbox: messages sent to customers, tokens among them (API.md "Messages"). */
+  'messages.read': 'agent',
   'collections.work': 'collector',
   'messages.send': 'collector',
   'devices.requestLock': 'collector',

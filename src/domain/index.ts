@@ -9,6 +9,7 @@ export * from './dates';
 export * from './delinquency';
 export * from './errors';
 export * from './kpis';
+export * from './message-template';
 export * from './money';
 export * from './openpaygo';
 export * from './origination';

@@ -34,6 +34,7 @@ import { healthRoutes } from './modules/health/routes';
 import { helpRoutes } from './modules/help/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
+import { messageRoutes } from './modules/messages/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
 import { paymentImportRoutes } from './modules/payments/import-routes';
@@ -109,6 +110,7 @@ const MODULES = [
   mobileMoneyRoutes,
   ledgerRoutes,
   autoDebitRoutes,
+  messageRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

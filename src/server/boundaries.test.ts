@@ -26,6 +26,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'idempotency.ts': ['idempotency.ts'],
   'jobs.ts': ['jobs'],
   'ledger.ts': ['modules/ledger'],
+  'messages.ts': ['modules/messages'],
   'notifications.ts': ['modules/notifications'],
   'payments.ts': ['modules/payments'],
   'plans.ts': ['modules/plans'],
@@ -103,6 +104,9 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/payments/auto-debit/read.ts: customers':
     'mandates and attempts with their customer in one statement',
   'modules/payments/auto-debit/read.ts: users': 'who recorded a mandate, in the same statement',
+  // The outbox list shows each message with its customer's name and contract's number.
+  'modules/messages/list.ts: customers': 'outbox list and contract card in one statement',
+  'modules/messages/list.ts: contracts': 'outbox list and contract card in one statement',
 };
 
 function sourceFiles(directory: string): string[] {

@@ -18,6 +18,7 @@ import { contractList } from '../../src/server/modules/contracts/list';
 import { customerList } from '../../src/server/modules/customers/list';
 import { deviceList, deviceModelList } from '../../src/server/modules/devices/list';
 import { journalList } from '../../src/server/modules/ledger/list';
+import { messageList } from '../../src/server/modules/messages/list';
 import { planList } from '../../src/server/modules/plans/list';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
@@ -31,6 +32,7 @@ const LISTS: ReadonlyArray<ListDefinition<any, any>> = [
   deviceModelList,
   planList,
   journalList,
+  messageList,
 ];
 const dialect = new PgDialect();
 const env = { timeZone: 'Africa/Nairobi' };

@@ -8,6 +8,7 @@ export * from './devices';
 export * from './idempotency';
 export * from './jobs';
 export * from './ledger';
+export * from './messages';
 export * from './notifications';
 export * from './payments';
 export * from './plans';

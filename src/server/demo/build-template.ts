@@ -8,6 +8,7 @@ import { loadConfig } from '../config';
 import { prepareJobQueue } from '../jobs/queue';
 import { JOBS } from '../jobs/registry';
 import { refreshDelinquency } from '../modules/contracts/delinquency';
+import { recordDemoHistoryDelivered } from '../modules/messages/outbox';
 import { exportTables } from './copy';
 import { DEMO_PORTFOLIO, type PortfolioSize, seedDemoPortfolio } from './portfolio';
 import { DEMO_TEMPLATE_SCHEMA, DEMO_TEMPLATE_SECRET, type DemoTemplate } from './template';
@@ -42,6 +43,8 @@ export async function buildDemoTemplate(
       await seedDemoPortfolio(app.ctx, { size, log });
       // The stored arrears figures, so lists and PAR are right at the first look.
       await refreshDelinquency(app.ctx);
+      // The tokens its payments queued went out at the time (decision 027).
+      await recordDemoHistoryDelivered(app.ctx);
       await app.close();
       await unsealAuditChain(database);
       await database.withConnection(async (connection) => {

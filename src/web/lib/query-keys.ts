@@ -95,6 +95,10 @@ export const queryKeys = {
     /** A contract's mandates and attempts (its page's card). */
     contract: (id: string) => ['/api/contracts', id, 'mandates'] as const,
   },
+  messages: {
+    /** A contract's messages (its page's card); under the contract's key, so what refreshes the contract refreshes them. */
+    contract: (id: string, pageSize: number) => ['/api/contracts', id, 'messages', { pageSize }] as const,
+  },
   payments: {
     /** Every payment query: lists (ListPage keys start with the path) and receipts. */
     all: () => ['/api/payments'] as const,

@@ -1,5 +1,7 @@
 import type { EodStep } from '../../../contracts/close-of-business';
+import { OVERDUE_REMINDER_DAYS, REMINDER_LEAD_DAYS } from '../../../contracts/messages';
 import type { Organisation } from '../../../contracts/profile';
+import { minorUnitDigits } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
 import {
@@ -10,9 +12,12 @@ import {
   lockCandidates,
 } from '../contracts/close-of-business';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
+import { reminderCandidates } from '../contracts/reminders';
 import { queueLocks } from '../devices/commands';
+import { controlledDeviceIds } from '../devices/controlled';
 import { postMany, postPairsFrom } from '../ledger/bulk';
 import { ACCOUNTS } from '../ledger/service';
+import { queueMessagesFrom } from '../messages/outbox';
 import { writeSnapshot } from './snapshot';
 
 /** What a step sees: the date it closes, the organisation, and who the close acts as. */
@@ -87,7 +92,31 @@ export const STEPS: Record<EodStep, Step> = {
 
   promises: async () => ({ counts: {}, note: NOT_BUILT }),
 
-  reminders: async () => ({ counts: {}, note: NOT_BUILT }),
+  // Reminders before due, overdue on days 1, 3 and 7, and the lock warning the day before a
+  // controlled unit would lock (decision 027): one INSERT … SELECT into the outbox, keyed per
+  // contract, kind and date so a re-run queues nothing. Consent and quiet hours are the sender's.
+  reminders: async (ctx, { date, org, actor }) => {
+    const queued = await queueMessagesFrom(
+      ctx,
+      actor,
+      reminderCandidates({
+        date,
+        leadDays: REMINDER_LEAD_DAYS,
+        overdueDays: OVERDUE_REMINDER_DAYS,
+        digits: minorUnitDigits(org.currency),
+        controlledDevices: controlledDeviceIds(),
+      }),
+      { type: 'close_of_business', id: date },
+    );
+    const overdue = OVERDUE_REMINDER_DAYS.reduce((n, day) => n + (queued[`overdue_day_${day}`] ?? 0), 0);
+    return {
+      counts: {
+        beforeDue: queued.reminder_before_due ?? 0,
+        overdue,
+        lockWarnings: queued.lock_warning ?? 0,
+      },
+    };
+  },
 
   interest_accrual: async (ctx, { date, org, actor }): Promise<StepResult> => {
     const from = org.interestAccrualFrom;

@@ -1,9 +1,10 @@
-import { MAX_TOKEN_DAYS } from '../../../contracts/devices';
+import { type IssuedToken, MAX_TOKEN_DAYS } from '../../../contracts/devices';
 import { addDays, type DelinquencySnapshot, daysBetween, sumComponents } from '../../../domain';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { deviceControlOf, extendDeviceAccess, queueDeviceCommand } from '../devices/commands';
 import { issueTokenInTransaction } from '../devices/tokens';
+import { queueMessage } from '../messages/outbox';
 import type { ContractRow } from './lifecycle';
 import type { RepaymentState } from './repayment';
 
@@ -49,6 +50,7 @@ export async function deviceAfterRepayment(
         actor.id,
         row.id,
       );
+      await tokenMessage(ctx, actor, row, issued, 'unlocks the device for good', source);
       return {
         token: { token: issued.token, type: issued.type, days: null },
         command: null,
@@ -81,6 +83,7 @@ export async function deviceAfterRepayment(
         actor.id,
         row.id,
       );
+      await tokenMessage(ctx, actor, row, issued, `${days} day${days === 1 ? '' : 's'} of use`, source);
       effect = { ...effect, token: { token: issued.token, type: issued.type, days } };
     }
   }
@@ -100,4 +103,23 @@ export async function deviceAfterRepayment(
     effect = { ...effect, command: { id, kind: 'unlock' } };
   }
   return effect;
+}
+
+/** The token goes to the customer by message, queued in the payment's transaction (decision 027). */
+async function tokenMessage(
+  ctx: TxContext,
+  actor: Actor,
+  row: RepaymentState['row'],
+  issued: IssuedToken,
+  description: string,
+  source: { type: string; id: string },
+): Promise<void> {
+  await queueMessage(ctx, actor, {
+    customerId: row.customerId,
+    contractId: row.id,
+    template: 'token',
+    variables: { contractNumber: row.number, token: issued.token, tokenDescription: description },
+    source,
+    dedupeKey: `token:${issued.id}`,
+  });
 }

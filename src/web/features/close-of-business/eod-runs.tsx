@@ -32,6 +32,9 @@ const COUNT_LABELS: Record<string, string> = {
   overdueBeyondLockAfter: 'past their lock-after days',
   locksQueued: 'locks queued',
   defaulted: 'moved to defaulted',
+  beforeDue: 'reminders before due',
+  overdue: 'overdue reminders',
+  lockWarnings: 'lock warnings',
 };
 
 /** The counts that are money (minor units of the organisation's currency): shown as money. */

@@ -21,6 +21,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
+import { ContractMessagesCard } from '@/web/features/messages/contract-messages-card';
 import {
   ContractPaymentsCard,
   RecordPaymentButton,
@@ -334,6 +335,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
               ))}
             </ol>
           </SideCard>
+          <ContractMessagesCard contract={c} />
           <ContractAutoDebitCard contract={c} />
         </div>
       </div>

@@ -1,0 +1,88 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES, TEMPLATE_KEYS } from '../../contracts/messages';
+import { users } from './auth';
+import { contracts } from './contracts';
+import { customers } from './customers';
+import { inList } from './helpers';
+
+/**
+ * Message templates (decision 027): one body per key, channel and language, with `{{variable}}`
+ * placeholders. Built-in ones are seeded by the migration and may be edited; an edit raises the
+ * version, which each outbox row records beside the body it rendered.
+ */
+export const messageTemplates = pgTable(
+  'message_templates',
+  {
+    key: text('key', { enum: TEMPLATE_KEYS }).notNull(),
+    channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
+    language: text('language').notNull().default('en'),
+    body: text('body').notNull(),
+    version: integer('version').notNull().default(1),
+    updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.key, t.channel, t.language] }),
+    check('message_templates_key_check', inList(t.key, TEMPLATE_KEYS)),
+    check('message_templates_channel_check', inList(t.channel, MESSAGE_CHANNELS)),
+  ],
+);
+
+/**
+ * The outbox: every message to a customer, whatever sent it. `dedupe_key` is unique, so the same
+ * reminder queued again (a close of business re-run, a retried request) adds nothing.
+ */
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    contractId: text('contract_id').references(() => contracts.id),
+    channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
+    /** E.164 phone at the time of queueing. */
+    recipient: text('recipient').notNull(),
+    templateKey: text('template_key', { enum: TEMPLATE_KEYS }).notNull(),
+    templateVersion: integer('template_version').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('queued'),
+    /** Why it was never sent (no consent to the channel). */
+    skippedReason: text('skipped_reason'),
+    /** The last failed attempt's reason (kept once sent, so a retry that worked shows what failed). */
+    failureReason: text('failure_reason'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When the sender may take it next (queued only): now, after quiet hours, or after a back-off. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    provider: text('provider'),
+    providerReference: text('provider_reference'),
+    sourceType: text('source_type'),
+    sourceId: text('source_id'),
+    dedupeKey: text('dedupe_key').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('messages_dedupe_key').on(t.dedupeKey),
+    index('messages_due_idx').on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'queued'`),
+    index('messages_contract_idx').on(t.contractId, t.createdAt, t.id),
+    index('messages_customer_idx').on(t.customerId, t.createdAt, t.id),
+    index('messages_created_idx').on(t.createdAt, t.id),
+    check('messages_status_check', inList(t.status, MESSAGE_STATUSES)),
+    check('messages_channel_check', inList(t.channel, MESSAGE_CHANNELS)),
+    check('messages_template_check', inList(t.templateKey, TEMPLATE_KEYS)),
+  ],
+);

@@ -1,0 +1,38 @@
+import { refused } from './errors';
+import { formatMoney } from './money';
+
+/**
+ * Message templates (decision 027): `{{name}}` placeholders (letters, digits and `_`, spaces
+ * inside the braces allowed) replaced by the variables' text in one pass, so a value that itself
+ * looks like `{{x}}` is sent as it is. A placeholder without a variable is an error, never a blank:
+ * a reminder that says "your payment of  is due" must not go out. The migration's SQL function
+ * `render_message` is the same rule for the close of business's set-based reminders.
+ */
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+export type TemplateVariables = Readonly<Record<string, string | number>>;
+
+/** The variable names a template uses, each once, in order of first use. */
+export function templateVariables(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];
+}
+
+/** The template with its variables filled in; a missing one is a `MESSAGE_VARIABLE_MISSING` error. */
+export function renderTemplate(template: string, variables: TemplateVariables): string {
+  const missing = templateVariables(template).filter(
+    (name) => !Object.hasOwn(variables, name) || variables[name] === undefined || variables[name] === null,
+  );
+  if (missing.length)
+    throw refused(
+      'MESSAGE_VARIABLE_MISSING',
+      `The message template needs ${missing.map((name) => `"${name}"`).join(', ')}`,
+      missing[0],
+    );
+  return template.replace(PLACEHOLDER, (_, name: string) => String(variables[name]));
+}
+
+/** Money in a message: the currency's code and the grouped amount ("KES 1,250.00"), as SQL writes it. */
+export function messageMoney(minor: number, currency: string): string {
+  return `${currency} ${formatMoney(minor, currency, { display: 'none', locale: 'en-US' })}`;
+}

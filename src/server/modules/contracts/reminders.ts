@@ -1,0 +1,68 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { contractInstallments, contracts } from '../../../db/schema';
+
+/**
+ * The contracts' side of close of business step 6 (decision 027): which contracts are owed a
+ * reminder on a date, as a query the messages area inserts from in one statement (no contract is
+ * read out one at a time). Each row is (customer_id, contract_id, template_key, variables as
+ * JSON, dedupe_key); the key names the contract, the kind and the business date, so a re-run of
+ * the date queues nothing more. Step 1's figures (dpd) for the date are read as stored.
+ */
+
+export interface ReminderRules {
+  /** The business date being closed. */
+  date: string;
+  /** Days before a due date that the "before due" reminder goes out. */
+  leadDays: number;
+  /** Days past due on which an overdue reminder goes out, each with its own template. */
+  overdueDays: readonly number[];
+  /** The currency's decimals, for amounts in words ("KES 1,250.00", as `messageMoney` writes). */
+  digits: number;
+  /** Device ids under device control (OpenPAYGO or a lock API): only they get a lock warning. */
+  controlledDevices: SQL;
+}
+
+const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
+  + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
+
+/** Minor units as `messageMoney` writes them: the code, the grouped amount, the currency's decimals. */
+const money = (amount: SQL, digits: number) =>
+  sql`(c.currency || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
+        ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
+
+/** Every reminder the contracts owe on `rules.date`, as rows for the outbox's insert. */
+export function reminderCandidates(rules: ReminderRules): SQL {
+  const { date, leadDays, overdueDays, digits } = rules;
+  const dueOn = sql`${date}::date + ${leadDays}::int`;
+  const key = (kind: SQL) => sql`'reminder:' || ${kind} || ':' || c.id || ':' || ${date}::text`;
+  const overdueAmount = sql`(SELECT coalesce(sum(${remaining}), 0) FROM ${contractInstallments} i
+      WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
+        AND i.settled_at IS NULL AND i.due_date < ${date}::date)`;
+  const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
+  return sql`
+    SELECT c.customer_id, c.id, 'reminder_before_due',
+           jsonb_build_object('contractNumber', c.number, 'dueDate', to_char(due.due_date, 'YYYY-MM-DD'),
+                              'amount', ${money(sql`due.amount`, digits)}),
+           ${key(sql`'reminder_before_due'`)}
+    FROM ${contracts} c
+    JOIN LATERAL (SELECT i.due_date, sum(${remaining}) AS amount FROM ${contractInstallments} i
+                  WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
+                    AND i.settled_at IS NULL AND i.due_date = ${dueOn}
+                  GROUP BY i.due_date) due ON due.amount > 0
+    WHERE c.status = 'active'
+    UNION ALL
+    SELECT c.customer_id, c.id, 'overdue_day_' || c.dpd,
+           jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
+                              'amountOverdue', ${money(overdueAmount, digits)}),
+           ${key(sql`'overdue_day_' || c.dpd`)}
+    FROM ${contracts} c
+    WHERE c.status = 'active' AND c.dpd = ANY(${sql.param([...overdueDays])}::int[])
+    UNION ALL
+    SELECT c.customer_id, c.id, 'lock_warning',
+           jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
+                              'amountOverdue', ${money(overdueAmount, digits)}),
+           ${key(sql`'lock_warning'`)}
+    FROM ${contracts} c
+    WHERE c.status IN ('active', 'defaulted') AND ${lockAfter} IS NOT NULL AND c.dpd > 0
+      AND c.dpd = ${lockAfter} AND c.device_id IN (${rules.controlledDevices})`;
+}
