@@ -2,6 +2,7 @@ import { auditCheckpointJob } from '../modules/audit/checkpoint-job';
 import { closeOfBusinessJob } from '../modules/close-of-business/job';
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
+import { deliverCommandsJob } from '../modules/devices/control/job';
 import { autoDebitJob } from '../modules/payments/auto-debit/job';
 import type { JobDefinition } from './definition';
 import { pruneJobRunsJob } from './prune';
@@ -17,4 +18,5 @@ export const JOBS: readonly JobDefinition[] = [
   auditCheckpointJob,
   autoDebitJob,
   closeOfBusinessJob,
+  deliverCommandsJob,
 ];
