@@ -31,7 +31,7 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
   let t: TestApp;
   let agent: TestClient;
   let collector: TestClient;
-  let manager: TestClient;
+  let manager: TestClient & { user: { id: string } };
   let checker: TestClient;
   let admin: TestClient;
   const fake = new FakeLockApi(SECRET);
