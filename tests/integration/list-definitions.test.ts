@@ -16,6 +16,7 @@ import {
 } from '../../src/server/list-definition';
 import { contractList } from '../../src/server/modules/contracts/list';
 import { customerList } from '../../src/server/modules/customers/list';
+import { commandList } from '../../src/server/modules/devices/control/read';
 import { deviceList, deviceModelList } from '../../src/server/modules/devices/list';
 import { journalList } from '../../src/server/modules/ledger/list';
 import { planList } from '../../src/server/modules/plans/list';
@@ -31,6 +32,7 @@ const LISTS: ReadonlyArray<ListDefinition<any, any>> = [
   deviceModelList,
   planList,
   journalList,
+  commandList,
 ];
 const dialect = new PgDialect();
 const env = { timeZone: 'Africa/Nairobi' };
