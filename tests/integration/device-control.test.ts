@@ -154,6 +154,9 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
       'failed',
     ]);
     expect((await manager.get(`/api/devices/${unit.id}`)).json().lockState).toBe('unknown');
+    // Those who send commands hear of it.
+    const notices = (await manager.get('/api/notifications')).json();
+    expect(JSON.stringify(notices)).toContain(`The lock for ${unit.serialNumber} failed after 3 attempts`);
 
     // Visible in the log's filters and the fleet's backlog.
     const failed = (

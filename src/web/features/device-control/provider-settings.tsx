@@ -193,7 +193,7 @@ export function ProviderSettings() {
             'Attempts before a command fails',
             'Each failure waits twice as long as the last.',
           )}
-          {field('retryBaseSeconds', 'First retry after (seconds)')}
+          {field('retryBaseSeconds', 'First retry after (seconds)', 'The wait before the second attempt.')}
           <div className="flex flex-wrap gap-2 md:col-span-2">
             <Button type="submit" disabled={save.isPending} data-testid="button-save-settings">
               {save.isPending ? <Spinner className="size-4" /> : <Save aria-hidden="true" />} Save

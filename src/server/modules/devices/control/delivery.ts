@@ -7,6 +7,7 @@ import { deviceCommandAttempts, deviceCommands, devices } from '../../../../db/s
 import { SYSTEM_ACTOR } from '../../../audit';
 import type { AppContext, TxContext } from '../../../context';
 import { withTransaction } from '../../../transaction';
+import { notify } from '../../notifications/service';
 import { recordLockState } from '../commands';
 import { openPaygoProvider } from './openpaygo';
 import { type CommandProvider, DeliveryError, type DeliveryResult } from './provider';
@@ -211,6 +212,33 @@ async function failCommand(ctx: TxContext, id: string, error: string, now: Date)
     .update(deviceCommands)
     .set({ state: 'failed', completedAt: now, nextAttemptAt: null, lastError: error })
     .where(eq(deviceCommands.id, id));
+  await noticeOfFailure(ctx, id);
+}
+
+/** Those who send commands by hand hear of one that failed for good: it needs a person now. */
+async function noticeOfFailure(ctx: TxContext, id: string): Promise<void> {
+  const [row] = await ctx.tx
+    .select({
+      kind: deviceCommands.kind,
+      attempts: deviceCommands.attempts,
+      lastError: deviceCommands.lastError,
+      deviceId: deviceCommands.deviceId,
+      serialNumber: devices.serialNumber,
+    })
+    .from(deviceCommands)
+    .innerJoin(devices, eq(devices.id, deviceCommands.deviceId))
+    .where(eq(deviceCommands.id, id));
+  if (!row) return;
+  await notify(
+    ctx,
+    { permission: 'devices.command' },
+    {
+      title: `Device ${row.kind} failed`,
+      message: `The ${row.kind} for ${row.serialNumber} failed after ${row.attempts} ${row.attempts === 1 ? 'attempt' : 'attempts'}: ${row.lastError ?? 'no answer'}`,
+      type: 'error',
+      link: `/devices/${row.deviceId}`,
+    },
+  );
 }
 
 export type SettleOutcome = 'acknowledged' | 'accepted' | 'retrying' | 'failed' | 'stale';
@@ -245,6 +273,7 @@ export async function settle(
         completedAt: next.state === 'failed' ? now : null,
       })
       .where(eq(deviceCommands.id, id));
+    if (next.state === 'failed') await noticeOfFailure(ctx, id);
     return next.state === 'failed' ? 'failed' : 'retrying';
   }
   if (result.outcome === 'accepted') {
