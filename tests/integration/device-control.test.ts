@@ -183,6 +183,15 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
       field: 'lockApiUrl',
       message: 'The lock API needs its URL',
     });
+    const noSecret = await admin.put('/api/device-control/settings', {
+      ...settings,
+      provider: 'lock_api',
+      lockApiUrl: fake.url,
+    });
+    expect(noSecret.statusCode).toBe(400);
+    expect(noSecret.json().errors).toEqual([
+      { field: 'lockApiSecret', message: 'The lock API needs its signing secret' },
+    ]);
     const saved = await admin.put('/api/device-control/settings', {
       ...settings,
       provider: 'lock_api',

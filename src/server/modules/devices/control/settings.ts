@@ -8,6 +8,7 @@ import {
 import { deviceControlSettings } from '../../../../db/schema';
 import { type Actor, writeAudit } from '../../../audit';
 import type { AppServices, Executor, TxContext } from '../../../context';
+import { fieldError } from '../../../errors';
 import { lockApiProvider } from './lock-api';
 import { type CommandProvider, simulatorProvider } from './provider';
 
@@ -59,6 +60,8 @@ export async function updateControlSettings(
   body: ControlSettingsBody,
 ): Promise<ControlSettings> {
   const before = await readControlSettings(ctx.tx);
+  if (body.provider === 'lock_api' && body.lockApiSecret === undefined && !before.lockApiSecret)
+    throw fieldError('lockApiSecret', 'The lock API needs its signing secret');
   const now = ctx.clock.now();
   const values = {
     provider: body.provider,
