@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import {
   type BulkCommandBody,
@@ -132,6 +133,8 @@ export async function queueBulkCommand(
   const skipped: BulkCommandResult['skipped'] = [];
   const queued: string[] = [];
   const reason = body.reason.trim();
+  // One id for the batch: each command's source, and the audit row's, so they link.
+  const bulkId = randomUUID();
   for (const id of ids) {
     const unit = found.get(id);
     const kinds = pendingKinds.get(id);
@@ -148,7 +151,7 @@ export async function queueBulkCommand(
         contractId: null,
         kind: body.kind,
         reason,
-        source: { type: 'bulk', id: ctx.clock.now().toISOString() },
+        source: { type: 'bulk', id: bulkId },
       });
       queued.push(id);
     }
@@ -158,6 +161,7 @@ export async function queueBulkCommand(
     entityType: 'device',
     entityId: null,
     after: {
+      bulkId,
       kind: body.kind,
       reason,
       queued,
