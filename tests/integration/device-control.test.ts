@@ -6,7 +6,7 @@ import { deliverDueCommands, type Providers } from '../../src/server/modules/dev
 import { openPaygoProvider } from '../../src/server/modules/devices/control/openpaygo';
 import type { CommandProvider } from '../../src/server/modules/devices/control/provider';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
-import { DATABASE_KINDS } from '../support/databases';
+import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
 import { FakeLockApi } from '../support/fake-lock-api';
 import { activeContract, deviceInStock } from '../support/origination';
 
@@ -435,5 +435,58 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
     expect((await manager.get(`/api/devices/${contract.device.id}`)).json().lockState).toBe('unlocked');
     const commands = await history(contract.device.id);
     expect(commands[0]).toMatchObject({ kind: 'unlock', state: 'acknowledged', sourceType: 'payment' });
+  });
+});
+
+// Two app instances on one PostgreSQL database (PGlite is one process's own): each delivers.
+describe.runIf(DATABASE_KINDS.includes('postgres'))('device command delivery on two instances', () => {
+  let shared: TestDatabase;
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    shared = await createTestDatabase('postgres');
+    first = await startTestApp('postgres', { shared });
+    second = await startTestApp('postgres', { shared });
+  });
+  afterAll(async () => {
+    await first.close();
+    await second.close();
+    await shared.drop();
+  });
+
+  it('delivers each command exactly once when both instances run at the same moment', async () => {
+    const manager = await first.signedIn('manager');
+    const units = await Promise.all(
+      Array.from({ length: 12 }, () => deviceInStock(manager, { control: 'lock_api' })),
+    );
+    const bulk = await manager.post('/api/device-control/bulk', {
+      kind: 'lock',
+      deviceIds: units.map((unit) => unit.id),
+      reason: 'Two instances',
+    });
+    expect(bulk.json().queued).toBe(12);
+    const delivered: string[] = [];
+    const counting = (app: TestApp): Providers => ({
+      lock: {
+        name: 'simulator',
+        async deliver(request) {
+          delivered.push(request.commandId);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          return { outcome: 'acknowledged', response: {} };
+        },
+      },
+      openpaygo: openPaygoProvider(app.app.ctx),
+    });
+    await Promise.all([
+      deliverDueCommands(first.app.ctx, { providers: counting(first), batch: 2 }),
+      deliverDueCommands(second.app.ctx, { providers: counting(second), batch: 2 }),
+    ]);
+    expect(delivered).toHaveLength(12);
+    expect(new Set(delivered).size).toBe(12);
+    const attempts = await queryRows<{ n: number }>(
+      first.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM device_command_attempts`,
+    );
+    expect(attempts[0]?.n).toBe(12);
   });
 });
