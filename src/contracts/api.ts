@@ -9,6 +9,7 @@ import { eodEndpoints } from './close-of-business';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { dashboardEndpoints } from './dashboard';
+import { deviceControlEndpoints } from './device-control';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
 import type { Endpoint } from './endpoint';
 import { healthEndpoints } from './health';
@@ -33,6 +34,7 @@ export const ENDPOINTS = {
   customers: customerEndpoints,
   devices: deviceEndpoints,
   deviceModels: deviceModelEndpoints,
+  deviceControl: deviceControlEndpoints,
   contracts: contractEndpoints,
   payments: paymentEndpoints,
   paymentImports: paymentImportEndpoints,

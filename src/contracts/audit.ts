@@ -52,6 +52,14 @@ export const AUDIT_ACTIONS = [
   'device.token',
   /** A token giving use to a unit whose contract is in arrears, by manual override with a reason. */
   'device.token_override',
+  /** A device command (lock, unlock, token, release) queued by hand, with its reason. */
+  'device.command',
+  /** Lock or unlock queued for several units at once (one row naming them). */
+  'device.command_bulk',
+  /** A unit's lock state followed an acknowledged command. */
+  'device.lock_state',
+  /** Device control's provider settings (which provider, URL, secret, simulator). */
+  'device_control.settings',
   'contract.create',
   'contract.submit',
   'contract.approve',
@@ -101,6 +109,8 @@ export const AUDIT_ENTITY_TYPES = [
   'job',
   /** A close of business run: its id is the business date. */
   'eod_run',
+  /** The device control provider settings (one row). */
+  'device_control_settings',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

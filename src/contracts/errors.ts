@@ -136,6 +136,14 @@ export const ERROR_CODES = {
    * (`contractStandingSchema`, src/contracts/devices.ts).
    */
   ARREARS_OVERRIDE_REQUIRED: 'ARREARS_OVERRIDE_REQUIRED',
+  /** 422: the unit's control kind does not take this command (OpenPAYGO units take no lock; uncontrolled units none). */
+  COMMAND_NOT_SUPPORTED: 'COMMAND_NOT_SUPPORTED',
+  /** 409: a command of the same kind is already queued or on its way to this unit. */
+  COMMAND_PENDING: 'COMMAND_PENDING',
+  /** 409: an acknowledgement for a command that is not awaiting one (queued again, or failed). */
+  COMMAND_STATE: 'COMMAND_STATE',
+  /** 401: a device provider's callback without a valid signature. */
+  BAD_SIGNATURE: 'BAD_SIGNATURE',
 
   // --- Plans ------------------------------------------------------------------------------------
   /** 409: a plan with this code exists; edit it to make a new version. */

@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   'devices.control': 'manager',
   /** Manual override (PRODUCT.md "Device control"): give use to a unit in arrears, with a reason. */
   'devices.override': 'manager',
+  /** Manual device commands (lock, unlock, token, release) and bulk lock or unlock, with a reason. */
+  'devices.command': 'manager',
   /** Device catalogue and units: receive stock, import, status changes. */
   'inventory.write': 'manager',
   'plans.write': 'manager',

@@ -29,6 +29,7 @@ import { calculatorRoutes } from './modules/calculator/routes';
 import { closeOfBusinessRoutes } from './modules/close-of-business/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { customerRoutes } from './modules/customers/routes';
+import { deviceControlRoutes } from './modules/devices/control/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { healthRoutes } from './modules/health/routes';
 import { helpRoutes } from './modules/help/routes';
@@ -104,6 +105,7 @@ const MODULES = [
   planRoutes,
   customerRoutes,
   deviceRoutes,
+  deviceControlRoutes,
   contractRoutes,
   paymentRoutes,
   paymentImportRoutes,

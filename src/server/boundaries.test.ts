@@ -22,6 +22,8 @@ const OWNERS: Record<string, readonly string[]> = {
   'contracts.ts': ['modules/contracts'],
   'customers.ts': ['modules/customers'],
   'devices.ts': ['modules/devices'],
+  // Device control: command attempts and provider settings (modules/devices/control/).
+  'device-control.ts': ['modules/devices'],
   // Claims of Idempotency-Keys, for every operation that takes one.
   'idempotency.ts': ['idempotency.ts'],
   'jobs.ts': ['jobs'],
@@ -78,6 +80,7 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/customers/service.ts: auditLog': 'the customer page shows its audit history',
   'modules/devices/service.ts: users': 'staff names in the device history',
   'modules/devices/tokens.ts: users': 'staff names on issued tokens',
+  'modules/devices/control/read.ts: users': 'who asked for a device command, in the command log',
   'modules/notifications/service.ts: users': 'recipients by role and permission',
   'modules/notifications/service.ts: userPreferences': 'recipients’ notification opt-outs',
   'demo/portfolio.ts: users': 'the demo picks its staff actors',

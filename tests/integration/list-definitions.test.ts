@@ -16,6 +16,7 @@ import {
 } from '../../src/server/list-definition';
 import { contractList } from '../../src/server/modules/contracts/list';
 import { customerList } from '../../src/server/modules/customers/list';
+import { commandList } from '../../src/server/modules/devices/control/read';
 import { deviceList, deviceModelList } from '../../src/server/modules/devices/list';
 import { journalList } from '../../src/server/modules/ledger/list';
 import { messageList } from '../../src/server/modules/messages/list';
@@ -33,6 +34,7 @@ const LISTS: ReadonlyArray<ListDefinition<any, any>> = [
   planList,
   journalList,
   messageList,
+  commandList,
 ];
 const dialect = new PgDialect();
 const env = { timeZone: 'Africa/Nairobi' };

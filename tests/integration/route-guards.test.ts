@@ -14,6 +14,8 @@ const CSRF_EXEMPT = [
   'POST /api/webhooks/mpesa/c2b/confirmation',
   'POST /api/webhooks/mpesa/c2b/validation',
   'POST /api/webhooks/mpesa/stk/callback',
+  // A lock API's acknowledgement: signed with the shared secret (HMAC over the raw body).
+  'POST /api/webhooks/device-control/ack',
 ];
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -159,6 +160,10 @@ export const deviceCommands = pgTable(
     kind: text('kind', { enum: COMMAND_KINDS }).notNull(),
     state: text('state', { enum: COMMAND_STATES }).notNull().default('queued'),
     reason: text('reason').notNull(),
+    /** What the command carries beyond its kind: a token's days (`{ days }`), the token once issued. */
+    payload: jsonb('payload'),
+    /** Who delivered (or is delivering) it: simulator, lock_api or openpaygo. */
+    provider: text('provider'),
     /** What caused it (a payment id, a close of business run), when not a person. */
     sourceType: text('source_type'),
     sourceId: text('source_id'),
@@ -173,6 +178,7 @@ export const deviceCommands = pgTable(
   (t) => [
     index('device_commands_device_idx').on(t.deviceId, t.createdAt),
     index('device_commands_state_idx').on(t.state, t.nextAttemptAt),
+    index('device_commands_created_idx').on(t.createdAt, t.id),
     check('device_commands_kind_check', inList(t.kind, COMMAND_KINDS)),
     check('device_commands_state_check', inList(t.state, COMMAND_STATES)),
   ],

@@ -3,6 +3,7 @@ import { closeOfBusinessJob } from '../modules/close-of-business/job';
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
 import { sendMessagesJob } from '../modules/messages/sender';
+import { deliverCommandsJob } from '../modules/devices/control/job';
 import { autoDebitJob } from '../modules/payments/auto-debit/job';
 import type { JobDefinition } from './definition';
 import { pruneJobRunsJob } from './prune';
@@ -19,4 +20,5 @@ export const JOBS: readonly JobDefinition[] = [
   autoDebitJob,
   closeOfBusinessJob,
   sendMessagesJob,
+  deliverCommandsJob,
 ];

@@ -171,6 +171,7 @@ export const AREAS = {
     icon: Lock,
     access: 'signedIn',
     group: 'servicing',
+    permission: 'devices.requestLock',
   },
   '/risk': {
     title: 'Risk',

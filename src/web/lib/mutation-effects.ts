@@ -25,6 +25,10 @@ export const MUTATION_EFFECTS = {
   deviceTokenIssued: (id: string) => [k.devices.detail(id)],
   /** A model created, edited or retired: model lists and the units that show its name. */
   deviceModelSaved: [k.deviceModels.all(), k.devices.all()],
+  /** Device commands queued (manual or bulk): the log, the fleet's backlog and the units' pages. */
+  deviceCommandsQueued: [k.deviceControl.commands(), k.deviceControl.fleet(), k.devices.all()],
+  /** Device control's provider settings saved. */
+  deviceControlSettingsSaved: [k.deviceControl.settings()],
   /** A plan created, edited, activated or retired. */
   planSaved: [k.plans.all()],
   /** Notifications read or cleared. */

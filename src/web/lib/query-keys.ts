@@ -82,6 +82,14 @@ export const queryKeys = {
   dashboard: {
     kpis: () => ['/api/dashboard/kpis'] as const,
   },
+  deviceControl: {
+    fleet: () => ['/api/device-control/fleet'] as const,
+    /** The command log's pages (ListPage keys start with the path). */
+    commands: () => ['/api/device-control/commands'] as const,
+    settings: () => ['/api/device-control/settings'] as const,
+    /** One unit's command history (its page). */
+    device: (id: string) => ['/api/devices', id, 'commands'] as const,
+  },
   jobs: {
     all: () => ['/api/jobs/runs'] as const,
     runs: (failures: boolean) => ['/api/jobs/runs', { failures }] as const,

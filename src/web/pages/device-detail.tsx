@@ -15,6 +15,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/web/components/ui/dialog';
+import { DeviceCommandsCard } from '@/web/features/device-control/device-commands';
 import { CATEGORY_LABELS, CONTROL_LABELS, LOCK_LABELS, labelOf } from '@/web/features/devices/format';
 import { DeviceStatusBadge } from '@/web/features/devices/status-badge';
 import { StatusChangeForm } from '@/web/features/devices/status-change';
@@ -172,6 +173,10 @@ export default function DeviceDetailPage() {
       </Card>
 
       {device.controlKind === 'openpaygo' && <OpenPaygoCard device={device} />}
+
+      {device.controlKind !== 'none' && can(user, 'devices.requestLock') && (
+        <DeviceCommandsCard device={device} />
+      )}
 
       <Dialog open={editing} onOpenChange={setEditing}>
         <DialogContent data-testid="dialog-edit-unit">

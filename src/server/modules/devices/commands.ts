@@ -3,7 +3,7 @@ import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
 import { deviceCommands, devices } from '../../../db/schema';
-import type { Actor } from '../../audit';
+import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { notFound } from '../../errors';
 import { deviceListsChanged } from './list-cache';
@@ -19,6 +19,8 @@ export interface CommandRequest {
   kind: CommandKind;
   reason: string;
   source?: { type: string; id: string };
+  /** What the command carries beyond its kind (a token's `{ days }`). */
+  payload?: Record<string, unknown>;
 }
 
 export async function queueDeviceCommand(
@@ -34,6 +36,7 @@ export async function queueDeviceCommand(
     kind: request.kind,
     state: 'queued',
     reason: request.reason,
+    payload: request.payload ?? null,
     sourceType: request.source?.type ?? null,
     sourceId: request.source?.id ?? null,
     requestedBy: actor.id,
@@ -136,4 +139,34 @@ export async function queueLocks(
     RETURNING id`,
   );
   return queued.length;
+}
+
+/**
+ * A unit's lock state follows an acknowledged command (device control's delivery, decision 028):
+ * written here, with the lists evicted and an audit row naming the command, so the devices area
+ * keeps its one way of changing a unit. Nothing is written when the state is already that.
+ */
+export async function recordLockState(
+  ctx: TxContext,
+  actor: Actor,
+  deviceId: string,
+  lockState: 'locked' | 'unlocked',
+  command: { id: string; kind: CommandKind },
+): Promise<boolean> {
+  const [before] = await ctx.tx
+    .select({ lockState: devices.lockState })
+    .from(devices)
+    .where(eq(devices.id, deviceId))
+    .for('update');
+  if (!before || before.lockState === lockState) return false;
+  await ctx.tx.update(devices).set({ lockState, updatedAt: ctx.clock.now() }).where(eq(devices.id, deviceId));
+  await deviceListsChanged(ctx, ctx.tx);
+  await writeAudit(ctx.tx, actor, {
+    action: 'device.lock_state',
+    entityType: 'device',
+    entityId: deviceId,
+    before: { lockState: before.lockState },
+    after: { lockState, commandId: command.id, kind: command.kind },
+  });
+  return true;
 }

@@ -1,0 +1,238 @@
+import { useQuery } from '@tanstack/react-query';
+import { Lock, LockOpen, X } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { deviceControlEndpoints, type FleetSummary } from '@/contracts/device-control';
+import { DEVICE_STATUSES, type Device, deviceEndpoints, LOCK_STATES } from '@/contracts/devices';
+import { can } from '@/contracts/roles';
+import { type Column, ListPage } from '@/web/components/data-list';
+import { Button } from '@/web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/web/components/ui/card';
+import { CONTROL_LABELS, LOCK_LABELS, labelOf, STATUS_LABELS } from '@/web/features/devices/format';
+import { DeviceStatusBadge } from '@/web/features/devices/status-badge';
+import { useAuth } from '@/web/hooks/use-auth';
+import { api } from '@/web/lib/api';
+import { formatDay } from '@/web/lib/format';
+import { queryKeys } from '@/web/lib/query-keys';
+import { errorMessage } from '@/web/lib/queryClient';
+import { BulkDialog, type BulkTarget } from './bulk-dialog';
+
+const LOCK_OPTIONS = LOCK_STATES.map((lock) => [lock, LOCK_LABELS[lock] ?? lock] as const);
+const CONTROL_OPTIONS = (['lock_api', 'openpaygo', 'none'] as const).map(
+  (kind) => [kind, CONTROL_LABELS[kind] ?? kind] as const,
+);
+const STATUS_OPTIONS = DEVICE_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const);
+
+/** Units per control kind and lock state, in a grid: each count filters the list below. */
+function FleetCounts({ onPick }: { onPick: (controlKind: string, lockState: string) => void }) {
+  const fleet = useQuery({
+    queryKey: queryKeys.deviceControl.fleet(),
+    queryFn: () => api(deviceControlEndpoints.fleet),
+    refetchInterval: 10_000,
+  });
+  if (fleet.isLoading) return <p className="text-muted-foreground text-sm">Loading the fleet…</p>;
+  if (fleet.error)
+    return (
+      <p role="alert" className="text-destructive text-sm">
+        The fleet could not be loaded: {errorMessage(fleet.error)}
+      </p>
+    );
+  const data = fleet.data as FleetSummary;
+  const count = (kind: string, lock: string) =>
+    data.cells.find((cell) => cell.controlKind === kind && cell.lockState === lock)?.units ?? 0;
+  return (
+    <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
+      {(['lock_api', 'openpaygo'] as const).map((kind) => (
+        <Card key={kind} data-testid={`card-fleet-${kind}`}>
+          <CardHeader className="pb-2">
+            <CardTitle className="text-base">{CONTROL_LABELS[kind]}</CardTitle>
+          </CardHeader>
+          <CardContent className="grid grid-cols-3 gap-2">
+            {LOCK_STATES.map((lock) => (
+              <button
+                type="button"
+                key={lock}
+                onClick={() => onPick(kind, lock)}
+                className="rounded-md border p-2 text-left hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                data-testid={`count-${kind}-${lock}`}
+                aria-label={`${count(kind, lock)} ${CONTROL_LABELS[kind]} units ${LOCK_LABELS[lock]?.toLowerCase()}: show them`}
+              >
+                <span className="block font-semibold text-xl tabular-nums">{count(kind, lock)}</span>
+                <span className="text-muted-foreground text-xs">{LOCK_LABELS[lock]}</span>
+              </button>
+            ))}
+          </CardContent>
+        </Card>
+      ))}
+      <Card data-testid="card-fleet-commands">
+        <CardHeader className="pb-2">
+          <CardTitle className="text-base">Commands on their way</CardTitle>
+        </CardHeader>
+        <CardContent className="grid grid-cols-3 gap-2 text-sm">
+          {(['queued', 'sent', 'failed'] as const).map((state) => (
+            <Link
+              key={state}
+              href={`/device-control?tab=log&state=${state}`}
+              className="rounded-md border p-2 hover:bg-muted"
+              data-testid={`count-commands-${state}`}
+            >
+              <span className="block font-semibold text-xl tabular-nums">{data.commands[state]}</span>
+              <span className="text-muted-foreground text-xs capitalize">{state}</span>
+            </Link>
+          ))}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+/** The Fleet tab: counts by lock state and control, and the units, selectable for bulk lock or unlock. */
+export function Fleet() {
+  const { user } = useAuth();
+  const [, navigate] = useLocation();
+  const mayCommand = can(user, 'devices.command');
+  const [selected, setSelected] = useState<Map<string, string>>(new Map());
+  const [bulk, setBulk] = useState<BulkTarget | null>(null);
+  const toggle = (device: Device) =>
+    setSelected((current) => {
+      const next = new Map(current);
+      if (next.has(device.id)) next.delete(device.id);
+      else next.set(device.id, device.serialNumber);
+      return next;
+    });
+  const columns: Column<Device>[] = [
+    {
+      key: 'serial',
+      header: 'Serial number',
+      sort: 'serialNumber',
+      cell: (device) => <span className="font-mono text-xs">{device.serialNumber}</span>,
+    },
+    ...(mayCommand
+      ? [
+          {
+            key: 'select',
+            header: 'Select',
+            cell: (device: Device) => (
+              <input
+                type="checkbox"
+                className="size-4 accent-primary"
+                checked={selected.has(device.id)}
+                onClick={(event) => event.stopPropagation()}
+                onChange={() => toggle(device)}
+                aria-label={`Select ${device.serialNumber}`}
+                data-testid={`checkbox-unit-${device.id}`}
+              />
+            ),
+          },
+        ]
+      : []),
+    { key: 'model', header: 'Model', wide: true, cell: (device) => device.model.name },
+    { key: 'control', header: 'Control', cell: (device) => labelOf(CONTROL_LABELS, device.controlKind) },
+    {
+      key: 'lock',
+      header: 'Lock state',
+      cell: (device) => <span data-testid="text-unit-lock">{labelOf(LOCK_LABELS, device.lockState)}</span>,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      sort: 'status',
+      wide: true,
+      cell: (d) => <DeviceStatusBadge status={d.status} />,
+    },
+    {
+      key: 'activeUntil',
+      header: 'Active until',
+      wide: true,
+      cell: (device) => formatDay(device.activeUntil),
+    },
+  ];
+  const units = [...selected].map(([id, serialNumber]) => ({ id, serialNumber }));
+
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-4">
+      <FleetCounts
+        onPick={(kind, lock) => navigate(`/device-control?controlKind=${kind}&lockState=${lock}`)}
+      />
+      {mayCommand && (
+        <div className="flex flex-wrap items-center gap-2" data-testid="bar-bulk">
+          <span
+            className="text-muted-foreground text-sm"
+            aria-live="polite"
+            data-testid="text-selected-count"
+          >
+            {selected.size ? `${selected.size} selected` : 'Select units to lock or unlock them together.'}
+          </span>
+          <Button
+            variant="destructive"
+            size="sm"
+            disabled={!selected.size}
+            onClick={() => setBulk({ kind: 'lock', units })}
+            data-testid="button-bulk-lock"
+          >
+            <Lock aria-hidden="true" /> Lock selected
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={!selected.size}
+            onClick={() => setBulk({ kind: 'unlock', units })}
+            data-testid="button-bulk-unlock"
+          >
+            <LockOpen aria-hidden="true" /> Unlock selected
+          </Button>
+          {selected.size > 0 && (
+            <Button
+              variant="ghost"
+              size="sm"
+              onClick={() => setSelected(new Map())}
+              data-testid="button-clear-selection"
+            >
+              <X aria-hidden="true" /> Clear selection
+            </Button>
+          )}
+        </div>
+      )}
+      <ListPage<Device>
+        endpoint={deviceEndpoints.list}
+        label="Fleet units"
+        testId="fleet"
+        searchPlaceholder="Search serial or IMEI"
+        filters={[
+          {
+            name: 'controlKind',
+            label: 'Control',
+            allLabel: 'Any control',
+            options: CONTROL_OPTIONS,
+            testId: 'fleet-control',
+          },
+          {
+            name: 'lockState',
+            label: 'Lock state',
+            allLabel: 'Any lock state',
+            options: LOCK_OPTIONS,
+            testId: 'fleet-lock',
+          },
+          {
+            name: 'status',
+            label: 'Status',
+            allLabel: 'All statuses',
+            options: STATUS_OPTIONS,
+            testId: 'fleet-status',
+          },
+        ]}
+        columns={columns}
+        rowHref={(device) => `/devices/${device.id}`}
+        empty={{ filtered: 'No unit matches this search or these filters.', none: 'No units yet.' }}
+      />
+      <BulkDialog
+        target={bulk}
+        onClose={() => setBulk(null)}
+        onDone={() => {
+          setBulk(null);
+          setSelected(new Map());
+        }}
+      />
+    </div>
+  );
+}
