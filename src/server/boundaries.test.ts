@@ -22,6 +22,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'contracts.ts': ['modules/contracts'],
   'customers.ts': ['modules/customers'],
   'devices.ts': ['modules/devices'],
+  'device-metrics.ts': ['modules/devices'],
   // Claims of Idempotency-Keys, for every operation that takes one.
   'idempotency.ts': ['idempotency.ts'],
   'jobs.ts': ['jobs'],

@@ -4,6 +4,7 @@ export * from './auth';
 export * from './close-of-business';
 export * from './contracts';
 export * from './customers';
+export * from './device-metrics';
 export * from './devices';
 export * from './idempotency';
 export * from './jobs';
