@@ -8,6 +8,7 @@ import { calculatorEndpoints } from './calculator';
 import { eodEndpoints } from './close-of-business';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
+import { deviceMetricsEndpoints } from './device-metrics';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
 import type { Endpoint } from './endpoint';
 import { healthEndpoints } from './health';
@@ -31,6 +32,7 @@ export const ENDPOINTS = {
   customers: customerEndpoints,
   devices: deviceEndpoints,
   deviceModels: deviceModelEndpoints,
+  deviceMetrics: deviceMetricsEndpoints,
   contracts: contractEndpoints,
   payments: paymentEndpoints,
   paymentImports: paymentImportEndpoints,

@@ -50,6 +50,8 @@ export const AUDIT_ACTIONS = [
   'device.token',
   /** A token giving use to a unit whose contract is in arrears, by manual override with a reason. */
   'device.token_override',
+  /** An OpenPAYGO Metrics request accepted from a unit (its readings, the tokens sent back). */
+  'device.metrics',
   'contract.create',
   'contract.submit',
   'contract.approve',
