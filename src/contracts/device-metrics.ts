@@ -48,7 +48,9 @@ export const deviceMetricsEndpoints = {
   receive: endpoint({
     method: 'POST',
     path: '/api/openpaygo/device_data',
-    body: z.string({ error: 'Send the metrics request as JSON' }).max(METRICS_MAX_BYTES, 'The request is too large'),
+    body: z
+      .string({ error: 'Send the metrics request as JSON' })
+      .max(METRICS_MAX_BYTES, 'The request is too large'),
     response: metricsAnswerSchema,
     status: 201,
   }),

@@ -213,7 +213,7 @@ export const secretKeySchema = z
  * the key, so a device configured with 0 would refuse our tokens (decision 029).
  */
 export const STARTING_CODE_ZERO =
-  'Starting code 0 cannot be used: the official OpenPAYGO library replaces 0 with a code derived from the key. Give the device\'s starting code, or leave it empty to derive it from the key';
+  "Starting code 0 cannot be used: the official OpenPAYGO library replaces 0 with a code derived from the key. Give the device's starting code, or leave it empty to derive it from the key";
 
 export const startingCodeSchema = z
   .union(

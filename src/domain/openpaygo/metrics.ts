@@ -140,10 +140,13 @@ export class MetricsRequestError extends Error {
   }
 }
 
-function wholeNumber(node: PyJson | undefined, field: string): number | null {
+/** The last second of year 9999: later timestamps are not times. */
+export const MAX_METRICS_TIMESTAMP = 253_402_300_799;
+
+function wholeNumber(node: PyJson | undefined, field: string, max = Number.MAX_SAFE_INTEGER): number | null {
   if (!node || (node.t === 'lit' && node.v === null)) return null;
-  if (node.t !== 'num' || !/^\d+$/.test(node.raw) || !Number.isSafeInteger(Number(node.raw))) {
-    throw new MetricsRequestError(field, `${field} must be a whole number, 0 or more`);
+  if (node.t !== 'num' || !/^\d+$/.test(node.raw) || Number(node.raw) > max) {
+    throw new MetricsRequestError(field, `${field} must be a whole number from 0 to ${max}`);
   }
   return Number(node.raw);
 }
@@ -193,7 +196,7 @@ export function readMetricsRequest(text: string): MetricsRequest {
     serialNumber: serial.v,
     auth,
     method,
-    timestamp: wholeNumber(pyGet(tree, 'timestamp'), 'timestamp'),
+    timestamp: wholeNumber(pyGet(tree, 'timestamp'), 'timestamp', MAX_METRICS_TIMESTAMP),
     requestCount: wholeNumber(pyGet(tree, 'request_count'), 'request_count'),
     dataFormatId: formatId && formatId.t !== 'lit' ? pyStr(formatId) : null,
     tree,
@@ -270,7 +273,11 @@ export function metricsReadings(
       data[SIMPLE[name] ?? name] = item === undefined ? null : toPlain(item);
     });
   }
-  const dct = wholeNumber(pyGet(request.tree, 'data_collection_timestamp'), 'data_collection_timestamp');
+  const dct = wholeNumber(
+    pyGet(request.tree, 'data_collection_timestamp'),
+    'data_collection_timestamp',
+    MAX_METRICS_TIMESTAMP,
+  );
   const collectedAt = dct ?? request.timestamp ?? receivedAt;
   const historyNode = pyGet(request.tree, 'historical_data');
   const steps = historyNode?.t === 'arr' ? historyNode.items : [];
@@ -320,6 +327,9 @@ export function metricsReadings(
         );
       }
       last += Math.trunc(interval);
+    }
+    if (!Number.isFinite(last) || last < 0 || last > MAX_METRICS_TIMESTAMP) {
+      throw new MetricsRequestError('historical_data', `History step ${k + 1} has no valid time`);
     }
     history.push({ ...values, timestamp: last });
   });

@@ -78,7 +78,15 @@ export function deviceControlColumn(deviceId: SQL): SQL {
 export function deviceControlFrom(value: unknown): DeviceControl {
   if (!Array.isArray(value)) throw notFound('Device not found');
   const [id, serialNumber, controlKind, lockState, activeUntil, lockPending, timeDivider] = value;
-  return { id, serialNumber, controlKind, lockState, activeUntil, lockPending, timeDivider: timeDivider ?? 1 };
+  return {
+    id,
+    serialNumber,
+    controlKind,
+    lockState,
+    activeUntil,
+    lockPending,
+    timeDivider: timeDivider ?? 1,
+  };
 }
 
 /** The date a unit may run until (pay-as-you-go), moved by payments. */

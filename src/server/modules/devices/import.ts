@@ -8,8 +8,8 @@ import {
   imeiIssue,
   MAX_TIME_DIVIDER,
   SERIAL_MESSAGE,
-  STARTING_CODE_ZERO,
   SERIAL_PATTERN,
+  STARTING_CODE_ZERO,
 } from '../../../contracts/devices';
 import { deviceEvents, deviceModels, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
@@ -178,7 +178,10 @@ export async function importDevices(
         // The official library would replace 0 with a key-derived code (decision 029).
         fail('openpaygo_starting_code', STARTING_CODE_ZERO);
       }
-      if (divider && (!/^\d{1,3}$/.test(divider) || Number(divider) < 1 || Number(divider) > MAX_TIME_DIVIDER)) {
+      if (
+        divider &&
+        (!/^\d{1,3}$/.test(divider) || Number(divider) < 1 || Number(divider) > MAX_TIME_DIVIDER)
+      ) {
         fail(
           'openpaygo_time_divider',
           `Time divider must be a whole number from 1 to ${MAX_TIME_DIVIDER} (1: days, 24: hours)`,
@@ -191,7 +194,11 @@ export async function importDevices(
       };
     } else if (model && (secretKey || startingCode || divider)) {
       fail(
-        secretKey ? 'openpaygo_secret_key' : startingCode ? 'openpaygo_starting_code' : 'openpaygo_time_divider',
+        secretKey
+          ? 'openpaygo_secret_key'
+          : startingCode
+            ? 'openpaygo_starting_code'
+            : 'openpaygo_time_divider',
         `${model.make} ${model.model} is not an OpenPAYGO model; leave the OpenPAYGO columns empty`,
       );
     }

@@ -395,7 +395,8 @@ export async function updateDevice(
           );
         }
         // Set to match the device's firmware; tokens issued before keep the divider they were made with.
-        if (input.timeDivider !== before.openpaygoTimeDivider) changes.openpaygoTimeDivider = input.timeDivider;
+        if (input.timeDivider !== before.openpaygoTimeDivider)
+          changes.openpaygoTimeDivider = input.timeDivider;
       }
       if (!Object.keys(changes).length) return presentDetail(ctx, tx, id);
       const duplicate = await duplicateUnit(tx, { imei: changes.imei }, id);
