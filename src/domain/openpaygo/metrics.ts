@@ -164,7 +164,7 @@ export function readMetricsRequest(text: string): MetricsRequest {
   if (parsed.t !== 'obj') throw new MetricsRequestError('body', 'The request must be a JSON object');
   const tree = simpleKeys(parsed);
   const serial = pyGet(tree, 'serial_number');
-  if (!serial || serial.t !== 'str' || serial.v.trim() === '') {
+  if (serial?.t !== 'str' || serial.v.trim() === '') {
     throw new MetricsRequestError(
       'serial_number',
       'serial_number (sn) is required: the device serial number',

@@ -259,6 +259,6 @@ export function fromPlain(value: unknown): PyJson {
 
 /** The entry of an object node. */
 export function pyGet(node: PyJson | undefined, key: string): PyJson | undefined {
-  if (!node || node.t !== 'obj') return undefined;
+  if (node?.t !== 'obj') return undefined;
   return node.entries.find(([k]) => k === key)?.[1];
 }

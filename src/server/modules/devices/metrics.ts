@@ -86,7 +86,7 @@ export async function receiveMetrics(
     })
     .from(devices)
     .where(eq(devices.serialNumber, request.serialNumber));
-  if (!device || device.controlKind !== 'openpaygo' || !device.secret) {
+  if (device?.controlKind !== 'openpaygo' || !device.secret) {
     throw new AppError(
       404,
       'METRICS_UNKNOWN_DEVICE',
