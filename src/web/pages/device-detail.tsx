@@ -16,6 +16,7 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog';
 import { CATEGORY_LABELS, CONTROL_LABELS, LOCK_LABELS, labelOf } from '@/web/features/devices/format';
+import { DeviceMetricsCard } from '@/web/features/devices/metrics-card';
 import { DeviceStatusBadge } from '@/web/features/devices/status-badge';
 import { StatusChangeForm } from '@/web/features/devices/status-change';
 import { StatusHistory } from '@/web/features/devices/status-history';
@@ -172,6 +173,7 @@ export default function DeviceDetailPage() {
       </Card>
 
       {device.controlKind === 'openpaygo' && <OpenPaygoCard device={device} />}
+      {device.controlKind === 'openpaygo' && <DeviceMetricsCard deviceId={device.id} />}
 
       <Dialog open={editing} onOpenChange={setEditing}>
         <DialogContent data-testid="dialog-edit-unit">
