@@ -14,6 +14,8 @@ const CSRF_EXEMPT = [
   'POST /api/webhooks/mpesa/c2b/confirmation',
   'POST /api/webhooks/mpesa/c2b/validation',
   'POST /api/webhooks/mpesa/stk/callback',
+  // OpenPAYGO Metrics: devices sign their requests with their key (decision 029).
+  'POST /api/openpaygo/device_data',
 ];
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

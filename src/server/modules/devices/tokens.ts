@@ -40,6 +40,12 @@ export function tokenValueOf(type: TokenType, days: number, divider: number): nu
     }
     throw error;
   }
+  // The official library would round; a person asking for a time the unit cannot count is told so.
+  if (Math.abs(days * divider - value) > 1e-6) {
+    const step = divider === 1 ? '1 day' : `1/${divider} day`;
+    const message = `This unit counts time in steps of ${step} (time divider ${divider}): ${days} days is not a whole number of steps`;
+    throw new AppError(422, 'RULE', message, [{ field: 'days', message }]);
+  }
   if (type === 'ADD_TIME' && value === 0) {
     const message = `${days} days is less than one step of this unit (1/${divider} day)`;
     throw new AppError(422, 'RULE', message, [{ field: 'days', message }]);

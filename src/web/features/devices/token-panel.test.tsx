@@ -36,7 +36,7 @@ describe('daysIssue', () => {
     expect(daysIssue('ADD_TIME', '')).toBe('Add time needs the number of days');
     expect(daysIssue('ADD_TIME', '0')).toBe('Add at least 1 day');
     expect(daysIssue('ADD_TIME', 'two')).toBe('Days must be a number, such as 7');
-    expect(daysIssue('ADD_TIME', '2.5')).toBeNull();
+    expect(daysIssue('ADD_TIME', '2.5')).toBe('Days must be a whole number on this unit');
     expect(daysIssue('SET_TIME', '0')).toBeNull();
     expect(daysIssue('SET_TIME', '996')).toBe('At most 995 days per token');
     expect(daysIssue('DISABLE_PAYG', '')).toBeNull();
@@ -45,7 +45,9 @@ describe('daysIssue', () => {
 
   it("counts in steps of the unit's time divider (a token carries days × divider, at most 995)", () => {
     expect(daysIssue('ADD_TIME', '1.5', 24)).toBeNull();
-    expect(daysIssue('ADD_TIME', '0.01', 24)).toBe('Add at least 1/24 of a day');
+    expect(daysIssue('ADD_TIME', '0.01', 24)).toBe('Days must be in steps of 1/24 day');
+    expect(daysIssue('ADD_TIME', '0', 24)).toBe('Add at least 1/24 of a day');
+    expect(daysIssue('ADD_TIME', '0.125', 24)).toBeNull();
     expect(daysIssue('ADD_TIME', '41', 24)).toBeNull();
     expect(daysIssue('ADD_TIME', '42', 24)).toBe('At most 41 days per token on this unit (divider 24)');
   });

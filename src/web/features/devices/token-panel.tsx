@@ -49,6 +49,11 @@ export function daysIssue(type: TokenType, text: string, divider = 1): string | 
     return divider === 1 ? 'Days must be a number, such as 7' : 'Days must be a number, such as 1.5';
   }
   const value = roundHalfEven(Number(text) * divider);
+  if (Math.abs(Number(text) * divider - value) > 1e-6) {
+    return divider === 1
+      ? 'Days must be a whole number on this unit'
+      : `Days must be in steps of 1/${divider} day`;
+  }
   if (type === 'ADD_TIME' && value < 1) {
     return divider === 1 ? 'Add at least 1 day' : `Add at least 1/${divider} of a day`;
   }
