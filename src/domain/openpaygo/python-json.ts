@@ -243,20 +243,6 @@ export function toPlain(node: PyJson): unknown {
   }
 }
 
-/** A plain value as a node (for answers the server builds). */
-export function fromPlain(value: unknown): PyJson {
-  if (value === null || value === undefined) return { t: 'lit', v: null };
-  if (typeof value === 'boolean') return { t: 'lit', v: value };
-  if (typeof value === 'number')
-    return { t: 'num', raw: Number.isInteger(value) ? String(value) : String(value) };
-  if (typeof value === 'string') return { t: 'str', v: value };
-  if (Array.isArray(value)) return { t: 'arr', items: value.map(fromPlain) };
-  return {
-    t: 'obj',
-    entries: Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromPlain(v)]),
-  };
-}
-
 /** The entry of an object node. */
 export function pyGet(node: PyJson | undefined, key: string): PyJson | undefined {
   if (node?.t !== 'obj') return undefined;

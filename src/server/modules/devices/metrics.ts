@@ -13,6 +13,7 @@ import {
 } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
+import { startOfDayIn } from '../../dates';
 import { AppError, badRequest, notFound } from '../../errors';
 import { organisation } from '../../organisation';
 import { OPENPAYGO_KEY_PURPOSE } from './service';
@@ -36,27 +37,6 @@ function requestError(error: unknown): never {
     throw badRequest(error.message, [{ field: error.field, message: error.message }]);
   }
   throw error;
-}
-
-/** The UTC instant at which a calendar date starts in a time zone. */
-function startOfDay(date: string, timeZone: string): number {
-  const guess = Date.parse(`${date}T00:00:00Z`);
-  const offsetAt = (t: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(t);
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - t;
-  };
-  const first = guess - offsetAt(guess);
-  return guess - offsetAt(first);
 }
 
 /**
@@ -157,7 +137,7 @@ export async function receiveMetrics(
     // business date (decision 019) is as many real days nearer.
     const org = await organisation(ctx, tx);
     const until = device.activeUntil
-      ? Math.floor(startOfDay(device.activeUntil, org.timeZone) / 1000) - org.businessDateOffset * 86_400
+      ? Math.floor(startOfDayIn(device.activeUntil, org.timeZone) / 1000) - org.businessDateOffset * 86_400
       : 0;
     if (readings.data.active_until_timestamp_requested) activeUntil = Math.max(0, until);
     else secondsLeft = Math.max(0, until - Math.floor(now.getTime() / 1000));
