@@ -10,6 +10,7 @@ import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { dashboardEndpoints } from './dashboard';
 import { deviceControlEndpoints } from './device-control';
+import { deviceMetricsEndpoints } from './device-metrics';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
 import type { Endpoint } from './endpoint';
 import { healthEndpoints } from './health';
@@ -35,6 +36,7 @@ export const ENDPOINTS = {
   devices: deviceEndpoints,
   deviceModels: deviceModelEndpoints,
   deviceControl: deviceControlEndpoints,
+  deviceMetrics: deviceMetricsEndpoints,
   contracts: contractEndpoints,
   payments: paymentEndpoints,
   paymentImports: paymentImportEndpoints,

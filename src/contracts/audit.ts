@@ -60,6 +60,8 @@ export const AUDIT_ACTIONS = [
   'device.lock_state',
   /** Device control's provider settings (which provider, URL, secret, simulator). */
   'device_control.settings',
+  /** An OpenPAYGO Metrics request accepted from a unit (its readings, the tokens sent back). */
+  'device.metrics',
   'contract.create',
   'contract.submit',
   'contract.approve',

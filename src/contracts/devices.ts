@@ -31,8 +31,10 @@ export type CommandKind = (typeof COMMAND_KINDS)[number];
 export const COMMAND_STATES = ['queued', 'sent', 'acknowledged', 'failed'] as const;
 export type CommandState = (typeof COMMAND_STATES)[number];
 export const TOKEN_TYPES = ['ADD_TIME', 'SET_TIME', 'DISABLE_PAYG', 'COUNTER_SYNC'] as const;
-/** A standard OpenPAYGO token carries at most this value (days). */
+/** A standard OpenPAYGO token carries at most this value (days × the unit's time divider). */
 export const MAX_TOKEN_DAYS = 995;
+/** The time divider of a unit (OpenPAYGO): the device counts time in 1/divider days (24: hours). */
+export const MAX_TIME_DIVIDER = 995;
 
 /** Tokens that give the customer use of the unit (time, or unlocked for good); COUNTER_SYNC gives none. */
 export function tokenGivesUse(type: (typeof TOKEN_TYPES)[number]): boolean {
@@ -206,6 +208,13 @@ export const secretKeySchema = z
   .regex(/^[0-9a-fA-F]{32}$/, 'Secret key must be 32 hexadecimal characters (16 bytes)')
   .transform((value) => value.toLowerCase());
 
+/**
+ * The official OpenPAYGO library treats a starting code of 0 as "none given" and derives one from
+ * the key, so a device configured with 0 would refuse our tokens (decision 029).
+ */
+export const STARTING_CODE_ZERO =
+  "Starting code 0 cannot be used: the official OpenPAYGO library replaces 0 with a code derived from the key. Give the device's starting code, or leave it empty to derive it from the key";
+
 export const startingCodeSchema = z
   .union(
     [
@@ -219,7 +228,14 @@ export const startingCodeSchema = z
       error: 'Starting code must be a whole number of at most 9 digits',
     },
   )
-  .transform((value) => Number(value));
+  .transform((value) => Number(value))
+  .refine((value) => value !== 0, { message: STARTING_CODE_ZERO });
+
+export const timeDividerSchema = z
+  .number({ error: 'Time divider must be a whole number' })
+  .int('Time divider must be a whole number')
+  .min(1, `Time divider must be from 1 to ${MAX_TIME_DIVIDER} (1: days, 24: hours)`)
+  .max(MAX_TIME_DIVIDER, `Time divider must be from 1 to ${MAX_TIME_DIVIDER} (1: days, 24: hours)`);
 
 export const deviceCreateBody = z.strictObject({
   serialNumber: z
@@ -238,8 +254,10 @@ export const deviceCreateBody = z.strictObject({
         secretKey: secretKeySchema,
         /** Derived from the key, as the OpenPAYGO specification does, when omitted. */
         startingCode: startingCodeSchema.optional(),
+        /** Token values are days × this (the device's firmware setting); 1 when omitted. */
+        timeDivider: timeDividerSchema.optional(),
       },
-      { error: 'Control must be an object {kind, secretKey, startingCode?}' },
+      { error: 'Control must be an object {kind, secretKey, startingCode?, timeDivider?}' },
     )
     .optional(),
   notes: z
@@ -260,9 +278,11 @@ export const deviceUpdateBody = z
       .max(1000, 'Notes must be at most 1000 characters')
       .nullable()
       .optional(),
+    /** OpenPAYGO units only: the device's time divider, set to match its firmware. */
+    timeDivider: timeDividerSchema.optional(),
   })
-  .refine((body) => body.imei !== undefined || body.notes !== undefined, {
-    message: 'Nothing to change: give imei or notes',
+  .refine((body) => body.imei !== undefined || body.notes !== undefined || body.timeDivider !== undefined, {
+    message: 'Nothing to change: give imei, notes or timeDivider',
   });
 export type DeviceUpdateBody = z.input<typeof deviceUpdateBody>;
 
@@ -365,6 +385,7 @@ export const IMPORT_COLUMNS = [
   'imei',
   'openpaygo_secret_key',
   'openpaygo_starting_code',
+  'openpaygo_time_divider',
 ] as const;
 export const IMPORT_MAX_ROWS = 50_000;
 /** JSON bodies of an import are at most this long; larger files go as multipart. */
@@ -413,10 +434,12 @@ export type DeviceImportResult = z.infer<typeof deviceImportResultSchema>;
 export const tokenCreateBody = z
   .strictObject({
     type: z.enum(TOKEN_TYPES, { error: `Token type must be one of: ${TOKEN_TYPES.join(', ')}` }),
-    /** ADD_TIME (1-995) and SET_TIME (0-995) only. */
+    /**
+     * ADD_TIME and SET_TIME only: days, in steps of 1/divider of a day on a unit with a time
+     * divider; the token's value, days × divider, is at most 995.
+     */
     days: z
-      .number({ error: 'days must be a whole number' })
-      .int('days must be a whole number')
+      .number({ error: 'days must be a number' })
       .min(0, 'days cannot be negative')
       .max(MAX_TOKEN_DAYS, `days must be at most ${MAX_TOKEN_DAYS}`)
       .optional(),
@@ -433,7 +456,7 @@ export const tokenCreateBody = z
     if (timed && body.days === undefined) {
       context.addIssue({ code: 'custom', path: ['days'], message: `${body.type} needs the number of days` });
     } else if (body.type === 'ADD_TIME' && body.days === 0) {
-      context.addIssue({ code: 'custom', path: ['days'], message: 'ADD_TIME needs at least 1 day' });
+      context.addIssue({ code: 'custom', path: ['days'], message: 'ADD_TIME needs more than 0 days' });
     } else if (!timed && body.days !== undefined) {
       context.addIssue({ code: 'custom', path: ['days'], message: `${body.type} takes no days` });
     }
@@ -444,8 +467,11 @@ export const issuedTokenSchema = z.object({
   /** 9 digits, for the customer to type into the device. */
   token: z.string(),
   type: z.enum(TOKEN_TYPES),
-  /** Days for ADD_TIME / SET_TIME; null for the others. */
+  /** The value in the token (days × time divider) for ADD_TIME / SET_TIME; null for the others. */
   value: z.number().int().nullable(),
+  /** The days it gives: value / time divider (a fraction on a unit with a divider). */
+  days: z.number().nullable(),
+  timeDivider: z.number().int(),
   /** The token's count; the device's count is now this. */
   count: z.number().int(),
   id: z.string(),

@@ -144,6 +144,12 @@ export const ERROR_CODES = {
   COMMAND_STATE: 'COMMAND_STATE',
   /** 401: a device provider's callback without a valid signature. */
   BAD_SIGNATURE: 'BAD_SIGNATURE',
+  /** 401: an OpenPAYGO Metrics request whose signature is missing or not the unit's key's. */
+  METRICS_SIGNATURE_INVALID: 'METRICS_SIGNATURE_INVALID',
+  /** 409: an OpenPAYGO Metrics request whose count or timestamp is not above the last accepted one. */
+  METRICS_REPLAY: 'METRICS_REPLAY',
+  /** 404: an OpenPAYGO Metrics request from a serial number no OpenPAYGO unit has. */
+  METRICS_UNKNOWN_DEVICE: 'METRICS_UNKNOWN_DEVICE',
 
   // --- Plans ------------------------------------------------------------------------------------
   /** 409: a plan with this code exists; edit it to make a new version. */

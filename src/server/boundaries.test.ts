@@ -24,6 +24,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'devices.ts': ['modules/devices'],
   // Device control: command attempts and provider settings (modules/devices/control/).
   'device-control.ts': ['modules/devices'],
+  'device-metrics.ts': ['modules/devices'],
   // Claims of Idempotency-Keys, for every operation that takes one.
   'idempotency.ts': ['idempotency.ts'],
   'jobs.ts': ['jobs'],

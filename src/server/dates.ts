@@ -28,3 +28,24 @@ export function businessDate(at: Date, timeZone: string): string {
 export function localTime(at: Date, timeZone: string): string {
   return formatter('en-GB', timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
 }
+
+/** The UTC instant (ms) at which a calendar date ('YYYY-MM-DD') starts in a time zone. */
+export function startOfDayIn(date: string, timeZone: string): number {
+  const guess = Date.parse(`${date}T00:00:00Z`);
+  // The zone's offset at a moment: its wall clock read as if it were UTC, less the moment.
+  const offsetAt = (t: number) => {
+    const parts = formatter('en-US', timeZone, {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).formatToParts(t);
+    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+    return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - t;
+  };
+  // Twice: the offset at the first estimate holds across a change of offset that day.
+  return guess - offsetAt(guess - offsetAt(guess));
+}

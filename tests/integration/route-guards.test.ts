@@ -16,6 +16,8 @@ const CSRF_EXEMPT = [
   'POST /api/webhooks/mpesa/stk/callback',
   // A lock API's acknowledgement: signed with the shared secret (HMAC over the raw body).
   'POST /api/webhooks/device-control/ack',
+  // OpenPAYGO Metrics: devices sign their requests with their key (decision 029).
+  'POST /api/openpaygo/device_data',
 ];
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

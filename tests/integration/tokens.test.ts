@@ -167,16 +167,25 @@ describe.each(DATABASE_KINDS)('OpenPAYGO tokens on %s', (kind) => {
     const device = await newDevice();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ type: 'ADD_TIME' }, 'ADD_TIME needs the number of days'],
-      [{ type: 'ADD_TIME', days: 0 }, 'ADD_TIME needs at least 1 day'],
+      [{ type: 'ADD_TIME', days: 0 }, 'ADD_TIME needs more than 0 days'],
       [{ type: 'SET_TIME', days: 996 }, 'days must be at most 995'],
       [{ type: 'DISABLE_PAYG', days: 3 }, 'DISABLE_PAYG takes no days'],
-      [{ type: 'ADD_TIME', days: 1.5 }, 'days must be a whole number'],
     ];
     for (const [body, message] of cases) {
       const response = await issue(device.id, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(response.json().errors).toEqual([{ field: 'days', message }]);
     }
+    // A unit without a time divider counts whole days (decision 029).
+    const half = await issue(device.id, { type: 'ADD_TIME', days: 1.5 });
+    expect(half.statusCode).toBe(422);
+    expect(half.json().errors).toEqual([
+      {
+        field: 'days',
+        message:
+          'This unit counts time in steps of 1 day (time divider 1): 1.5 days is not a whole number of steps',
+      },
+    ]);
     expect((await issue(device.id, { type: 'UNLOCK' })).json().errors[0].field).toBe('type');
     expect((await issue(device.id, { type: 'SET_TIME', days: 0 })).statusCode).toBe(201);
     const plain = await manager.post('/api/device-models', {

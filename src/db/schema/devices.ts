@@ -100,6 +100,11 @@ export const devices = pgTable(
       'devices_openpaygo_check',
       sql`${t.controlKind} <> 'openpaygo' OR (${t.openpaygoSecret} IS NOT NULL AND ${t.openpaygoStartingCode} IS NOT NULL AND ${t.openpaygoCount} IS NOT NULL)`,
     ),
+    // Token values are days × divider, at most 995 (decision 029).
+    check(
+      'devices_time_divider_check',
+      sql`${t.openpaygoTimeDivider} IS NULL OR ${t.openpaygoTimeDivider} BETWEEN 1 AND 995`,
+    ),
   ],
 );
 
@@ -130,7 +135,10 @@ export const deviceTokens = pgTable(
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
     type: text('type', { enum: TOKEN_TYPES }).notNull(),
+    /** The value in the token: days × the unit's time divider (ADD_TIME, SET_TIME). */
     value: integer('value'),
+    /** The unit's time divider when issued: the token gives value / divider days. */
+    timeDivider: integer('time_divider').notNull().default(1),
     count: integer('count').notNull(),
     token: text('token').notNull(),
     contractId: text('contract_id'),

@@ -5,6 +5,7 @@ export * from './close-of-business';
 export * from './contracts';
 export * from './customers';
 export * from './device-control';
+export * from './device-metrics';
 export * from './devices';
 export * from './idempotency';
 export * from './jobs';

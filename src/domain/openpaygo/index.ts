@@ -1,2 +1,5 @@
+export * from './divider';
+export * from './metrics';
+export * from './python-json';
 export * from './siphash';
 export * from './token';

@@ -35,6 +35,7 @@ export const queryKeys = {
     lists: () => ['/api/devices', 'list'] as const,
     detail: (id: string) => ['/api/devices', id] as const,
     tokens: (id: string) => ['/api/devices', id, 'tokens'] as const,
+    metrics: (id: string) => ['/api/devices', id, 'metrics'] as const,
   },
   deviceModels: {
     all: () => ['/api/device-models'] as const,

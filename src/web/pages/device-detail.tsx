@@ -17,6 +17,7 @@ import {
 } from '@/web/components/ui/dialog';
 import { DeviceCommandsCard } from '@/web/features/device-control/device-commands';
 import { CATEGORY_LABELS, CONTROL_LABELS, LOCK_LABELS, labelOf } from '@/web/features/devices/format';
+import { DeviceMetricsCard } from '@/web/features/devices/metrics-card';
 import { DeviceStatusBadge } from '@/web/features/devices/status-badge';
 import { StatusChangeForm } from '@/web/features/devices/status-change';
 import { StatusHistory } from '@/web/features/devices/status-history';
@@ -173,6 +174,7 @@ export default function DeviceDetailPage() {
       </Card>
 
       {device.controlKind === 'openpaygo' && <OpenPaygoCard device={device} />}
+      {device.controlKind === 'openpaygo' && <DeviceMetricsCard deviceId={device.id} />}
 
       {device.controlKind !== 'none' && can(user, 'devices.requestLock') && (
         <DeviceCommandsCard device={device} />

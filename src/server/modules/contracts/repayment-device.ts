@@ -1,5 +1,5 @@
 import { type IssuedToken, MAX_TOKEN_DAYS } from '../../../contracts/devices';
-import { addDays, type DelinquencySnapshot, daysBetween, sumComponents } from '../../../domain';
+import { addDays, type DelinquencySnapshot, daysBetween, maxTokenDays, sumComponents } from '../../../domain';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { deviceControlOf, extendDeviceAccess, queueDeviceCommand } from '../devices/commands';
@@ -20,7 +20,8 @@ const NONE: DeviceEffect = { token: null, command: null, activeUntil: null };
 /**
  * The device's answer to a payment (PRODUCT.md, Payment and Device control):
  * - paid off: OpenPAYGO units get DISABLE_PAYG (theirs for good), lock-API units a release command;
- * - OpenPAYGO: an ADD_TIME token for the days the payment bought. The unit runs one period
+ * - OpenPAYGO: an ADD_TIME token for the days the payment bought (days × the unit's time divider
+ *   in the token, as the official library computes it). The unit runs one period
  *   ahead of the paid-through date (activation gave it the first period), so it may run until
  *   paid-through + the first period; a unit whose time ran out counts from today;
  * - lock API: an unlock command in the command log when the payment clears the arrears and the
@@ -69,7 +70,9 @@ export async function deviceAfterRepayment(
   const period = Math.max(1, daysBetween(row.startDate, row.firstDueDate));
   const target = addDays(after.paidThrough, period);
   const from = device.activeUntil && device.activeUntil > state.today ? device.activeUntil : state.today;
-  const days = Math.min(MAX_TOKEN_DAYS, daysBetween(from, target));
+  // One token carries at most 995 / divider days on a unit with a time divider (decision 029).
+  const most = device.controlKind === 'openpaygo' ? maxTokenDays(device.timeDivider) : MAX_TOKEN_DAYS;
+  const days = Math.min(most, daysBetween(from, target));
   let effect: DeviceEffect = { ...NONE, activeUntil: device.activeUntil };
   if (days > 0) {
     const until = addDays(from, days);

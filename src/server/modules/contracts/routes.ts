@@ -110,11 +110,11 @@ export async function contractRoutes(app: AppInstance): Promise<void> {
         const issued = await issueTokenInTransaction(
           tx,
           deviceId,
-          { type: 'ADD_TIME', days },
+          { type: 'ADD_TIME', days, upToMax: true },
           actor.id,
           contractId,
         );
-        token = { token: issued.token, days };
+        token = { token: issued.token, days: issued.days ?? days };
       }),
     );
     return { contract: await contractDetail(ctx, request.params.id, request.session?.user), token };

@@ -54,6 +54,8 @@ export interface DeviceControl {
   activeUntil: string | null;
   /** A lock is queued or on its way (not yet acknowledged): an unlock must follow it. */
   lockPending: boolean;
+  /** OpenPAYGO: the device counts time in 1/divider days; a token carries days × divider. */
+  timeDivider: number;
 }
 
 /** What a payment needs to know of a unit to answer it (a token, an unlock). */
@@ -72,14 +74,22 @@ export async function deviceControlOf(executor: Executor, deviceId: string): Pro
 export function deviceControlColumn(deviceId: SQL): SQL {
   return sql`(SELECT json_build_array(d.id, d.serial_number, d.control_kind, d.lock_state, d.active_until,
       d.control_kind = 'lock_api' AND EXISTS (SELECT 1 FROM ${deviceCommands} c WHERE c.device_id = d.id
-        AND c.kind = 'lock' AND c.state IN ('queued', 'sent')))
+        AND c.kind = 'lock' AND c.state IN ('queued', 'sent')), coalesce(d.openpaygo_time_divider, 1))
     FROM ${devices} d WHERE d.id = ${deviceId})`;
 }
 
 export function deviceControlFrom(value: unknown): DeviceControl {
   if (!Array.isArray(value)) throw notFound('Device not found');
-  const [id, serialNumber, controlKind, lockState, activeUntil, lockPending] = value;
-  return { id, serialNumber, controlKind, lockState, activeUntil, lockPending };
+  const [id, serialNumber, controlKind, lockState, activeUntil, lockPending, timeDivider] = value;
+  return {
+    id,
+    serialNumber,
+    controlKind,
+    lockState,
+    activeUntil,
+    lockPending,
+    timeDivider: timeDivider ?? 1,
+  };
 }
 
 /** The date a unit may run until (pay-as-you-go), moved by payments. */

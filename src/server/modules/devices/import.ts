@@ -6,8 +6,10 @@ import {
   IMPORT_MAX_ROWS,
   type ImportRowError,
   imeiIssue,
+  MAX_TIME_DIVIDER,
   SERIAL_MESSAGE,
   SERIAL_PATTERN,
+  STARTING_CODE_ZERO,
 } from '../../../contracts/devices';
 import { deviceEvents, deviceModels, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
@@ -26,7 +28,7 @@ interface ParsedRow {
   serialNumber: string;
   imei: string | null;
   model: ModelRow;
-  control: { secretKey: string; startingCode?: number } | undefined;
+  control: { secretKey: string; startingCode?: number; timeDivider?: number } | undefined;
 }
 
 const PREVIEW_ROWS = 20;
@@ -160,6 +162,7 @@ export async function importDevices(
 
     const secretKey = cell(record.cells, 'openpaygo_secret_key');
     const startingCode = cell(record.cells, 'openpaygo_starting_code');
+    const divider = cell(record.cells, 'openpaygo_time_divider');
     let control: ParsedRow['control'];
     if (model?.controlKind === 'openpaygo') {
       if (!secretKey)
@@ -171,14 +174,31 @@ export async function importDevices(
         fail('openpaygo_secret_key', 'Secret key must be 32 hexadecimal characters (16 bytes)');
       if (startingCode && !/^\d{1,9}$/.test(startingCode)) {
         fail('openpaygo_starting_code', 'Starting code must be a whole number of at most 9 digits');
+      } else if (startingCode && Number(startingCode) === 0) {
+        // The official library would replace 0 with a key-derived code (decision 029).
+        fail('openpaygo_starting_code', STARTING_CODE_ZERO);
+      }
+      if (
+        divider &&
+        (!/^\d{1,3}$/.test(divider) || Number(divider) < 1 || Number(divider) > MAX_TIME_DIVIDER)
+      ) {
+        fail(
+          'openpaygo_time_divider',
+          `Time divider must be a whole number from 1 to ${MAX_TIME_DIVIDER} (1: days, 24: hours)`,
+        );
       }
       control = {
         secretKey: secretKey.toLowerCase(),
         ...(startingCode ? { startingCode: Number(startingCode) } : {}),
+        ...(divider ? { timeDivider: Number(divider) } : {}),
       };
-    } else if (model && (secretKey || startingCode)) {
+    } else if (model && (secretKey || startingCode || divider)) {
       fail(
-        secretKey ? 'openpaygo_secret_key' : 'openpaygo_starting_code',
+        secretKey
+          ? 'openpaygo_secret_key'
+          : startingCode
+            ? 'openpaygo_starting_code'
+            : 'openpaygo_time_divider',
         `${model.make} ${model.model} is not an OpenPAYGO model; leave the OpenPAYGO columns empty`,
       );
     }

@@ -1,5 +1,6 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
+import { deviceMetricsEndpoints, METRICS_MAX_BYTES } from '../../../contracts/device-metrics';
 import {
   deviceEndpoints,
   deviceModelEndpoints,
@@ -15,6 +16,7 @@ import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { importDevices } from './import';
 import { deviceList, deviceModelList } from './list';
+import { deviceMetricsOf, receiveMetrics } from './metrics';
 import { createDeviceModel, getDeviceModel, setDeviceModelActive, updateDeviceModel } from './models';
 import { changeDeviceStatus, createDevice, getDevice, updateDevice } from './service';
 import { issueToken, listTokens } from './tokens';
@@ -114,7 +116,7 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
         ...write,
         bodyLimit: IMPORT_MAX_JSON_BYTES,
         preValidation: multipartImportBody,
-        description: `${IMPORT_HELP}. Columns: serial_number, model_sku or model (with make), imei, openpaygo_secret_key, openpaygo_starting_code. A dry run answers 200 with every row's problems; an import answers 201, or 422 and writes nothing if any row is wrong.`,
+        description: `${IMPORT_HELP}. Columns: serial_number, model_sku or model (with make), imei, openpaygo_secret_key, openpaygo_starting_code (not 0), openpaygo_time_divider (1-995). A dry run answers 200 with every row's problems; an import answers 201, or 422 and writes nothing if any row is wrong.`,
       },
       async (request, reply) => {
         const result = await withTransaction(ctx, (tx) => importDevices(tx, actorOf(request), request.body));
@@ -145,6 +147,36 @@ export async function deviceRoutes(app: AppInstance): Promise<void> {
       ),
     ),
   );
+
+  // OpenPAYGO Metrics (decision 029): a device's request is read as text, since its signature
+  // covers the numbers as written; the raw-text parser stays in this scope.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser(['application/json', 'text/plain']);
+    scope.addContentTypeParser(
+      ['application/json', 'text/plain'],
+      { parseAs: 'string', bodyLimit: METRICS_MAX_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    route(
+      scope,
+      deviceMetricsEndpoints.receive,
+      {
+        access: 'public',
+        csrf: false,
+        tags: ['openpaygo'],
+        rateLimit: { max: 600, timeWindow: '1 minute' },
+        description:
+          'OpenPAYGO Metrics: a device sends its signed request (simple or condensed JSON); 201 with the signed answer (tkl tokens after its token count, auts or asl when asked). 400 malformed, 401 bad signature, 404 unknown unit, 409 replay.',
+      },
+      async (request, reply) => {
+        const answer = await withTransaction(ctx, (tx) => receiveMetrics(tx, request.body, request));
+        reply.status(201);
+        return answer;
+      },
+    );
+  });
+
+  route(app, deviceMetricsEndpoints.list, read, (request) => deviceMetricsOf(ctx, request.params.id));
 
   // Issued codes are readable by those who talk to customers about their device (collectors and up).
   route(app, devices.tokens, { access: 'devices.requestLock', tags }, (request) =>

@@ -34,6 +34,10 @@ type ModelRow = typeof deviceModels.$inferSelect;
 /** Keyring purpose of OpenPAYGO secret keys at rest. */
 export const OPENPAYGO_KEY_PURPOSE = 'openpaygo';
 
+function unprocessableField(field: string, message: string, code: 'NOT_OPENPAYGO'): AppError {
+  return new AppError(422, code, message, [{ field, message }]);
+}
+
 /** The API's view of a unit: everything but the secret key, which never leaves the server. */
 export function toDevice(row: DeviceRow, model: ModelRow): Device {
   return {
@@ -134,7 +138,9 @@ export function controlIssue(
 /** OpenPAYGO columns of a new unit: the key sealed with the app key, count 0. */
 export function controlColumns(
   ctx: AppServices,
-  control: { secretKey: string; startingCode?: number | undefined } | undefined,
+  control:
+    | { secretKey: string; startingCode?: number | undefined; timeDivider?: number | undefined }
+    | undefined,
 ): Pick<DeviceRow, 'openpaygoSecret' | 'openpaygoStartingCode' | 'openpaygoCount' | 'openpaygoTimeDivider'> {
   if (!control) {
     return {
@@ -148,7 +154,7 @@ export function controlColumns(
     openpaygoSecret: ctx.keyring.encrypt(OPENPAYGO_KEY_PURPOSE, control.secretKey),
     openpaygoStartingCode: String(control.startingCode ?? deriveStartingCode(control.secretKey)),
     openpaygoCount: 0,
-    openpaygoTimeDivider: 1,
+    openpaygoTimeDivider: control.timeDivider ?? 1,
   };
 }
 
@@ -366,7 +372,11 @@ export async function updateDevice(
   ctx: TxContext,
   actor: Actor,
   id: string,
-  input: { imei?: string | null | undefined; notes?: string | null | undefined },
+  input: {
+    imei?: string | null | undefined;
+    notes?: string | null | undefined;
+    timeDivider?: number | undefined;
+  },
 ): Promise<DeviceDetail> {
   try {
     return await savepoint(ctx, async (ctx) => {
@@ -376,6 +386,18 @@ export async function updateDevice(
       if (input.imei !== undefined && input.imei !== before.imei) changes.imei = input.imei;
       if (input.notes !== undefined && (input.notes || null) !== before.notes)
         changes.notes = input.notes || null;
+      if (input.timeDivider !== undefined) {
+        if (before.controlKind !== 'openpaygo') {
+          throw unprocessableField(
+            'timeDivider',
+            'Only OpenPAYGO units have a time divider',
+            'NOT_OPENPAYGO',
+          );
+        }
+        // Set to match the device's firmware; tokens issued before keep the divider they were made with.
+        if (input.timeDivider !== before.openpaygoTimeDivider)
+          changes.openpaygoTimeDivider = input.timeDivider;
+      }
       if (!Object.keys(changes).length) return presentDetail(ctx, tx, id);
       const duplicate = await duplicateUnit(tx, { imei: changes.imei }, id);
       if (duplicate) throw duplicate;

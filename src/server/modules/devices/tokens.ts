@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { type DeviceToken, type IssuedToken, tokenGivesUse } from '../../../contracts/devices';
 import { devices, deviceTokens, users } from '../../../db/schema';
-import { encodeToken, formatMoney, type TokenType } from '../../../domain';
+import {
+  DomainError,
+  daysOfTokenValue,
+  encodeToken,
+  formatMoney,
+  maxTokenDays,
+  type TokenType,
+  tokenValueForDays,
+} from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { AppError, forbidden, notFound, unprocessable } from '../../errors';
@@ -11,8 +19,38 @@ import { deviceStanding, OPENPAYGO_KEY_PURPOSE } from './service';
 
 export interface TokenRequest {
   type: TokenType;
-  /** ADD_TIME / SET_TIME: days. */
+  /** ADD_TIME / SET_TIME: days (a fraction on a unit with a time divider); the token carries days × divider. */
   days?: number | undefined;
+  /** Give at most what one token carries on this unit, rather than refuse more (activation). */
+  upToMax?: boolean;
+}
+
+/**
+ * The value a token carries for `days` on a unit with this divider, as the official library
+ * computes it (decision 029): a 422 naming `days` when it is above a token's largest value, or
+ * when ADD_TIME would round to nothing.
+ */
+export function tokenValueOf(type: TokenType, days: number, divider: number): number {
+  let value: number;
+  try {
+    value = tokenValueForDays(days, divider);
+  } catch (error) {
+    if (error instanceof DomainError) {
+      throw new AppError(422, 'RULE', error.message, [{ field: 'days', message: error.message }]);
+    }
+    throw error;
+  }
+  // The official library would round; a person asking for a time the unit cannot count is told so.
+  if (Math.abs(days * divider - value) > 1e-6) {
+    const step = divider === 1 ? '1 day' : `1/${divider} day`;
+    const message = `This unit counts time in steps of ${step} (time divider ${divider}): ${days} days is not a whole number of steps`;
+    throw new AppError(422, 'RULE', message, [{ field: 'days', message }]);
+  }
+  if (type === 'ADD_TIME' && value === 0) {
+    const message = `${days} days is less than one step of this unit (1/${divider} day)`;
+    throw new AppError(422, 'RULE', message, [{ field: 'days', message }]);
+  }
+  return value;
 }
 
 /**
@@ -39,7 +77,9 @@ export async function issueTokenInTransaction(
     throw unprocessable('This unit is not controlled by OpenPAYGO; it takes no tokens', 'NOT_OPENPAYGO');
   }
   const timed = request.type === 'ADD_TIME' || request.type === 'SET_TIME';
-  const value = timed ? (request.days ?? 0) : null;
+  const divider = device.openpaygoTimeDivider ?? 1;
+  const days = request.upToMax ? Math.min(request.days ?? 0, maxTokenDays(divider)) : (request.days ?? 0);
+  const value = timed ? tokenValueOf(request.type, days, divider) : null;
   const { token, newCount } = encodeToken({
     secretKey: ctx.keyring.decrypt(OPENPAYGO_KEY_PURPOSE, device.openpaygoSecret),
     startingCode: Number(device.openpaygoStartingCode),
@@ -57,13 +97,23 @@ export async function issueTokenInTransaction(
     deviceId,
     type: request.type,
     value,
+    timeDivider: divider,
     count: newCount,
     token,
     contractId,
     issuedBy,
     issuedAt: now,
   });
-  return { id, token, type: request.type, value, count: newCount, issuedAt: now.toISOString() };
+  return {
+    id,
+    token,
+    type: request.type,
+    value,
+    days: value === null ? null : daysOfTokenValue(value, divider),
+    timeDivider: divider,
+    count: newCount,
+    issuedAt: now.toISOString(),
+  };
 }
 
 /**
@@ -141,6 +191,8 @@ export async function listTokens(ctx: AppContext, deviceId: string): Promise<Dev
     token: token.token,
     type: token.type,
     value: token.value,
+    days: token.value === null ? null : daysOfTokenValue(token.value, token.timeDivider),
+    timeDivider: token.timeDivider,
     count: token.count,
     issuedAt: token.issuedAt.toISOString(),
     issuedBy: issuerId ? { id: issuerId, name: `${issuerFirst ?? ''} ${issuerLast ?? ''}`.trim() } : null,

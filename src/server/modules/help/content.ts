@@ -525,7 +525,7 @@ export const TUTORIALS: Tutorial[] = [
         id: 'device',
         title: 'Put the device in stock',
         content:
-          'Add the unit with its serial number (and IMEI for phones, checked as you type), or import many from a CSV file. OpenPAYGO units get their secret key here; it is stored encrypted and never shown again.',
+          'Add the unit with its serial number (and IMEI for phones, checked as you type), or import many from a CSV file. OpenPAYGO units get their secret key here; it is stored encrypted and never shown again. Set the time divider as the device counts time (1 for days, 24 for hours), and give the starting code only if the device has one (never 0). A unit that reports over OpenPAYGO Metrics shows its readings on its page.',
         path: '/devices',
         target: '[data-testid="button-add-unit"]',
       },

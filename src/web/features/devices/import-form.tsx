@@ -19,7 +19,7 @@ import { apiError, errorMessage, fieldErrors } from '@/web/lib/queryClient';
 import { CONTROL_LABELS, labelOf } from './format';
 import { TableRegion } from './table-region';
 
-const TEMPLATE = `${IMPORT_COLUMNS.join(',')}\nSN-0001,,Tecno,Spark 20,356938035643809,,\n`;
+const TEMPLATE = `${IMPORT_COLUMNS.join(',')}\nSN-0001,,Tecno,Spark 20,356938035643809,,,\n`;
 export const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(TEMPLATE)}`;
 
 /** A refused import (422 IMPORT_INVALID) names its fields "row 3: imei": back to rows. */
@@ -117,7 +117,8 @@ export function ImportForm({ onDone }: { onDone(): void }) {
           model as <code className="text-xs">model_sku</code> or <code className="text-xs">make</code> +{' '}
           <code className="text-xs">model</code>, and optionally <code className="text-xs">imei</code>,{' '}
           <code className="text-xs">openpaygo_secret_key</code>,{' '}
-          <code className="text-xs">openpaygo_starting_code</code>.
+          <code className="text-xs">openpaygo_starting_code</code> (not 0; empty derives it from the key),{' '}
+          <code className="text-xs">openpaygo_time_divider</code> (1 counts days, 24 hours; 1 when empty).
         </p>
         <p>The file is checked first; nothing is imported unless every row is right.</p>
         <a

@@ -25,6 +25,8 @@ const ISSUED = {
   token: '123456789',
   type: 'ADD_TIME',
   value: 30,
+  days: 30,
+  timeDivider: 1,
   count: 2,
   issuedAt: '2026-01-06T09:00:00.000Z',
 };
@@ -33,11 +35,21 @@ describe('daysIssue', () => {
   it('follows the API: days for ADD_TIME (1-995) and SET_TIME (0-995), none for the others', () => {
     expect(daysIssue('ADD_TIME', '')).toBe('Add time needs the number of days');
     expect(daysIssue('ADD_TIME', '0')).toBe('Add at least 1 day');
-    expect(daysIssue('ADD_TIME', '2.5')).toBe('Days must be a whole number');
+    expect(daysIssue('ADD_TIME', 'two')).toBe('Days must be a number, such as 7');
+    expect(daysIssue('ADD_TIME', '2.5')).toBe('Days must be a whole number on this unit');
     expect(daysIssue('SET_TIME', '0')).toBeNull();
     expect(daysIssue('SET_TIME', '996')).toBe('At most 995 days per token');
     expect(daysIssue('DISABLE_PAYG', '')).toBeNull();
     expect(daysIssue('COUNTER_SYNC', '')).toBeNull();
+  });
+
+  it("counts in steps of the unit's time divider (a token carries days × divider, at most 995)", () => {
+    expect(daysIssue('ADD_TIME', '1.5', 24)).toBeNull();
+    expect(daysIssue('ADD_TIME', '0.01', 24)).toBe('Days must be in steps of 1/24 day');
+    expect(daysIssue('ADD_TIME', '0', 24)).toBe('Add at least 1/24 of a day');
+    expect(daysIssue('ADD_TIME', '0.125', 24)).toBeNull();
+    expect(daysIssue('ADD_TIME', '41', 24)).toBeNull();
+    expect(daysIssue('ADD_TIME', '42', 24)).toBe('At most 41 days per token on this unit (divider 24)');
   });
 });
 
@@ -83,7 +95,7 @@ describe('OpenPaygoCard', () => {
     const calls = stubApi({
       [`GET /api/devices/${DEVICE.id}/tokens`]: () => jsonResponse([]),
       [`POST /api/devices/${DEVICE.id}/tokens`]: () =>
-        jsonResponse({ ...ISSUED, type: 'DISABLE_PAYG', value: null, count: 3 }, 201),
+        jsonResponse({ ...ISSUED, type: 'DISABLE_PAYG', value: null, days: null, count: 3 }, 201),
     });
     renderWithProviders(<OpenPaygoCard device={DEVICE} />);
     await userEvent.selectOptions(await screen.findByTestId('select-token-type'), 'DISABLE_PAYG');

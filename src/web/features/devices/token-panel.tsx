@@ -14,6 +14,7 @@ import {
 } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
 import { formatMoney } from '@/domain/money';
+import { maxTokenDays, roundHalfEven } from '@/domain/openpaygo/divider';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormField } from '@/web/components/form-field';
@@ -37,15 +38,38 @@ import { TableRegion } from './table-region';
 type TokenType = (typeof TOKEN_TYPES)[number];
 const timed = (type: string) => type === 'ADD_TIME' || type === 'SET_TIME';
 
-/** The days rule of the API, per type; null when the value is acceptable. */
-export function daysIssue(type: TokenType, text: string): string | null {
+/**
+ * The days rule of the API, per type and the unit's time divider (a token carries days ×
+ * divider, rounded as the official library does, at most 995); null when the value is acceptable.
+ */
+export function daysIssue(type: TokenType, text: string, divider = 1): string | null {
   if (!timed(type)) return null;
   if (!text.trim()) return `${TOKEN_TYPE_LABELS[type]} needs the number of days`;
-  if (!/^\d+$/.test(text.trim())) return 'Days must be a whole number';
-  const days = Number(text);
-  if (type === 'ADD_TIME' && days < 1) return 'Add at least 1 day';
-  if (days > MAX_TOKEN_DAYS) return `At most ${MAX_TOKEN_DAYS} days per token`;
+  if (!/^\d+(\.\d+)?$/.test(text.trim())) {
+    return divider === 1 ? 'Days must be a number, such as 7' : 'Days must be a number, such as 1.5';
+  }
+  const value = roundHalfEven(Number(text) * divider);
+  if (Math.abs(Number(text) * divider - value) > 1e-6) {
+    return divider === 1
+      ? 'Days must be a whole number on this unit'
+      : `Days must be in steps of 1/${divider} day`;
+  }
+  if (type === 'ADD_TIME' && value < 1) {
+    return divider === 1 ? 'Add at least 1 day' : `Add at least 1/${divider} of a day`;
+  }
+  if (value > MAX_TOKEN_DAYS) {
+    const most = maxTokenDays(divider);
+    return divider === 1
+      ? `At most ${MAX_TOKEN_DAYS} days per token`
+      : `At most ${most} days per token on this unit (divider ${divider})`;
+  }
   return null;
+}
+
+/** Days as shown: whole, or to two decimals for a fraction. */
+function daysText(days: number): string {
+  const text = Number.isInteger(days) ? String(days) : days.toFixed(2).replace(/0$/, '');
+  return `${text} ${days === 1 ? 'day' : 'days'}`;
 }
 
 /** OpenPAYGO: the unit's settings (never its key), issuing a token, and every token issued. */
@@ -153,7 +177,7 @@ function IssueTokenForm({ device, mayOverride }: { device: DeviceDetail; mayOver
     event.preventDefault();
     setAlert(null);
     setIssued(null);
-    const problem = daysIssue(type, days);
+    const problem = daysIssue(type, days, device.control?.timeDivider ?? 1);
     setError(problem);
     const reasonProblem = override && reason.trim().length < 3 ? 'Give the reason for the override' : null;
     setReasonError(reasonProblem);
@@ -196,7 +220,7 @@ function IssueTokenForm({ device, mayOverride }: { device: DeviceDetail; mayOver
             {(control) => (
               <Input
                 {...control}
-                inputMode="numeric"
+                inputMode={(device.control?.timeDivider ?? 1) > 1 ? 'decimal' : 'numeric'}
                 autoComplete="off"
                 value={days}
                 onChange={(event) => {
@@ -295,8 +319,7 @@ export function IssuedTokenPanel({ token }: { token: IssuedToken }) {
     >
       <h3 id="token-issued-title" className="font-semibold text-sm">
         {labelOf(TOKEN_TYPE_LABELS, token.type)}
-        {token.value !== null ? `: ${token.value} ${token.value === 1 ? 'day' : 'days'}` : ''} — token #
-        {token.count}
+        {token.days !== null ? `: ${daysText(token.days)}` : ''} — token #{token.count}
       </h3>
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
         <output
@@ -361,10 +384,10 @@ function TokenHistory({ deviceId }: { deviceId: string }) {
                 <TableCell className="tabular-nums">{formatDateTime(token.issuedAt)}</TableCell>
                 <TableCell>
                   {labelOf(TOKEN_TYPE_LABELS, token.type)}
-                  {token.value !== null && <span className="sm:hidden"> · {token.value} d</span>}
+                  {token.days !== null && <span className="sm:hidden"> · {daysText(token.days)}</span>}
                 </TableCell>
                 <TableCell className="hidden text-right tabular-nums sm:table-cell">
-                  {token.value ?? '—'}
+                  {token.days === null ? '—' : daysText(token.days).replace(/ days?$/, '')}
                 </TableCell>
                 <TableCell className="font-mono">{groupToken(token.token)}</TableCell>
                 <TableCell className="hidden text-right tabular-nums sm:table-cell">{token.count}</TableCell>

@@ -12,10 +12,12 @@ import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { applyApiErrors, sameNames } from './server-errors';
+import { timeDividerFieldIssue } from './unit-form';
 
 interface Values {
   imei: string;
   notes: string;
+  timeDivider: string;
 }
 
 /** Corrects a unit's IMEI or notes (the serial number and model are fixed once received). */
@@ -23,7 +25,11 @@ export function UnitEditForm({ device, onDone }: { device: DeviceDetail; onDone(
   const queryClient = useQueryClient();
   const [alert, setAlert] = useState<string | null>(null);
   const form = useForm<Values>({
-    defaultValues: { imei: device.imei ?? '', notes: device.notes ?? '' },
+    defaultValues: {
+      imei: device.imei ?? '',
+      notes: device.notes ?? '',
+      timeDivider: String(device.control?.timeDivider ?? 1),
+    },
     mode: 'onTouched',
   });
   const { errors } = form.formState;
@@ -35,7 +41,8 @@ export function UnitEditForm({ device, onDone }: { device: DeviceDetail; onDone(
       void invalidate(queryClient, 'deviceChanged');
       onDone();
     },
-    onError: (error) => setAlert(applyApiErrors(form, error, sameNames<Values>(['imei', 'notes']))),
+    onError: (error) =>
+      setAlert(applyApiErrors(form, error, sameNames<Values>(['imei', 'notes', 'timeDivider']))),
   });
 
   const onSubmit = form.handleSubmit((values) => {
@@ -45,7 +52,10 @@ export function UnitEditForm({ device, onDone }: { device: DeviceDetail; onDone(
     const body: DeviceUpdateBody = {};
     if (imei !== (device.imei ?? '')) body.imei = imei || null;
     if (notes !== (device.notes ?? '')) body.notes = notes || null;
-    if (body.imei === undefined && body.notes === undefined) return onDone();
+    const divider = Number(values.timeDivider.trim());
+    if (device.control && divider !== device.control.timeDivider) body.timeDivider = divider;
+    if (body.imei === undefined && body.notes === undefined && body.timeDivider === undefined)
+      return onDone();
     save.mutate(body);
   });
 
@@ -72,6 +82,27 @@ export function UnitEditForm({ device, onDone }: { device: DeviceDetail; onDone(
           />
         )}
       </FormField>
+      {device.control && (
+        <FormField
+          id="edit-time-divider"
+          label="Time divider"
+          error={errors.timeDivider?.message}
+          hint="Match the device's firmware: 1 counts days, 24 hours. Tokens already issued keep theirs."
+        >
+          {(control) => (
+            <Input
+              {...control}
+              inputMode="numeric"
+              maxLength={3}
+              autoComplete="off"
+              data-testid="input-edit-time-divider"
+              {...form.register('timeDivider', {
+                validate: (value) => timeDividerFieldIssue(value) ?? true,
+              })}
+            />
+          )}
+        </FormField>
+      )}
       <FormField id="edit-notes" label="Notes" error={errors.notes?.message}>
         {(control) => (
           <textarea

@@ -76,13 +76,38 @@ describe('UnitForm', () => {
     await userEvent.type(screen.getByTestId('input-unit-serial'), 'SK-1');
     await userEvent.type(screen.getByTestId('input-unit-secret-key'), 'a'.repeat(32));
     await userEvent.type(screen.getByTestId('input-unit-starting-code'), '123456789');
+    const divider = screen.getByTestId('input-unit-time-divider');
+    await userEvent.clear(divider);
+    await userEvent.type(divider, '24');
     await userEvent.click(screen.getByTestId('button-save-unit'));
     await waitFor(() => expect(onCreated).toHaveBeenCalledWith(created));
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       modelId: SOLAR.id,
       serialNumber: 'SK-1',
-      control: { kind: 'openpaygo', secretKey: 'a'.repeat(32), startingCode: '123456789' },
+      control: { kind: 'openpaygo', secretKey: 'a'.repeat(32), startingCode: '123456789', timeDivider: 24 },
     });
+  });
+
+  it('refuses starting code 0 and a time divider outside 1 to 995, under their fields', async () => {
+    const calls = stubApi({});
+    renderForm();
+    await userEvent.selectOptions(screen.getByTestId('select-unit-model'), SOLAR.id);
+    await userEvent.type(screen.getByTestId('input-unit-serial'), 'SK-2');
+    await userEvent.type(screen.getByTestId('input-unit-secret-key'), 'a'.repeat(32));
+    await userEvent.type(screen.getByTestId('input-unit-starting-code'), '000');
+    const divider = screen.getByTestId('input-unit-time-divider');
+    await userEvent.clear(divider);
+    await userEvent.type(divider, '996');
+    await userEvent.click(screen.getByTestId('button-save-unit'));
+    await waitFor(() =>
+      expect(messageOf(screen.getByTestId('input-unit-starting-code'))).toMatch(
+        /^Starting code 0 cannot be used/,
+      ),
+    );
+    expect(messageOf(divider)).toBe(
+      'The time divider must be a whole number from 1 to 995 (1: days, 24: hours)',
+    );
+    expect(calls.find((call) => call.method === 'POST')).toBeUndefined();
   });
 
   it('shows the server’s messages under their fields (duplicate serial, nested control key)', async () => {

@@ -12,7 +12,9 @@ import {
   imeiIssue,
   SERIAL_MESSAGE,
   SERIAL_PATTERN,
+  STARTING_CODE_ZERO,
 } from '@/contracts/devices';
+import { timeDividerIssue } from '@/domain';
 import { FormAlert } from '@/web/components/form-alert';
 import { FormInput } from '@/web/components/form-controls';
 import { FormField } from '@/web/components/form-field';
@@ -31,6 +33,8 @@ export interface UnitFormValues {
   imei: string;
   secretKey: string;
   startingCode: string;
+  /** Token values are days × this, as the device's firmware counts time (1: days, 24: hours). */
+  timeDivider: string;
   notes: string;
 }
 
@@ -40,8 +44,15 @@ const EMPTY: UnitFormValues = {
   imei: '',
   secretKey: '',
   startingCode: '',
+  timeDivider: '1',
   notes: '',
 };
+
+/** Why a time divider typed in a form cannot be used, or null (the API's rule). */
+export function timeDividerFieldIssue(text: string): string | null {
+  const value = text.trim();
+  return timeDividerIssue(/^\d{1,4}$/.test(value) ? Number(value) : Number.NaN);
+}
 
 /** The form's rules: the API's own (serial pattern, IMEI Luhn check, key and code formats). */
 export function unitFormSchema(isOpenPaygo: (modelId: string) => boolean) {
@@ -62,6 +73,7 @@ export function unitFormSchema(isOpenPaygo: (modelId: string) => boolean) {
         }),
       secretKey: z.string().trim(),
       startingCode: z.string().trim(),
+      timeDivider: z.string().trim(),
       notes: z.string().trim().max(1000, 'Notes must be at most 1000 characters'),
     })
     .superRefine((values, context) => {
@@ -85,7 +97,11 @@ export function unitFormSchema(isOpenPaygo: (modelId: string) => boolean) {
           path: ['startingCode'],
           message: 'Starting code must be a whole number of at most 9 digits',
         });
+      } else if (values.startingCode && Number(values.startingCode) === 0) {
+        context.addIssue({ code: 'custom', path: ['startingCode'], message: STARTING_CODE_ZERO });
       }
+      const dividerIssue = timeDividerFieldIssue(values.timeDivider);
+      if (dividerIssue) context.addIssue({ code: 'custom', path: ['timeDivider'], message: dividerIssue });
     });
 }
 
@@ -100,6 +116,7 @@ export function unitBody(values: UnitFormValues, openPaygo: boolean): DeviceCrea
             kind: 'openpaygo' as const,
             secretKey: values.secretKey.trim(),
             ...(values.startingCode.trim() ? { startingCode: values.startingCode.trim() } : {}),
+            timeDivider: Number(values.timeDivider.trim()),
           },
         }
       : {}),
@@ -115,6 +132,7 @@ const ALIASES = {
   control: 'secretKey',
   'control.secretKey': 'secretKey',
   'control.startingCode': 'startingCode',
+  'control.timeDivider': 'timeDivider',
 } as const;
 
 interface UnitFormProps {
@@ -254,11 +272,22 @@ export function UnitForm({ models, onCreated, onCancel }: UnitFormProps) {
             name="startingCode"
             id="unit-starting-code"
             label="Starting code (optional)"
-            hint="Up to 9 digits; derived from the key when empty."
+            hint="Up to 9 digits, not 0; derived from the key when empty."
             inputMode="numeric"
             autoComplete="off"
             maxLength={9}
             data-testid="input-unit-starting-code"
+          />
+          <FormInput
+            form={form}
+            name="timeDivider"
+            id="unit-time-divider"
+            label="Time divider"
+            hint="As set in the device: 1 counts days, 24 hours. A token carries days × divider, at most 995."
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={3}
+            data-testid="input-unit-time-divider"
           />
         </fieldset>
       )}
