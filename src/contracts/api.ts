@@ -6,6 +6,7 @@ import { autoDebitEndpoints } from './auto-debit';
 import { businessDateEndpoints } from './business-date';
 import { calculatorEndpoints } from './calculator';
 import { eodEndpoints } from './close-of-business';
+import { collectionEndpoints } from './collections';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
@@ -52,6 +53,7 @@ export const ENDPOINTS = {
   calculator: calculatorEndpoints,
   assistant: assistantEndpoints,
   autoDebit: autoDebitEndpoints,
+  collections: collectionEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

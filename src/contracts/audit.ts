@@ -77,6 +77,13 @@ export const AUDIT_ACTIONS = [
   'job.run',
   /** A close of business asked for by a person (API.md "Batch and assistant"). */
   'eod.run',
+  /** Collections: an action logged on a case (its row is about the customer: their timeline). */
+  'collections.action',
+  'collections.assign',
+  'collections.auto_assign',
+  'collections.collector_settings',
+  /** A close of business checked the promises due (one row per date). */
+  'collections.promises_checked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -97,6 +104,10 @@ export const AUDIT_ENTITY_TYPES = [
   'job',
   /** A close of business run: its id is the business date. */
   'eod_run',
+  /** Collections cases (bulk assignment names them in `after`). */
+  'collection_case',
+  /** A collector's settings: the id is the user's. */
+  'collector',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -27,6 +27,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { calculatorRoutes } from './modules/calculator/routes';
 import { closeOfBusinessRoutes } from './modules/close-of-business/routes';
+import { collectionRoutes } from './modules/collections/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { deviceRoutes } from './modules/devices/routes';
@@ -109,6 +110,7 @@ const MODULES = [
   mobileMoneyRoutes,
   ledgerRoutes,
   autoDebitRoutes,
+  collectionRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

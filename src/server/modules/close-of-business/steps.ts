@@ -9,6 +9,8 @@ import {
   defaultOverdue,
   lockCandidates,
 } from '../contracts/close-of-business';
+import { checkPromises } from '../collections/promises';
+import { refreshCases } from '../collections/refresh';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { queueLocks } from '../devices/commands';
 import { postMany } from '../ledger/bulk';
@@ -30,7 +32,7 @@ export interface StepResult {
 
 type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
 
-const NOT_BUILT = 'not built yet: it comes with collections and the message outbox';
+const NOT_BUILT = 'not built yet: it comes with the message outbox';
 
 /**
  * The eight steps of PRODUCT.md §2 "Close of business", in their order. Each runs set-based in
@@ -94,7 +96,24 @@ export const STEPS: Record<EodStep, Step> = {
     return { counts: { defaulted: moved.length } };
   },
 
-  promises: async () => ({ counts: {}, note: NOT_BUILT }),
+  promises: async (ctx, { date, actor }) => {
+    const checked = await checkPromises(ctx, actor, date);
+    const broken = checked.filter((promise) => promise.state === 'broken');
+    // MESSAGE OUTBOX (coordinator): queue the customer's "broken promise" message here for the
+    // promises in `broken` (contractId, customerId, amount, promisedDate), set-based, through the
+    // outbox's exported function, in this same transaction.
+    // The queue is scored for the date after the promises moved (broken promises rank higher).
+    const queue = await refreshCases(ctx, date);
+    return {
+      counts: {
+        checked: checked.length,
+        kept: checked.filter((promise) => promise.state === 'kept').length,
+        partlyKept: checked.filter((promise) => promise.state === 'partly_kept').length,
+        broken: broken.length,
+        casesScored: queue.cases,
+      },
+    };
+  },
 
   reminders: async () => ({ counts: {}, note: NOT_BUILT }),
 
