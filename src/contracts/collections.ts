@@ -92,7 +92,11 @@ export const actionBody = z
       if (body.promiseAmount === undefined)
         issue.addIssue({ code: 'custom', path: ['promiseAmount'], message: 'Give the amount promised' });
       else if (body.promiseAmount <= 0)
-        issue.addIssue({ code: 'custom', path: ['promiseAmount'], message: 'The amount must be more than 0' });
+        issue.addIssue({
+          code: 'custom',
+          path: ['promiseAmount'],
+          message: 'The amount must be more than 0',
+        });
     }
     if ((body.kind === 'call' || body.kind === 'visit') && !body.outcome)
       issue.addIssue({ code: 'custom', path: ['outcome'], message: 'Choose the outcome' });
@@ -179,7 +183,9 @@ export const queueListQuery = listQuery(['score', 'dpd', 'amountOverdue'], {
   agentId: id('agentId').optional(),
   planId: id('planId').optional(),
   promiseState: z
-    .enum([...PROMISE_STATES, 'none'], { error: `promiseState must be one of: ${PROMISE_STATES.join(', ')}, none` })
+    .enum([...PROMISE_STATES, 'none'], {
+      error: `promiseState must be one of: ${PROMISE_STATES.join(', ')}, none`,
+    })
     .optional(),
   collectorId: id('collectorId').optional(),
   /** "My queue": the cases assigned to the person asking. */

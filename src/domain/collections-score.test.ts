@@ -60,7 +60,9 @@ describe('collections priority score', () => {
       fc.property(input, (i) => {
         const score = priorityScore(i).total;
         expect(priorityScore({ ...i, dpd: i.dpd + 1 }).total).toBeGreaterThanOrEqual(score);
-        expect(priorityScore({ ...i, amountOverdue: i.amountOverdue + 1 }).total).toBeGreaterThanOrEqual(score);
+        expect(priorityScore({ ...i, amountOverdue: i.amountOverdue + 1 }).total).toBeGreaterThanOrEqual(
+          score,
+        );
         expect(priorityScore({ ...i, brokenPromises: i.brokenPromises + 1 }).total).toBeGreaterThanOrEqual(
           score,
         );

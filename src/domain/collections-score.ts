@@ -59,9 +59,11 @@ export function priorityScore(input: ScoreInput): Score {
   const r = SCORE_RULES;
   const dpd = clamp(Math.trunc(input.dpd), r.dpdCapDays) * r.dpdPerDay;
   const payment = Math.max(1, Math.trunc(input.regularPayment));
-  const amount = clamp(Math.floor((Math.max(0, input.amountOverdue) * r.amountPerPayment) / payment), r.amountCap);
-  const risk =
-    input.riskGrade === null ? r.riskUnscored : (r.riskPoints[input.riskGrade] ?? r.riskUnscored);
+  const amount = clamp(
+    Math.floor((Math.max(0, input.amountOverdue) * r.amountPerPayment) / payment),
+    r.amountCap,
+  );
+  const risk = input.riskGrade === null ? r.riskUnscored : (r.riskPoints[input.riskGrade] ?? r.riskUnscored);
   const promises = clamp(input.brokenPromises, r.brokenCap) * r.perBrokenPromise;
   const contact =
     input.daysSinceContact === null

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueRow } from '../../src/contracts/collections';
 import { queryRows } from '../../src/db/client';
 import { addDays, priorityScore } from '../../src/domain';
+import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { scorePartsSql } from '../../src/server/modules/collections/score-sql';
 import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
-import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { organisation, saveBusinessDateOffset } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -36,7 +36,13 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
       frequency: 'monthly',
       term: 6,
       startDate,
-      terms: { lateFeeKind: 'none', lateFeeValue: 0, graceDays: 0, lockAfterDays: 90, defaultAfterDays: null },
+      terms: {
+        lateFeeKind: 'none',
+        lateFeeValue: 0,
+        graceDays: 0,
+        lockAfterDays: 90,
+        defaultAfterDays: null,
+      },
       controlKind,
     });
 
@@ -169,11 +175,20 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
   it('refuses the queue to viewers and assignment to collectors', async () => {
     expect((await viewer.get('/api/collections/queue')).statusCode).toBe(403);
     expect(
-      (await collector1.post('/api/collections/assign', { contractIds: [ids.a], collectorId: collector1.user.id }))
+      (
+        await collector1.post('/api/collections/assign', {
+          contractIds: [ids.a],
+          collectorId: collector1.user.id,
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await agent.post(`/api/collections/contracts/${ids.a}/actions`, { kind: 'call', outcome: 'reached' }))
         .statusCode,
     ).toBe(403);
-    expect((await agent.post(`/api/collections/contracts/${ids.a}/actions`, { kind: 'call', outcome: 'reached' })).statusCode).toBe(403);
-    expect((await collector1.get('/api/collections/performance?from=2024-03-01&to=2024-03-31')).statusCode).toBe(403);
+    expect(
+      (await collector1.get('/api/collections/performance?from=2024-03-01&to=2024-03-31')).statusCode,
+    ).toBe(403);
   });
 
   it('assigns by hand (audited) and shows my queue', async () => {
@@ -187,7 +202,10 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
     expect(mine.items.map((row) => row.contractId)).toEqual([ids.a]);
     expect(mine.items[0]?.collectorId).toBe(collector1.user.id);
     expect((await queue(collector2, '?mine=true')).total).toBe(0);
-    const refused = await manager.post('/api/collections/assign', { contractIds: [ids.b], collectorId: agent.user.id });
+    const refused = await manager.post('/api/collections/assign', {
+      contractIds: [ids.b],
+      collectorId: agent.user.id,
+    });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().errors[0].field).toBe('collectorId');
     const [audit] = await queryRows<{ n: number }>(
@@ -234,10 +252,12 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
   it('logs actions with per-field checks, on the contract and customer timelines', async () => {
     const missing = await collector1.post(`/api/collections/contracts/${ids.a}/actions`, { kind: 'promise' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().errors.map((e: { field: string }) => e.field).sort()).toEqual([
-      'promiseAmount',
-      'promiseDate',
-    ]);
+    expect(
+      missing
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['promiseAmount', 'promiseDate']);
     const noOutcome = await collector1.post(`/api/collections/contracts/${ids.a}/actions`, { kind: 'call' });
     expect(noOutcome.statusCode).toBe(400);
     const past = await collector1.post(`/api/collections/contracts/${ids.a}/actions`, {
@@ -259,7 +279,9 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
       customer: { id: string };
       events: { type: string; message: string }[];
     }>();
-    expect(contract.events.find((e) => e.type === 'collection_call')?.message).toContain('Call: reached the customer');
+    expect(contract.events.find((e) => e.type === 'collection_call')?.message).toContain(
+      'Call: reached the customer',
+    );
     const timeline = (await collector1.get(`/api/customers/${contract.customer.id}/timeline`)).json<
       { action: string; summary: string }[]
     >();
@@ -352,10 +374,16 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
     expect(contract.events.map((e) => e.type)).toContain('promise_broken');
 
     // A second run of the date changes nothing.
-    const before = await queryRows(t.app.ctx.db, sql`SELECT id, state, amount_paid, checked_on FROM collection_promises ORDER BY id`);
+    const before = await queryRows(
+      t.app.ctx.db,
+      sql`SELECT id, state, amount_paid, checked_on FROM collection_promises ORDER BY id`,
+    );
     const again = await manager.post('/api/eod/run', { businessDate: TOMORROW });
     expect(again.statusCode).toBe(200);
-    const after = await queryRows(t.app.ctx.db, sql`SELECT id, state, amount_paid, checked_on FROM collection_promises ORDER BY id`);
+    const after = await queryRows(
+      t.app.ctx.db,
+      sql`SELECT id, state, amount_paid, checked_on FROM collection_promises ORDER BY id`,
+    );
     expect(after).toEqual(before);
     const [count] = await queryRows<{ n: number }>(
       t.app.ctx.db,
@@ -367,11 +395,17 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
   it('shows the contract case and the collectors’ performance', async () => {
     const kase = await collector1.get(`/api/collections/contracts/${ids.a}`);
     expect(kase.statusCode).toBe(200);
-    expect(kase.json().actions.map((a: { kind: string }) => a.kind)).toEqual(['promise', 'escalate_lock', 'call']);
+    expect(kase.json().actions.map((a: { kind: string }) => a.kind)).toEqual([
+      'promise',
+      'escalate_lock',
+      'call',
+    ]);
     expect(kase.json().promises[0].state).toBe('kept');
     const res = await manager.get(`/api/collections/performance?from=${TODAY}&to=${TOMORROW}`);
     expect(res.statusCode, res.body).toBe(200);
-    const one = res.json().collectors.find((c: { collectorId: string }) => c.collectorId === collector1.user.id);
+    const one = res
+      .json()
+      .collectors.find((c: { collectorId: string }) => c.collectorId === collector1.user.id);
     expect(one).toMatchObject({ contacts: 3, promises: 2, promisesDue: 2, kept: 1, keptRate: 0.5 });
     // Paid on their cases since assigned: a's 10,000 (b, paid 4,000, is nobody's).
     expect(one.amountCollected).toBe(10_000);

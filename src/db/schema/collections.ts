@@ -1,15 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  pgTable,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { COLLECTION_ACTION_KINDS, CONTACT_OUTCOMES, PROMISE_STATES } from '../../contracts/collections';
 import { users } from './auth';
 import { contracts } from './contracts';

@@ -2,6 +2,8 @@ import type { EodStep } from '../../../contracts/close-of-business';
 import type { Organisation } from '../../../contracts/profile';
 import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
+import { checkPromises } from '../collections/promises';
+import { refreshCases } from '../collections/refresh';
 import {
   accrualScope,
   accrueInterest,
@@ -9,8 +11,6 @@ import {
   defaultOverdue,
   lockCandidates,
 } from '../contracts/close-of-business';
-import { checkPromises } from '../collections/promises';
-import { refreshCases } from '../collections/refresh';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { queueLocks } from '../devices/commands';
 import { postMany } from '../ledger/bulk';

@@ -56,12 +56,19 @@ export async function logAction(
   if (body.kind === 'promise') {
     const date = body.promiseDate as string;
     const amount = body.promiseAmount as number;
-    if (date < today) throw fieldRefusal('promiseDate', `The date promised must be today (${today}) or later`);
+    if (date < today)
+      throw fieldRefusal('promiseDate', `The date promised must be today (${today}) or later`);
     const latest = addDays(today, PROMISE_MAX_DAYS);
     if (date > latest)
-      throw fieldRefusal('promiseDate', `The date promised must be within ${PROMISE_MAX_DAYS} days (by ${latest})`);
+      throw fieldRefusal(
+        'promiseDate',
+        `The date promised must be within ${PROMISE_MAX_DAYS} days (by ${latest})`,
+      );
     if (amount > contract.outstandingTotal)
-      throw fieldRefusal('promiseAmount', `The amount is more than the ${contract.outstandingTotal} minor units outstanding`);
+      throw fieldRefusal(
+        'promiseAmount',
+        `The amount is more than the ${contract.outstandingTotal} minor units outstanding`,
+      );
     const [kase] = await ctx.tx
       .select({ collectorId: collectionCases.collectorId })
       .from(collectionCases)
@@ -148,7 +155,8 @@ export function actionSummary(body: ActionBody, currency: string): string {
   const label = COLLECTION_ACTION_LABELS[body.kind as CollectionActionKind];
   const parts = [label];
   if (body.outcome) parts.push(CONTACT_OUTCOME_LABELS[body.outcome].toLowerCase());
-  if (body.kind === 'promise') parts.push(`${formatMoney(body.promiseAmount ?? 0, currency)} by ${body.promiseDate}`);
+  if (body.kind === 'promise')
+    parts.push(`${formatMoney(body.promiseAmount ?? 0, currency)} by ${body.promiseDate}`);
   const text = parts.join(': ');
   return body.note ? `${text}. ${body.note.trim()}` : text;
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { ERROR_CODES } from '../../../contracts/errors';
 import { can } from '../../../contracts/roles';
 import { queryRows } from '../../../db/client';
 import { collectionCases, collectorSettings, users } from '../../../db/schema';
@@ -6,7 +7,6 @@ import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
 import { AppError } from '../../errors';
-import { ERROR_CODES } from '../../../contracts/errors';
 import { findUserById } from '../users/service';
 
 export interface AssignResult {
@@ -20,9 +20,12 @@ const refuse = (field: string, message: string) =>
 /** The person named can work cases: an active member of staff whose role holds `collections.work`. */
 export async function checkCollector(ctx: TxContext, collectorId: string): Promise<void> {
   const user = await findUserById(ctx.tx, collectorId);
-  if (!user || !user.active) throw refuse('collectorId', 'Choose an active member of staff');
+  if (!user?.active) throw refuse('collectorId', 'Choose an active member of staff');
   if (!can(user, 'collections.work'))
-    throw refuse('collectorId', `${user.firstName} ${user.lastName} cannot work collections (role ${user.role})`);
+    throw refuse(
+      'collectorId',
+      `${user.firstName} ${user.lastName} cannot work collections (role ${user.role})`,
+    );
 }
 
 /**
@@ -80,7 +83,10 @@ export async function autoAssign(ctx: TxContext, actor: Actor, region?: string):
           WHERE in_queue AND collector_id IS NULL AND region IS NOT DISTINCT FROM ${place}::text`,
     );
     waiting += Number(count?.n ?? 0);
-    const covers = place === null ? sql`cardinality(s.regions) = 0` : sql`(cardinality(s.regions) = 0 OR ${place}::text = ANY(s.regions))`;
+    const covers =
+      place === null
+        ? sql`cardinality(s.regions) = 0`
+        : sql`(cardinality(s.regions) = 0 OR ${place}::text = ANY(s.regions))`;
     const rows = await queryRows<{ contract_id: string; collector_id: string }>(
       ctx.tx,
       sql`

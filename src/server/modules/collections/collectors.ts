@@ -27,7 +27,11 @@ export async function listCollectors(executor: Executor, userId?: string): Promi
           ${userId ? sql`AND u.id = ${userId}` : sql``}
         ORDER BY u.first_name, u.last_name, u.id`,
   );
-  return rows.map((row) => ({ ...row, openCases: Number(row.openCases), maxOpenCases: Number(row.maxOpenCases) }));
+  return rows.map((row) => ({
+    ...row,
+    openCases: Number(row.openCases),
+    maxOpenCases: Number(row.maxOpenCases),
+  }));
 }
 
 /** A collector's regions, cap and whether the automatic assignment deals them cases. Audited. */
@@ -56,7 +60,9 @@ export async function saveCollector(
     action: 'collections.collector_settings',
     entityType: 'collector',
     entityId: userId,
-    before: before ? { regions: before.regions, maxOpenCases: before.maxOpenCases, active: before.active } : null,
+    before: before
+      ? { regions: before.regions, maxOpenCases: before.maxOpenCases, active: before.active }
+      : null,
     after: { regions, maxOpenCases: body.maxOpenCases, active: body.active },
   });
   const [after] = await listCollectors(ctx.tx, userId);

@@ -1,7 +1,14 @@
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { collectionEndpoints, type PromiseToPay, type QueueRow } from '../../../contracts/collections';
 import { queryRows } from '../../../db/client';
-import { collectionCases, collectionPromises, contracts, customers, servicePlans, users } from '../../../db/schema';
+import {
+  collectionCases,
+  collectionPromises,
+  contracts,
+  customers,
+  servicePlans,
+  users,
+} from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
 import { phoneFor, piiVariant } from '../../pii';
@@ -83,36 +90,38 @@ export const queueList = defineList({
       .innerJoin(servicePlans, eq(servicePlans.id, collectionCases.planId))
       .leftJoin(users, eq(users.id, collectionCases.collectorId))
       .orderBy(...orderBy);
-    return rows.map(({ k, number, customerName, phone, planCode, collectorName }): QueueRow => ({
-      contractId: k.contractId,
-      contractNumber: number,
-      customerId: k.customerId,
-      customerName,
-      customerPhone: phoneFor(viewer, phone),
-      region: k.region,
-      planCode,
-      bucket: k.bucket,
-      dpd: k.dpd,
-      amountOverdue: k.amountOverdue,
-      regularPayment: k.regularPayment,
-      currency: k.currency,
-      riskGrade: k.riskGrade,
-      brokenPromises: k.brokenPromises,
-      daysSinceContact: k.daysSinceContact,
-      dueToday: k.dueToday,
-      promiseState: k.promiseState,
-      score: k.score,
-      parts: {
-        dpd: k.dpdPoints,
-        amount: k.amountPoints,
-        risk: k.riskPoints,
-        promises: k.promisePoints,
-        contact: k.contactPoints,
-      },
-      scoredOn: k.scoredOn,
-      collectorId: k.collectorId,
-      collectorName: k.collectorId ? collectorName : null,
-    }));
+    return rows.map(
+      ({ k, number, customerName, phone, planCode, collectorName }): QueueRow => ({
+        contractId: k.contractId,
+        contractNumber: number,
+        customerId: k.customerId,
+        customerName,
+        customerPhone: phoneFor(viewer, phone),
+        region: k.region,
+        planCode,
+        bucket: k.bucket,
+        dpd: k.dpd,
+        amountOverdue: k.amountOverdue,
+        regularPayment: k.regularPayment,
+        currency: k.currency,
+        riskGrade: k.riskGrade,
+        brokenPromises: k.brokenPromises,
+        daysSinceContact: k.daysSinceContact,
+        dueToday: k.dueToday,
+        promiseState: k.promiseState,
+        score: k.score,
+        parts: {
+          dpd: k.dpdPoints,
+          amount: k.amountPoints,
+          risk: k.riskPoints,
+          promises: k.promisePoints,
+          contact: k.contactPoints,
+        },
+        scoredOn: k.scoredOn,
+        collectorId: k.collectorId,
+        collectorName: k.collectorId ? collectorName : null,
+      }),
+    );
   },
   csv: csvOf<QueueRow>({ filename: 'collections-queue.csv', noun: 'cases' }, [
     { header: 'Contract', value: (r) => r.contractNumber },
@@ -163,7 +172,9 @@ export const promiseList = defineList({
             ORDER BY ${sql.join(orderBy, sql`, `)} LIMIT ${limit} OFFSET ${offset})
           SELECT ${promiseColumns} FROM page JOIN ${collectionPromises} p ON p.id = page.id ${promiseJoins}
           ORDER BY page.n`,
-    ).then((rows) => rows.map((row) => ({ ...row, amount: Number(row.amount), amountPaid: Number(row.amountPaid) }))),
+    ).then((rows) =>
+      rows.map((row) => ({ ...row, amount: Number(row.amount), amountPaid: Number(row.amountPaid) })),
+    ),
   csv: csvOf<PromiseToPay>({ filename: 'promises.csv', noun: 'promises' }, [
     { header: 'Contract', value: (r) => r.contractNumber },
     { header: 'Customer', value: (r) => r.customerName },

@@ -82,7 +82,12 @@ export async function checkPromises(ctx: TxContext, actor: Actor, date: string):
     entityId: date,
     after: {
       businessDate: date,
-      promises: checked.map((p) => ({ id: p.id, contractId: p.contractId, state: p.state, amountPaid: p.amountPaid })),
+      promises: checked.map((p) => ({
+        id: p.id,
+        contractId: p.contractId,
+        state: p.state,
+        amountPaid: p.amountPaid,
+      })),
     },
   });
   return checked;

@@ -25,7 +25,8 @@ import { organisation } from '../../organisation';
 import { listRegions } from '../customers/service';
 import { listCollectors } from './collectors';
 
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());
+const iso = (value: unknown) =>
+  value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 
 /** The columns of a promise as the API shows it (with its contract, customer and collector). */
 export const promiseColumns = sql`p.id, p.contract_id AS "contractId", c.number AS "contractNumber",
@@ -59,7 +60,10 @@ async function actionsWhere(executor: Executor, where: ReturnType<typeof sql>): 
 
 /** The contract page's collections card: its case, actions and promises. */
 export async function contractCase(ctx: AppContext, contractId: string): Promise<ContractCase> {
-  const [exists] = await queryRows<{ id: string }>(ctx.db, sql`SELECT id FROM ${contracts} WHERE id = ${contractId}`);
+  const [exists] = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`SELECT id FROM ${contracts} WHERE id = ${contractId}`,
+  );
   if (!exists) throw notFound('Contract not found');
   const [kase] = await queryRows<{
     in_queue: boolean;

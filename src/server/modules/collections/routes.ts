@@ -61,7 +61,9 @@ export async function collectionRoutes(app: AppInstance): Promise<void> {
     withTransaction(ctx, (tx) => autoAssign(tx, actorOf(request), request.body.region)),
   );
 
-  route(app, collectionEndpoints.collectors, manage, async () => ({ collectors: await listCollectors(ctx.db) }));
+  route(app, collectionEndpoints.collectors, manage, async () => ({
+    collectors: await listCollectors(ctx.db),
+  }));
 
   route(app, collectionEndpoints.saveCollector, manage, (request) =>
     withTransaction(ctx, (tx) => saveCollector(tx, actorOf(request), request.params.id, request.body)),
@@ -69,7 +71,10 @@ export async function collectionRoutes(app: AppInstance): Promise<void> {
 
   route(app, collectionEndpoints.performance, manage, (request) => {
     const { from, to } = request.query;
-    if (from > to) throw badRequest('from must not be after to', [{ field: 'from', message: 'from must not be after to' }]);
+    if (from > to)
+      throw badRequest('from must not be after to', [
+        { field: 'from', message: 'from must not be after to' },
+      ]);
     return performance(ctx, from, to);
   });
 

@@ -16,9 +16,13 @@ export interface ScoreSqlInput {
  * so the queue is scored set-based; integer arithmetic only (bigint division floors a positive
  * quotient like Math.floor). `collections.test.ts` holds the two equal on random inputs.
  */
-export function scorePartsSql(input: ScoreSqlInput): Record<'dpd' | 'amount' | 'risk' | 'promises' | 'contact', SQL> {
+export function scorePartsSql(
+  input: ScoreSqlInput,
+): Record<'dpd' | 'amount' | 'risk' | 'promises' | 'contact', SQL> {
   const r = SCORE_RULES;
-  const grades = Object.entries(r.riskPoints).map(([grade, points]) => sql`WHEN ${sql.raw(`'${grade}'`)} THEN ${sql.raw(String(points))}`);
+  const grades = Object.entries(r.riskPoints).map(
+    ([grade, points]) => sql`WHEN ${sql.raw(`'${grade}'`)} THEN ${sql.raw(String(points))}`,
+  );
   return {
     dpd: sql`(LEAST(GREATEST(${input.dpd}, 0), ${sql.raw(String(r.dpdCapDays))}) * ${sql.raw(String(r.dpdPerDay))})`,
     amount: sql`(LEAST(GREATEST(${input.amountOverdue}, 0)::bigint * ${sql.raw(String(r.amountPerPayment))} / GREATEST(${input.regularPayment}, 1)::bigint, ${sql.raw(String(r.amountCap))})::int)`,
