@@ -21,6 +21,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
+import { ContractCaseCard } from '@/web/features/collections/contract-case-card';
 import {
   ContractPaymentsCard,
   RecordPaymentButton,
@@ -335,6 +336,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
             </ol>
           </SideCard>
           <ContractAutoDebitCard contract={c} />
+          <ContractCaseCard contract={c} />
         </div>
       </div>
     </div>
