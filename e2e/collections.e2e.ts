@@ -133,7 +133,8 @@ describe('collections in Chromium', () => {
     await setUpBook();
 
     // The manager finds the case in the queue, reads why it ranks there, and assigns it.
-    const desk = await suite.openAs(manager, undefined, '/collections');
+    const desk = await suite.openAs(manager);
+    await desk.page.goto('/collections');
     const row = desk.page.getByTestId(`row-case-${contractId}`);
     await row.waitFor();
     expect(await row.textContent()).toContain(contractNumber);
@@ -155,7 +156,8 @@ describe('collections in Chromium', () => {
     await desk.context.close();
 
     // The collector works it from their own queue, with the keyboard where a person would.
-    const { page, errors, context } = await suite.openAs(collector, undefined, '/collections?tab=mine');
+    const { page, errors, context } = await suite.openAs(collector);
+    await page.goto('/collections?tab=mine');
     const mine = page.getByTestId(`row-case-${contractId}`);
     await mine.waitFor();
     await page.getByTestId(`button-log-action-${contractId}`).click();
