@@ -67,7 +67,7 @@ export async function logAction(
     if (amount > contract.outstandingTotal)
       throw fieldRefusal(
         'promiseAmount',
-        `The amount is more than the ${contract.outstandingTotal} minor units outstanding`,
+        `The amount is more than the ${formatMoney(contract.outstandingTotal, contract.currency)} outstanding`,
       );
     const [kase] = await ctx.tx
       .select({ collectorId: collectionCases.collectorId })
