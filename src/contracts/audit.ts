@@ -82,6 +82,8 @@ export const AUDIT_ACTIONS = [
   'collections.assign',
   'collections.auto_assign',
   'collections.collector_settings',
+  /** A manager scored the queue now, between closes of business. */
+  'collections.refresh',
   /** A close of business checked the promises due (one row per date). */
   'collections.promises_checked',
 ] as const;

@@ -1,6 +1,6 @@
 import { collectionEndpoints } from '../../../contracts/collections';
 import type { AppInstance } from '../../app';
-import { actorOf } from '../../audit';
+import { actorOf, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import { badRequest } from '../../errors';
 import { type ListDefinition, listCsv, listPageJson } from '../../list-definition';
@@ -79,8 +79,18 @@ export async function collectionRoutes(app: AppInstance): Promise<void> {
   });
 
   // Scores the queue for the business date now (the close of business does it every night).
-  route(app, collectionEndpoints.refresh, manage, async () => {
+  route(app, collectionEndpoints.refresh, manage, async (request) => {
     const org = await organisation(ctx, ctx.db);
-    return withTransaction(ctx, (tx) => refreshCases(tx, businessToday(ctx, org)));
+    const businessDate = businessToday(ctx, org);
+    return withTransaction(ctx, async (tx) => {
+      const result = await refreshCases(tx, businessDate);
+      await writeAudit(tx.tx, actorOf(request), {
+        action: 'collections.refresh',
+        entityType: 'collection_case',
+        entityId: null,
+        after: { businessDate, ...result },
+      });
+      return result;
+    });
   });
 }
