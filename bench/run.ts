@@ -2,6 +2,7 @@
 // measured against the built app (`npm run build` first). Prints a table with PASS/FAIL.
 import { existsSync } from 'node:fs';
 import { closeOfBusinessBenchmarks } from './close-of-business';
+import { collectionsQueueBenchmarks } from './collections-queue';
 import { contractBenchmarks } from './contracts';
 import { engineBenchmarks } from './engine';
 import { failed, type Measurement, printTable } from './lib/report';
@@ -16,6 +17,7 @@ const SUITES: Record<string, () => Promise<Measurement[]>> = {
   contracts: contractBenchmarks,
   payments: paymentBenchmarks,
   'close-of-business': closeOfBusinessBenchmarks,
+  'collections-queue': collectionsQueueBenchmarks,
 };
 
 if (!existsSync('dist/server/main.js') || !existsSync('dist/web/index.html')) {

@@ -6,6 +6,7 @@ import { autoDebitEndpoints } from './auto-debit';
 import { businessDateEndpoints } from './business-date';
 import { calculatorEndpoints } from './calculator';
 import { eodEndpoints } from './close-of-business';
+import { collectionEndpoints } from './collections';
 import { contractEndpoints } from './contracts';
 import { customerEndpoints } from './customers';
 import { dashboardEndpoints } from './dashboard';
@@ -60,6 +61,7 @@ export const ENDPOINTS = {
   assistant: assistantEndpoints,
   autoDebit: autoDebitEndpoints,
   messages: messageEndpoints,
+  collections: collectionEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

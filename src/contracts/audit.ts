@@ -89,6 +89,15 @@ export const AUDIT_ACTIONS = [
   'job.run',
   /** A close of business asked for by a person (API.md "Batch and assistant"). */
   'eod.run',
+  /** Collections: an action logged on a case (its row is about the customer: their timeline). */
+  'collections.action',
+  'collections.assign',
+  'collections.auto_assign',
+  'collections.collector_settings',
+  /** A manager scored the queue now, between closes of business. */
+  'collections.refresh',
+  /** A close of business checked the promises due (one row per date). */
+  'collections.promises_checked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -113,6 +122,10 @@ export const AUDIT_ENTITY_TYPES = [
   'eod_run',
   /** The device control provider settings (one row). */
   'device_control_settings',
+  /** Collections cases (bulk assignment names them in `after`). */
+  'collection_case',
+  /** A collector's settings: the id is the user's. */
+  'collector',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   'reports.run': 'finance',
   'treasury.read': 'finance',
   'contracts.approve': 'manager',
+  /** Collections for managers: assignment, collectors' regions and caps, performance. */
+  'collections.manage': 'manager',
   'devices.control': 'manager',
   /** Manual override (PRODUCT.md "Device control"): give use to a unit in arrears, with a reason. */
   'devices.override': 'manager',

@@ -5,6 +5,7 @@
  */
 export * from './allocation';
 export * from './close-of-business';
+export * from './collections-score';
 export * from './dates';
 export * from './delinquency';
 export * from './errors';

@@ -27,6 +27,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { calculatorRoutes } from './modules/calculator/routes';
 import { closeOfBusinessRoutes } from './modules/close-of-business/routes';
+import { collectionRoutes } from './modules/collections/routes';
 import { contractRoutes } from './modules/contracts/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { deviceControlRoutes } from './modules/devices/control/routes';
@@ -113,6 +114,7 @@ const MODULES = [
   ledgerRoutes,
   autoDebitRoutes,
   messageRoutes,
+  collectionRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

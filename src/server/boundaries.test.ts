@@ -19,6 +19,7 @@ const OWNERS: Record<string, readonly string[]> = {
   // Staff identity: sign-in, the staff list, one's own profile, and the session store.
   'auth.ts': ['modules/auth', 'modules/users', 'modules/profile', 'sessions.ts'],
   'close-of-business.ts': ['modules/close-of-business'],
+  'collections.ts': ['modules/collections'],
   'contracts.ts': ['modules/contracts'],
   'customers.ts': ['modules/customers'],
   'devices.ts': ['modules/devices'],
@@ -111,6 +112,29 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   // The outbox list shows each message with its customer's name and contract's number.
   'modules/messages/list.ts: customers': 'outbox list and contract card in one statement',
   'modules/messages/list.ts: contracts': 'outbox list and contract card in one statement',
+  // Collections: the queue is scored and shown set-based in one statement each (decision 030).
+  'modules/collections/refresh.ts: contracts':
+    'the queue is scored set-based in one statement (decision 030)',
+  'modules/collections/refresh.ts: contractInstallments':
+    'the amount overdue of every case, set-based in the scoring statement (decision 030)',
+  'modules/collections/refresh.ts: customers':
+    'region, agent and risk grade of every case, in the scoring statement',
+  'modules/collections/list.ts: contracts': 'the queue shows and searches the contract number',
+  'modules/collections/list.ts: customers': 'the queue shows and searches the customer',
+  'modules/collections/list.ts: servicePlans': 'the queue shows the plan',
+  'modules/collections/list.ts: users': 'the queue shows the collector’s name',
+  'modules/collections/read.ts: contracts': 'actions and promises shown with their contract number',
+  'modules/collections/read.ts: customers': 'promises shown with their customer’s name',
+  'modules/collections/read.ts: users': 'staff names on actions, promises and performance',
+  'modules/collections/read.ts: servicePlans': 'the queue’s plan filter names the plans of its cases',
+  'modules/collections/read.ts: payments':
+    'performance: the amount paid on each collector’s cases, one statement',
+  'modules/collections/promises.ts: payments':
+    'close of business step 5 checks every promise due against its payments in one statement',
+  'modules/collections/promises.ts: contracts': 'the collector’s notice names the contract number',
+  'modules/collections/assign.ts: users':
+    'round-robin deals cases to active staff only, in one statement per region',
+  'modules/collections/collectors.ts: users': 'collectors are the staff whose role works collections',
 };
 
 function sourceFiles(directory: string): string[] {

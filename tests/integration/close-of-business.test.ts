@@ -101,6 +101,8 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
         FROM contract_events e JOIN contracts c ON c.id = e.contract_id
       UNION ALL SELECT concat_ws(',', 'jl', e.business_date, e.source_type, e.description, l.account_code, l.debit, l.credit, c.number)
         FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id LEFT JOIN contracts c ON c.id = l.contract_id
+      UNION ALL SELECT concat_ws(',', 'case', c.number, k.score, k.in_queue, k.scored_on, k.promise_state)
+        FROM collection_cases k JOIN contracts c ON c.id = k.contract_id
       UNION ALL SELECT concat_ws(',', 'step', business_date, step, status, counts::text, note) FROM eod_steps
       UNION ALL SELECT concat_ws(',', 'run', business_date, status) FROM eod_runs
       UNION ALL SELECT 'snap,' || (to_jsonb(s) - 'computed_at')::text FROM portfolio_snapshots s
@@ -176,7 +178,9 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
       ['interest_accrual', 'completed'],
       ['snapshot', 'completed'],
     ]);
-    expect(closed?.steps.find((s) => s.step === 'promises')?.note).toMatch(/not built yet/);
+    // Step 5: no promise was due; the queue is scored for the date (collections, decision 030).
+    expect(closed?.steps.find((s) => s.step === 'promises')?.counts).toMatchObject({ checked: 0, broken: 0 });
+    expect(closed?.steps.find((s) => s.step === 'reminders')?.note).toMatch(/not built yet/);
 
     // Step 2: exactly the domain's late fees, once per overdue instalment past its grace days.
     const rules: Record<string, [LateFeeRule, number] | null> = {

@@ -2,6 +2,7 @@ export * from './activity';
 export * from './audit';
 export * from './auth';
 export * from './close-of-business';
+export * from './collections';
 export * from './contracts';
 export * from './customers';
 export * from './device-control';

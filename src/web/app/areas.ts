@@ -161,6 +161,7 @@ export const AREAS = {
       'The collections queue and your own queue: overdue accounts by age, logged actions and promises to pay, repossessions and collector performance.',
     icon: HandCoins,
     access: 'signedIn',
+    permission: 'collections.work',
     group: 'servicing',
   },
   '/device-control': {

@@ -22,6 +22,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/admin/auto-debit': lazy(() => import('@/web/pages/admin-auto-debit')),
   '/payment-processing': lazy(() => import('@/web/pages/payment-processing')),
   '/device-control': lazy(() => import('@/web/pages/device-control')),
+  '/collections': lazy(() => import('@/web/pages/collections')),
 };
 
 /**

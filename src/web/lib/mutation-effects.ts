@@ -64,6 +64,9 @@ export const MUTATION_EFFECTS = {
     k.contracts.all(),
     k.devices.all(),
     k.ledger.all(),
+    k.collections.queue(),
+    k.collections.promises(),
+    k.collections.contractCase(),
   ],
   /** A mandate added, paused or resumed: the monitor, the mandates list and its contract's card. */
   mandateChanged: (contractId: string) => [
@@ -81,6 +84,21 @@ export const MUTATION_EFFECTS = {
     k.payments.corrections(),
     k.contracts.all(),
     k.ledger.all(),
+    k.devices.all(),
+  ],
+  /**
+   * A collections action, assignment or collector's settings: the queue, promises, collectors and
+   * performance, every contract's case card and the contract pages (the action is on their timeline;
+   * an escalation to lock queues a device command).
+   */
+  collectionsChanged: [
+    k.collections.queue(),
+    k.collections.promises(),
+    k.collections.collectors(),
+    k.collections.options(),
+    k.collections.performance(),
+    k.collections.contractCase(),
+    k.contracts.all(),
     k.devices.all(),
   ],
   /** A statement import uploaded, re-mapped, confirmed or discarded: its preview, rows and the list. */

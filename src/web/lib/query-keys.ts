@@ -122,6 +122,20 @@ export const queryKeys = {
     /** The suspense queue (under `all`, so a posted payment refreshes it). */
     suspense: (query: object) => ['/api/payments', 'suspense', query] as const,
   },
+  collections: {
+    /** The queue and promise lists (ListPage keys start with their paths). */
+    queue: () => ['/api/collections/queue'] as const,
+    promises: () => ['/api/collections/promises'] as const,
+    options: () => ['/api/collections/options'] as const,
+    collectors: () => ['/api/collections/collectors'] as const,
+    performance: (range?: object) =>
+      (range
+        ? ['/api/collections/performance', range]
+        : ['/api/collections/performance']) as readonly unknown[],
+    /** A contract's case: actions and promises (its page's card). */
+    contractCase: (id?: string) =>
+      (id ? ['/api/collections/contracts', id] : ['/api/collections/contracts']) as readonly unknown[],
+  },
   paymentImports: {
     all: () => ['/api/payment-imports'] as const,
     list: (page: number) => ['/api/payment-imports', 'list', page] as const,

@@ -11,6 +11,7 @@ import type { AppContext, TxContext } from '../../context';
 import { AppError } from '../../errors';
 import { lockOrganisation, organisation, saveLastClosedDate } from '../../organisation';
 import { withTransaction } from '../../transaction';
+import { refreshCases } from '../collections/refresh';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { runsOf } from './read';
 import { STEPS, type StepInput } from './steps';
@@ -70,7 +71,11 @@ export async function closeBusinessDate(
   const after = await withTransaction(ctx, async (tx) => {
     const settled = await organisation(tx, tx.tx);
     // The figures lists show are today's, not the last closed date's.
-    if (settled.lastClosedDate && settled.lastClosedDate < today) await refreshDelinquencyIn(tx, today);
+    if (settled.lastClosedDate && settled.lastClosedDate < today) {
+      await refreshDelinquencyIn(tx, today);
+      // And the collections queue scored on them (decision 030).
+      await refreshCases(tx, today);
+    }
     return settled;
   });
   const runs = await runsOf(ctx.db, dates.length ? dates : [date]);

@@ -4,6 +4,8 @@ import type { Organisation } from '../../../contracts/profile';
 import { minorUnitDigits } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
+import { brokenPromiseMessages, checkPromises } from '../collections/promises';
+import { refreshCases } from '../collections/refresh';
 import {
   accrueInterest,
   chargeLateFees,
@@ -35,7 +37,7 @@ export interface StepResult {
 
 type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
 
-const NOT_BUILT = 'not built yet: it comes with collections and the message outbox';
+const NOT_BUILT = 'not built yet: it comes with the message outbox';
 
 /**
  * The eight steps of PRODUCT.md §2 "Close of business", in their order. Each runs set-based in
@@ -90,7 +92,34 @@ export const STEPS: Record<EodStep, Step> = {
     return { counts: { defaulted: moved.length } };
   },
 
-  promises: async () => ({ counts: {}, note: NOT_BUILT }),
+  promises: async (ctx, { date, org, actor }) => {
+    const checked = await checkPromises(ctx, actor, date);
+    const broken = checked.filter((promise) => promise.state === 'broken');
+    // The customer is told of a broken promise through the outbox, in this transaction (decision 027).
+    const told = broken.length
+      ? await queueMessagesFrom(
+          ctx,
+          actor,
+          brokenPromiseMessages(
+            broken.map((promise) => promise.id),
+            minorUnitDigits(org.currency),
+          ),
+          { type: 'close_of_business', id: date },
+        )
+      : {};
+    // The queue is scored for the date after the promises moved (broken promises rank higher).
+    const queue = await refreshCases(ctx, date);
+    return {
+      counts: {
+        checked: checked.length,
+        kept: checked.filter((promise) => promise.state === 'kept').length,
+        partlyKept: checked.filter((promise) => promise.state === 'partly_kept').length,
+        broken: broken.length,
+        customersMessaged: told.broken_promise ?? 0,
+        casesScored: queue.cases,
+      },
+    };
+  },
 
   // Reminders before due, overdue on days 1, 3 and 7, and the lock warning the day before a
   // controlled unit would lock (decision 027): one INSERT … SELECT into the outbox, keyed per

@@ -26,7 +26,7 @@ const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.i
   + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
 
 /** Minor units as `messageMoney` writes them: the code, the grouped amount, the currency's decimals. */
-const money = (amount: SQL, digits: number) =>
+export const messageMoneySql = (amount: SQL, digits: number) =>
   sql`(c.currency || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
         ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
 
@@ -42,7 +42,7 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
            jsonb_build_object('contractNumber', c.number, 'dueDate', to_char(due.due_date, 'YYYY-MM-DD'),
-                              'amount', ${money(sql`due.amount`, digits)}),
+                              'amount', ${messageMoneySql(sql`due.amount`, digits)}),
            ${key(sql`'reminder_before_due'`)}
     FROM ${contracts} c
     JOIN LATERAL (SELECT i.due_date, sum(${remaining}) AS amount FROM ${contractInstallments} i
@@ -53,14 +53,14 @@ export function reminderCandidates(rules: ReminderRules): SQL {
     UNION ALL
     SELECT c.customer_id, c.id, 'overdue_day_' || c.dpd,
            jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
-                              'amountOverdue', ${money(overdueAmount, digits)}),
+                              'amountOverdue', ${messageMoneySql(overdueAmount, digits)}),
            ${key(sql`'overdue_day_' || c.dpd`)}
     FROM ${contracts} c
     WHERE c.status = 'active' AND c.dpd = ANY(${sql.param([...overdueDays])}::int[])
     UNION ALL
     SELECT c.customer_id, c.id, 'lock_warning',
            jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
-                              'amountOverdue', ${money(overdueAmount, digits)}),
+                              'amountOverdue', ${messageMoneySql(overdueAmount, digits)}),
            ${key(sql`'lock_warning'`)}
     FROM ${contracts} c
     WHERE c.status IN ('active', 'defaulted') AND ${lockAfter} IS NOT NULL AND c.dpd > 0

@@ -419,6 +419,8 @@ function summarise(action: string, before: Json, after: Json): string {
       return `KYC status ${text(before?.kycStatus)} → ${text(after?.kycStatus)}${
         after?.reason ? ` (${text(after.reason)})` : ''
       }`;
+    case 'collections.action':
+      return text(after?.summary);
     default:
       return action;
   }

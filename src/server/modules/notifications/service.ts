@@ -68,6 +68,37 @@ export function notificationWrites(
   };
 }
 
+/**
+ * Many notifications in one statement, one per row of `source` (user_id, title, message, type,
+ * link, task): the close of business tells each collector of their own broken promises without a
+ * statement per promise. Deactivated users and those who switched `category` off get nothing.
+ * Answers how many were written.
+ */
+export async function notifyFrom(
+  ctx: TxContext,
+  source: SQL,
+  category?: NotificationCategory,
+): Promise<number> {
+  const optedOut = category
+    ? sql`COALESCE((${userPreferences.notificationSettings} ->> ${category})::boolean, true)`
+    : sql`true`;
+  const [row] = await queryRows<{ n: number }>(
+    ctx.tx,
+    sql`WITH notice AS (
+      INSERT INTO ${notifications} (id, user_id, title, message, type, link, task, created_at)
+      SELECT gen_random_uuid()::text, v.user_id, v.title, v.message, v.type, v.link, v.task, ${ctx.clock.now()}
+      FROM (${source}) AS v(user_id, title, message, type, link, task)
+      JOIN ${users} ON ${users.id} = v.user_id
+      LEFT JOIN ${userPreferences} ON ${userPreferences.userId} = ${users.id}
+      WHERE ${users.active} AND ${optedOut}
+      RETURNING user_id)
+    SELECT count(*)::int AS n FROM notice`,
+  );
+  const n = Number(row?.n ?? 0);
+  if (n) await ctx.bus.publish(ctx.tx, 'notifications', '*');
+  return n;
+}
+
 const targetKey = (target: NotificationTarget) => ('userId' in target ? target.userId : '*');
 
 function notificationInsert(

@@ -35,6 +35,12 @@ const COUNT_LABELS: Record<string, string> = {
   beforeDue: 'reminders before due',
   overdue: 'overdue reminders',
   lockWarnings: 'lock warnings',
+  checked: 'promises checked',
+  kept: 'kept',
+  partlyKept: 'partly kept',
+  broken: 'broken',
+  customersMessaged: 'customers messaged',
+  casesScored: 'collections cases scored',
 };
 
 /** The counts that are money (minor units of the organisation's currency): shown as money. */

@@ -22,6 +22,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
 import { ContractMessagesCard } from '@/web/features/messages/contract-messages-card';
+import { ContractCaseCard } from '@/web/features/collections/contract-case-card';
 import {
   ContractPaymentsCard,
   RecordPaymentButton,
@@ -337,6 +338,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
           </SideCard>
           <ContractMessagesCard contract={c} />
           <ContractAutoDebitCard contract={c} />
+          <ContractCaseCard contract={c} />
         </div>
       </div>
     </div>

@@ -1,0 +1,205 @@
+import type { APIRequestContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { addDays } from '../src/domain';
+import { SAMPLE_FILES } from '../tests/support/multipart';
+import { accessibilityViolations, screenshot } from './support/browser';
+import { manager, owner, type Person } from './support/session';
+import { startBrowserSuite } from './support/suite';
+
+/**
+ * A collections case worked end to end in a real browser against the built app: a contract falls
+ * into arrears (the business date moved past its first due date, the days between closed), a
+ * manager assigns the case to a collector from the queue, the collector logs a call with its
+ * outcome and a promise to pay for the next business day, and after the close of that day the
+ * page shows the promise broken. The book is set up through the API.
+ */
+const suite = startBrowserSuite({ BUSINESS_DATE_CONTROL: 'true' });
+
+const collector: Person = {
+  firstName: 'Cathy',
+  lastName: 'Mwende',
+  email: 'cathy@example.com',
+  password: 'collector passphrase 1',
+};
+
+/** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
+async function api(request: APIRequestContext) {
+  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
+  const call = async (method: 'post' | 'put' | 'get', url: string, data?: unknown, status = 200) => {
+    const response = await request[method](url, {
+      headers: { 'x-csrf-token': csrfToken },
+      ...(data === undefined ? {} : { data }),
+    });
+    if (response.status() !== status)
+      throw new Error(`${method} ${url}: ${response.status()} ${await response.text()}`);
+    return response.json();
+  };
+  return {
+    csrfToken,
+    post: (url: string, data?: unknown, status = 201) => call('post', url, data, status),
+    put: (url: string, data?: unknown) => call('put', url, data),
+    get: (url: string) => call('get', url),
+  };
+}
+
+let contractId = '';
+let contractNumber = '';
+let admin: Awaited<ReturnType<typeof api>>;
+
+/** The owner, a manager and a collector, and an active monthly contract in arrears. */
+async function setUpBook(): Promise<void> {
+  const ownerSession = await suite.open();
+  const request = ownerSession.context.request;
+  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
+  admin = await api(request);
+  const clients: Record<string, APIRequestContext> = {};
+  for (const [person, role] of [
+    [manager, 'manager'],
+    [collector, 'collector'],
+  ] as const) {
+    const invite = await admin.post('/api/invites', { email: person.email, role });
+    const context = await suite.browser.newContext({ baseURL: suite.url });
+    const joined = await context.request.post('/api/register', {
+      data: { ...person, inviteToken: invite.token },
+    });
+    expect(joined.status(), await joined.text()).toBe(201);
+    clients[role] = context.request;
+  }
+  const managerApi = await api(clients.manager as APIRequestContext);
+  const customer = await admin.post('/api/customers', {
+    firstName: 'Juma',
+    lastName: 'Kariuki',
+    phone: '+254722000111',
+    monthlyIncome: 60_000,
+    region: 'Central',
+  });
+  for (const [type, buffer, mimeType] of [
+    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
+    ['selfie', SAMPLE_FILES.png, 'image/png'],
+  ] as const) {
+    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
+      headers: { 'x-csrf-token': admin.csrfToken },
+      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
+    });
+    expect(uploaded.status(), await uploaded.text()).toBe(201);
+    const { document } = (await uploaded.json()) as { document: { id: string } };
+    await managerApi.post(
+      `/api/customers/${customer.id}/documents/${document.id}/review`,
+      { decision: 'verify' },
+      200,
+    );
+  }
+  const model = await admin.post('/api/device-models', {
+    make: 'Tecno',
+    model: 'Spark 20',
+    category: 'smartphone',
+    retailPrice: 150_000,
+    costPrice: 90_000,
+    controlKind: 'none',
+  });
+  const device = await admin.post('/api/devices', { serialNumber: 'TS20-0042', modelId: model.id });
+  const plan = await admin.post('/api/service-plans', {
+    code: 'PHONE-M',
+    name: 'Monthly phone plan',
+    frequency: 'monthly',
+    allowedTerms: [4, 6, 12],
+    apr: 15,
+    interestMethod: 'declining',
+    minDepositPercent: 10,
+    installmentMultiple: 100,
+  });
+  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
+  const contract = await admin.post('/api/contracts', {
+    customerId: customer.id,
+    deviceId: device.id,
+    planId: plan.id,
+    deposit: 25_000,
+    term: 4,
+  });
+  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
+  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
+  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
+  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
+  contractId = contract.id;
+  contractNumber = contract.number;
+  // Five days past the first due date: the days between are closed, the case scored.
+  const active = await admin.get(`/api/contracts/${contract.id}`);
+  await admin.put('/api/business-date', { businessDate: addDays(active.firstDueDate, 5) });
+  for (const client of Object.values(clients)) await client.dispose();
+}
+
+describe('collections in Chromium', () => {
+  it('works a case: assignment, a call, a promise, broken at the next close of business', async () => {
+    await setUpBook();
+
+    // The manager finds the case in the queue, reads why it ranks there, and assigns it.
+    const desk = await suite.openAs(manager);
+    await desk.page.goto('/collections');
+    const row = desk.page.getByTestId(`row-case-${contractId}`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain(contractNumber);
+    await desk.page.getByTestId(`score-${contractId}`).locator('summary').click();
+    expect(await desk.page.getByTestId(`score-${contractId}`).textContent()).toContain('for 5 days past due');
+    await desk.page.getByTestId(`button-assign-${contractId}`).click();
+    await desk.page.getByTestId('dialog-assign').waitFor();
+    await desk.page.getByTestId('button-submit-assign').click();
+    await desk.page.getByText('Choose a collector').waitFor();
+    const choice = desk.page.getByTestId('select-assign-collector');
+    await expect.poll(() => choice.locator('option').count()).toBeGreaterThan(2);
+    const value = await choice.locator('option', { hasText: 'Cathy Mwende' }).getAttribute('value');
+    await choice.selectOption(value ?? '');
+    await desk.page.getByTestId('button-submit-assign').click();
+    await desk.page.getByTestId('dialog-assign').waitFor({ state: 'detached' });
+    await expect.poll(() => row.textContent()).toContain('Cathy Mwende');
+    expect(await accessibilityViolations(desk.page)).toEqual([]);
+    expect(desk.errors).toEqual([]);
+    await desk.context.close();
+
+    // The collector works it from their own queue, with the keyboard where a person would.
+    const { page, errors, context } = await suite.openAs(collector);
+    await page.goto('/collections?tab=mine');
+    const mine = page.getByTestId(`row-case-${contractId}`);
+    await mine.waitFor();
+    await page.getByTestId(`button-log-action-${contractId}`).click();
+    await page.getByTestId('dialog-log-action').waitFor();
+    await page.getByTestId('button-submit-action').click();
+    await page.getByText('Choose the outcome').waitFor();
+    await page.getByTestId('select-action-outcome').selectOption('no_answer');
+    await page.getByTestId('input-action-note').fill('Phone rang out twice');
+    await page.getByTestId('input-action-note').press('Tab');
+    await page.getByTestId('button-submit-action').click();
+    await page.getByTestId('dialog-log-action').waitFor({ state: 'detached' });
+
+    await page.getByTestId(`button-log-action-${contractId}`).click();
+    await page.getByTestId('select-action-kind').selectOption('promise');
+    await page.getByTestId('input-promise-amount').fill('abc');
+    await page.getByTestId('button-submit-action').click();
+    await page.getByText(/The amount must be an amount such as/).waitFor();
+    await page.getByTestId('input-promise-amount').fill('50');
+    const promised = await page.getByTestId('input-promise-date').inputValue();
+    await screenshot(page, 'collections-promise');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByTestId('input-promise-amount').press('Enter');
+    await page.getByTestId('dialog-log-action').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId(`badge-promise-${contractId}`).textContent()).toBe('Pending');
+
+    // The next business day passes without a payment: its close breaks the promise.
+    await admin.put('/api/business-date', { businessDate: addDays(promised, 1) });
+    await page.getByTestId('tab-promises').click();
+    await page.reload();
+    const promises = page.getByTestId('table-promises');
+    await promises.waitFor();
+    await expect.poll(() => promises.textContent()).toContain('Broken');
+
+    // The contract page shows the case's actions and the broken promise.
+    await page.goto(`/contracts/${contractId}`);
+    const card = page.getByTestId('card-contract-collections');
+    await card.waitFor();
+    await expect.poll(() => card.textContent()).toContain('Broken');
+    expect(await card.textContent()).toContain('Phone rang out twice');
+    expect(await page.getByTestId('button-contract-log-action').count()).toBe(1);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,135 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { CONTACT_KINDS } from '../../../contracts/collections';
+import { queryRows } from '../../../db/client';
+import {
+  collectionActions,
+  collectionCases,
+  collectionPromises,
+  contractInstallments,
+  contracts,
+  customers,
+} from '../../../db/schema';
+import { tablesChanged } from '../../cache';
+import type { TxContext } from '../../context';
+import { LIVE_STATUSES } from '../contracts/portfolio';
+import { scorePartsSql } from './score-sql';
+
+/**
+ * Brings the collections cases to the business date `date`, set-based in one statement: every
+ * live contract in arrears, due that day or whose latest promise was broken gets (or keeps) its
+ * case with the score's inputs and parts; a case whose contract no longer qualifies (paid, or
+ * closed) leaves the queue but keeps its assignment and history. `contractIds` narrows it to
+ * some contracts (after an action on them). Answers how many cases were written and how many are
+ * in the queue.
+ */
+export async function refreshCases(
+  ctx: TxContext,
+  date: string,
+  contractIds?: readonly string[],
+): Promise<{ cases: number; inQueue: number }> {
+  const only = (column: SQL) =>
+    contractIds ? sql`AND ${column} = ANY(${sql.param([...contractIds])}::text[])` : sql``;
+  const contacts = sql.raw(CONTACT_KINDS.map((kind) => `'${kind}'`).join(', '));
+  const parts = scorePartsSql({
+    dpd: sql`s.dpd`,
+    amountOverdue: sql`s.amount_overdue`,
+    regularPayment: sql`s.regular_payment`,
+    riskGrade: sql`s.risk_grade`,
+    brokenPromises: sql`s.broken_promises`,
+    daysSinceContact: sql`s.days_since_contact`,
+  });
+  const [row] = await queryRows<{ cases: number; in_queue: number }>(
+    ctx.tx,
+    sql`
+    WITH candidates AS (
+      SELECT c.id, c.customer_id, c.plan_id, c.bucket, c.dpd, c.currency, c.schedule_version,
+             (c.installment + c.service_fee) AS regular_payment,
+             COALESCE(c.next_due_date = ${date}::date, false) AS due_today
+      FROM ${contracts} c
+      WHERE c.status IN ${[...LIVE_STATUSES]} ${only(sql`c.id`)}
+        AND (c.dpd > 0 OR c.next_due_date = ${date}::date
+             OR EXISTS (SELECT 1 FROM ${collectionCases} k WHERE k.contract_id = c.id)
+             OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id))
+    ), overdue AS (
+      SELECT i.contract_id,
+             sum(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
+                 + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)::bigint AS amount
+      FROM candidates l
+      JOIN ${contractInstallments} i
+        ON i.contract_id = l.id AND i.schedule_version = l.schedule_version
+       AND i.settled_at IS NULL AND i.due_date < ${date}::date
+      WHERE l.dpd > 0
+      GROUP BY i.contract_id
+    ), promised AS (
+      SELECT p.contract_id,
+             count(*) FILTER (WHERE p.state IN ('broken', 'partly_kept'))::int AS broken,
+             (array_agg(p.state ORDER BY p.taken_at DESC, p.id DESC))[1] AS latest
+      FROM candidates l JOIN ${collectionPromises} p ON p.contract_id = l.id
+      GROUP BY p.contract_id
+    ), contacted AS (
+      SELECT a.contract_id, max(a.at) AS last_at, max(a.business_date) AS last_date
+      FROM candidates l JOIN ${collectionActions} a ON a.contract_id = l.id
+      WHERE a.kind IN (${contacts})
+      GROUP BY a.contract_id
+    ), s AS (
+      SELECT l.id, l.customer_id, l.plan_id, cu.region, cu.assigned_agent_id AS agent_id, l.bucket, l.dpd,
+             COALESCE(o.amount, 0) AS amount_overdue, l.regular_payment, l.currency, l.due_today,
+             cu.risk_grade, COALESCE(p.broken, 0) AS broken_promises, k.last_at,
+             (${date}::date - k.last_date) AS days_since_contact, p.latest AS promise_state
+      FROM candidates l
+      JOIN ${customers} cu ON cu.id = l.customer_id
+      LEFT JOIN overdue o ON o.contract_id = l.id
+      LEFT JOIN promised p ON p.contract_id = l.id
+      LEFT JOIN contacted k ON k.contract_id = l.id
+    ), scored AS (
+      SELECT s.*, ${parts.dpd} AS dpd_points, ${parts.amount} AS amount_points, ${parts.risk} AS risk_points,
+             ${parts.promises} AS promise_points, ${parts.contact} AS contact_points,
+             (s.dpd > 0 OR s.due_today OR s.promise_state IN ('broken', 'partly_kept')) AS in_queue
+      FROM s
+    ), written AS (
+      INSERT INTO ${collectionCases} AS cc (
+        contract_id, customer_id, plan_id, region, agent_id, bucket, dpd, amount_overdue, regular_payment,
+        currency, due_today, risk_grade, broken_promises, last_contact_at, days_since_contact, promise_state,
+        score, dpd_points, amount_points, risk_points, promise_points, contact_points, in_queue, scored_on, updated_at)
+      SELECT id, customer_id, plan_id, region, agent_id, bucket, dpd, amount_overdue, regular_payment,
+             currency, due_today, risk_grade, broken_promises, last_at, days_since_contact, promise_state,
+             dpd_points + amount_points + risk_points + promise_points + contact_points,
+             dpd_points, amount_points, risk_points, promise_points, contact_points, in_queue, ${date}::date,
+             ${ctx.clock.now()}
+      FROM scored
+      ON CONFLICT (contract_id) DO UPDATE SET
+        customer_id = excluded.customer_id, plan_id = excluded.plan_id, region = excluded.region,
+        agent_id = excluded.agent_id, bucket = excluded.bucket, dpd = excluded.dpd,
+        amount_overdue = excluded.amount_overdue, regular_payment = excluded.regular_payment,
+        currency = excluded.currency, due_today = excluded.due_today, risk_grade = excluded.risk_grade,
+        broken_promises = excluded.broken_promises, last_contact_at = excluded.last_contact_at,
+        days_since_contact = excluded.days_since_contact, promise_state = excluded.promise_state,
+        score = excluded.score, dpd_points = excluded.dpd_points, amount_points = excluded.amount_points,
+        risk_points = excluded.risk_points, promise_points = excluded.promise_points,
+        contact_points = excluded.contact_points, in_queue = excluded.in_queue,
+        scored_on = excluded.scored_on, updated_at = excluded.updated_at
+      -- Only rows whose figures moved: a second refresh for the same date writes nothing.
+      WHERE (cc.customer_id, cc.plan_id, cc.region, cc.agent_id, cc.bucket, cc.dpd, cc.amount_overdue,
+             cc.regular_payment, cc.due_today, cc.risk_grade, cc.broken_promises, cc.last_contact_at,
+             cc.days_since_contact, cc.promise_state, cc.score, cc.in_queue, cc.scored_on)
+        IS DISTINCT FROM
+            (excluded.customer_id, excluded.plan_id, excluded.region, excluded.agent_id, excluded.bucket,
+             excluded.dpd, excluded.amount_overdue, excluded.regular_payment, excluded.due_today,
+             excluded.risk_grade, excluded.broken_promises, excluded.last_contact_at,
+             excluded.days_since_contact, excluded.promise_state, excluded.score, excluded.in_queue,
+             excluded.scored_on)
+      RETURNING cc.contract_id, cc.in_queue
+    ), closed AS (
+      -- Cases of contracts no longer live (paid off, written off, returned) leave the queue.
+      UPDATE ${collectionCases} cc SET in_queue = false, updated_at = ${ctx.clock.now()}
+      FROM ${contracts} c
+      WHERE c.id = cc.contract_id AND cc.in_queue AND c.status NOT IN ${[...LIVE_STATUSES]} ${only(sql`cc.contract_id`)}
+      RETURNING cc.contract_id
+    )
+    SELECT (SELECT count(*) FROM written)::int + (SELECT count(*) FROM closed)::int AS cases,
+           (SELECT count(*) FROM written WHERE in_queue)::int AS in_queue`,
+  );
+  const cases = Number(row?.cases ?? 0);
+  if (cases) await tablesChanged(ctx, ctx.tx, collectionCases);
+  return { cases, inQueue: Number(row?.in_queue ?? 0) };
+}

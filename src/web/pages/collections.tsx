@@ -1,0 +1,45 @@
+import { CalendarCheck, ChartColumn, ListOrdered, UserCheck } from 'lucide-react';
+import { can } from '@/contracts/roles';
+import { AREAS } from '@/web/app/areas';
+import { AreaLayout } from '@/web/components/area-layout';
+import { type RoutedTab, RoutedTabs } from '@/web/components/routed-tabs';
+import { PerformancePanel } from '@/web/features/collections/performance';
+import { PromisesList } from '@/web/features/collections/promises-list';
+import { QueueList, useQueueOptions } from '@/web/features/collections/queue-list';
+import { useAuth } from '@/web/hooks/use-auth';
+
+const AREA = AREAS['/collections'];
+
+/**
+ * /collections (PRODUCT.md §2 "Collections"): the queue ranked by priority score, my own queue,
+ * promises to pay, and collector performance for managers. Repossessions and write-off requests
+ * add their tabs here.
+ */
+export default function CollectionsPage() {
+  const { user } = useAuth();
+  const options = useQueueOptions(can(user, 'collections.work'));
+  const tabs: [RoutedTab, ...RoutedTab[]] = [
+    { value: 'queue', label: 'Queue', icon: ListOrdered, content: <QueueList key="queue" /> },
+    { value: 'mine', label: 'My queue', icon: UserCheck, content: <QueueList key="mine" mine /> },
+    { value: 'promises', label: 'Promises', icon: CalendarCheck, content: <PromisesList /> },
+  ];
+  if (can(user, 'collections.manage') && options.data)
+    tabs.push({
+      value: 'performance',
+      label: 'Performance',
+      icon: ChartColumn,
+      content: <PerformancePanel businessDate={options.data.businessDate} />,
+    });
+  return (
+    <AreaLayout
+      area={AREA}
+      className="gap-2"
+      refusal={{
+        heading: 'Collectors work the collections queue',
+        reason: 'Ask a manager for the collector role to work cases.',
+      }}
+    >
+      <RoutedTabs label="Collections" listClassName="max-w-full overflow-x-auto" tabs={tabs} />
+    </AreaLayout>
+  );
+}
