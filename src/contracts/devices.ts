@@ -565,3 +565,13 @@ export const deviceModelEndpoints = {
     response: deviceModelSchema,
   }),
 };
+
+/** The state a unit came back in from a customer (a repossession records it on the unit). */
+export const DEVICE_CONDITIONS = ['good', 'damaged', 'parts_missing', 'unusable'] as const;
+export type DeviceCondition = (typeof DEVICE_CONDITIONS)[number];
+export const DEVICE_CONDITION_LABELS: Record<DeviceCondition, string> = {
+  good: 'Good',
+  damaged: 'Damaged',
+  parts_missing: 'Parts missing',
+  unusable: 'Unusable',
+};

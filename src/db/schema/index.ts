@@ -12,3 +12,4 @@ export * from './notifications';
 export * from './payments';
 export * from './plans';
 export * from './preferences';
+export * from './recoveries';
