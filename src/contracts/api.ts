@@ -19,6 +19,7 @@ import { paymentImportEndpoints } from './payment-imports';
 import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
+import { recoveryEndpoints } from './recoveries';
 import { settingsEndpoints } from './settings';
 
 /**
@@ -52,6 +53,7 @@ export const ENDPOINTS = {
   calculator: calculatorEndpoints,
   assistant: assistantEndpoints,
   autoDebit: autoDebitEndpoints,
+  recoveries: recoveryEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

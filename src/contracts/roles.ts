@@ -31,6 +31,8 @@ export const PERMISSIONS = {
   'reports.run': 'finance',
   'treasury.read': 'finance',
   'contracts.approve': 'manager',
+  /** Approve, reject and record the recovery of repossessions; approve or reject write-offs (never one's own request). */
+  'recoveries.approve': 'manager',
   'devices.control': 'manager',
   /** Manual override (PRODUCT.md "Device control"): give use to a unit in arrears, with a reason. */
   'devices.override': 'manager',

@@ -39,6 +39,7 @@ import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
 import { paymentImportRoutes } from './modules/payments/import-routes';
 import { mobileMoneyRoutes } from './modules/payments/mobile-money/routes';
 import { paymentRoutes } from './modules/payments/routes';
+import { recoveryRoutes } from './modules/recoveries/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -109,6 +110,7 @@ const MODULES = [
   mobileMoneyRoutes,
   ledgerRoutes,
   autoDebitRoutes,
+  recoveryRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

@@ -419,6 +419,9 @@ function summarise(action: string, before: Json, after: Json): string {
       return `KYC status ${text(before?.kycStatus)} → ${text(after?.kycStatus)}${
         after?.reason ? ` (${text(after.reason)})` : ''
       }`;
+    case 'customer.recovery':
+      // Written by the recoveries area: its own words, naming the contract.
+      return text(after?.summary);
     default:
       return action;
   }
