@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACT_STATUSES, CONTRACT_TRANSITIONS } from './contracts';
 import { DOCUMENT_STATUSES, DOCUMENT_TRANSITIONS } from './customers';
 import { DEVICE_STATUSES, MANUAL_TRANSITIONS, moveByHandTo, UNIT_TRANSITIONS } from './devices';
-import { REPOSSESSION_STATUSES, REPOSSESSION_TRANSITIONS, WRITE_OFF_STATUSES, WRITE_OFF_TRANSITIONS } from './recoveries';
+import {
+  REPOSSESSION_STATUSES,
+  REPOSSESSION_TRANSITIONS,
+  WRITE_OFF_STATUSES,
+  WRITE_OFF_TRANSITIONS,
+} from './recoveries';
 import { canMove, movesFrom, type TransitionTable } from './transitions';
 
 /** Every (move, status) pair: allowed exactly when listed, refused otherwise. */

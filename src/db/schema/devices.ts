@@ -98,7 +98,10 @@ export const devices = pgTable(
     index('devices_created_idx').on(t.createdAt, t.id),
     check('devices_status_check', inList(t.status, DEVICE_STATUSES)),
     check('devices_lock_state_check', inList(t.lockState, LOCK_STATES)),
-    check('devices_condition_check', sql`${t.condition} IS NULL OR ${inList(t.condition, DEVICE_CONDITIONS)}`),
+    check(
+      'devices_condition_check',
+      sql`${t.condition} IS NULL OR ${inList(t.condition, DEVICE_CONDITIONS)}`,
+    ),
     check('devices_control_check', inList(t.controlKind, CONTROL_KINDS)),
     check(
       'devices_openpaygo_check',

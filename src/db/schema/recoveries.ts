@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import {
   BALANCE_TREATMENTS,
   type Components,
@@ -50,7 +60,10 @@ export const repossessions = pgTable(
     index('repossessions_status_idx').on(t.status, t.requestedAt),
     index('repossessions_requested_idx').on(t.requestedAt, t.id),
     check('repossessions_status_check', inList(t.status, REPOSSESSION_STATUSES)),
-    check('repossessions_condition_check', sql`${t.condition} IS NULL OR ${inList(t.condition, DEVICE_CONDITIONS)}`),
+    check(
+      'repossessions_condition_check',
+      sql`${t.condition} IS NULL OR ${inList(t.condition, DEVICE_CONDITIONS)}`,
+    ),
     check(
       'repossessions_balance_check',
       sql`${t.balanceTreatment} IS NULL OR ${inList(t.balanceTreatment, BALANCE_TREATMENTS)}`,

@@ -20,7 +20,11 @@ export interface RecoveryContract {
 }
 
 /** The contract's parties and status, locked when `forUpdate` (the caller's transaction then owns the row). */
-export async function recoveryContract(executor: Executor, id: string, forUpdate = false): Promise<RecoveryContract> {
+export async function recoveryContract(
+  executor: Executor,
+  id: string,
+  forUpdate = false,
+): Promise<RecoveryContract> {
   const [row] = await queryRows<{
     id: string;
     number: string;
@@ -96,7 +100,11 @@ export async function closeForRecovery(
         ...spec.figures,
         dpd: 0,
       },
-      event: { type: move === 'repossess' ? 'repossessed' : 'written_off', message: spec.message, data: spec.data },
+      event: {
+        type: move === 'repossess' ? 'repossessed' : 'written_off',
+        message: spec.message,
+        data: spec.data,
+      },
     }),
     effects: spec.effects,
     audit: (before) => ({

@@ -31,7 +31,8 @@ export async function contractReceivables(executor: Executor, contractId: string
     sql`SELECT account_code, sum(debit - credit) AS balance FROM ${journalLines}
         WHERE contract_id = ${contractId} AND account_code IN ${codes} GROUP BY account_code`,
   );
-  const of = (code: string) => Math.max(0, Number(rows.find((row) => row.account_code === code)?.balance ?? 0));
+  const of = (code: string) =>
+    Math.max(0, Number(rows.find((row) => row.account_code === code)?.balance ?? 0));
   return {
     principal: of(RECEIVABLE_ACCOUNTS.principal),
     interest: of(RECEIVABLE_ACCOUNTS.interest),

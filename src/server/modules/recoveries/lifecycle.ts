@@ -29,7 +29,8 @@ const REPOSSESSION_REFUSALS: Record<RepossessionMove, (row: RepossessionRow) => 
     row.status === 'requested'
       ? 'This repossession is not approved yet: a second person must approve it before the device is recovered'
       : `Only an approved repossession can be recovered; this one is ${row.status}`,
-  cancel: (row) => `Only a repossession not yet recovered or decided against can be cancelled; this one is ${row.status}`,
+  cancel: (row) =>
+    `Only a repossession not yet recovered or decided against can be cancelled; this one is ${row.status}`,
 };
 
 export const repossessionLifecycle: Lifecycle<
@@ -48,16 +49,29 @@ export const repossessionLifecycle: Lifecycle<
   async write(ctx: TxContext, row, move, change, actor) {
     await ctx.tx
       .update(repossessions)
-      .set({ ...change.set, status: REPOSSESSION_TRANSITIONS[move].to, version: sql`${repossessions.version} + 1` })
+      .set({
+        ...change.set,
+        status: REPOSSESSION_TRANSITIONS[move].to,
+        version: sql`${repossessions.version} + 1`,
+      })
       .where(eq(repossessions.id, row.id));
     await addEvent(ctx, row.contractId, actor, change.event.type, change.event.message, change.event.data);
   },
 };
 
-export const writeOffLifecycle: Lifecycle<WriteOffStatus, WriteOffMove, WriteOffRow, RequestChange<WriteOffRow>> = {
+export const writeOffLifecycle: Lifecycle<
+  WriteOffStatus,
+  WriteOffMove,
+  WriteOffRow,
+  RequestChange<WriteOffRow>
+> = {
   table: WRITE_OFF_TRANSITIONS,
   async lock(ctx, id) {
-    const [row] = await ctx.tx.select().from(writeOffRequests).where(eq(writeOffRequests.id, id)).for('update');
+    const [row] = await ctx.tx
+      .select()
+      .from(writeOffRequests)
+      .where(eq(writeOffRequests.id, id))
+      .for('update');
     if (!row) throw notFound('Write-off request not found');
     return row;
   },

@@ -1,6 +1,6 @@
 import type { Components } from '../../../contracts/recoveries';
-import { ACCOUNTS, type PostingLine } from '../ledger/service';
 import { type BookReceivables, RECEIVABLE_ACCOUNTS } from '../ledger/receivables';
+import { ACCOUNTS, type PostingLine } from '../ledger/service';
 
 const PARTS = ['principal', 'interest', 'fees', 'penalties'] as const;
 

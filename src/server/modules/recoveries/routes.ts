@@ -65,13 +65,17 @@ export async function recoveryRoutes(app: AppInstance): Promise<void> {
 
   route(app, recoveryEndpoints.approveRepossession, decide, async (request) => {
     const { id } = request.params;
-    await withTransaction(ctx, (tx) => decideRepossession(tx, actorOf(request), id, 'approve', request.body.note));
+    await withTransaction(ctx, (tx) =>
+      decideRepossession(tx, actorOf(request), id, 'approve', request.body.note),
+    );
     return repossessionOf(id);
   });
 
   route(app, recoveryEndpoints.rejectRepossession, decide, async (request) => {
     const { id } = request.params;
-    await withTransaction(ctx, (tx) => decideRepossession(tx, actorOf(request), id, 'reject', request.body.reason));
+    await withTransaction(ctx, (tx) =>
+      decideRepossession(tx, actorOf(request), id, 'reject', request.body.reason),
+    );
     return repossessionOf(id);
   });
 

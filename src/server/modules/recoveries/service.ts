@@ -12,7 +12,12 @@ import { conflict, forbidden, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { transition } from '../../transitions';
 import { addEvent } from '../contracts/events';
-import { closeForRecovery, outstandingByComponent, type RecoveryContract, recoveryContract } from '../contracts/recovery';
+import {
+  closeForRecovery,
+  outstandingByComponent,
+  type RecoveryContract,
+  recoveryContract,
+} from '../contracts/recovery';
 import { returnUnitFromCustomer } from '../devices/returns';
 import { contractReceivables } from '../ledger/receivables';
 import { post } from '../ledger/service';
@@ -55,7 +60,9 @@ async function openRepossession(ctx: TxContext, contractId: string) {
   const [open] = await ctx.tx
     .select({ id: repossessions.id, status: repossessions.status })
     .from(repossessions)
-    .where(and(eq(repossessions.contractId, contractId), inArray(repossessions.status, ['requested', 'approved'])));
+    .where(
+      and(eq(repossessions.contractId, contractId), inArray(repossessions.status, ['requested', 'approved'])),
+    );
   return open;
 }
 
@@ -84,7 +91,10 @@ export async function requestRepossession(
     throw conflict(`${contract.number} already has a repossession under way`, 'RECOVERY_STATE');
   }
   if (await openWriteOff(ctx, contractId)) {
-    throw conflict(`${contract.number} has a write-off waiting for approval; decide it first`, 'RECOVERY_STATE');
+    throw conflict(
+      `${contract.number} has a write-off waiting for approval; decide it first`,
+      'RECOVERY_STATE',
+    );
   }
   const outstanding = await outstandingByComponent(ctx.tx, contractId);
   const id = randomUUID();
@@ -118,7 +128,11 @@ export async function requestRepossession(
     entityId: id,
     after: { contractId, reason, outstanding },
   });
-  await writeAudit(ctx.tx, actor, customerLine(contract, `Repossession of ${contract.number} requested: ${reason}`));
+  await writeAudit(
+    ctx.tx,
+    actor,
+    customerLine(contract, `Repossession of ${contract.number} requested: ${reason}`),
+  );
   return id;
 }
 
@@ -169,7 +183,12 @@ export async function decideRepossession(
 }
 
 /** Cancels a repossession not yet recovered (the customer paid, the device cannot be found). */
-export async function cancelRepossession(ctx: TxContext, actor: Actor, id: string, reason: string): Promise<void> {
+export async function cancelRepossession(
+  ctx: TxContext,
+  actor: Actor,
+  id: string,
+  reason: string,
+): Promise<void> {
   let contract: RecoveryContract | undefined;
   await transition(ctx, repossessionLifecycle, id, 'cancel', {
     actor,
@@ -178,7 +197,11 @@ export async function cancelRepossession(ctx: TxContext, actor: Actor, id: strin
     },
     change: () => ({
       set: { decisionNote: reason, decidedBy: actor.id, decidedAt: ctx.clock.now() },
-      event: { type: 'repossession_cancelled', message: `Repossession cancelled: ${reason}`, data: { repossessionId: id } },
+      event: {
+        type: 'repossession_cancelled',
+        message: `Repossession cancelled: ${reason}`,
+        data: { repossessionId: id },
+      },
     }),
     audit: (before) => ({
       action: 'repossession.cancel',
@@ -187,7 +210,8 @@ export async function cancelRepossession(ctx: TxContext, actor: Actor, id: strin
       before: { status: before.status },
       after: { status: 'cancelled', reason },
     }),
-    alsoAudited: () => (contract ? [customerLine(contract, `Repossession of ${contract.number} cancelled: ${reason}`)] : []),
+    alsoAudited: () =>
+      contract ? [customerLine(contract, `Repossession of ${contract.number} cancelled: ${reason}`)] : [],
   });
   await resolveTask(ctx, repossessionTask(id));
 }
@@ -214,7 +238,10 @@ export async function recoverRepossession(
     async check(row) {
       contract = await recoveryContract(ctx.tx, row.contractId);
       if (contract.deviceId !== row.deviceId) {
-        throw unprocessable('The contract no longer holds the device this repossession names', 'RECOVERY_STATE');
+        throw unprocessable(
+          'The contract no longer holds the device this repossession names',
+          'RECOVERY_STATE',
+        );
       }
     },
     async change(row) {
@@ -369,7 +396,11 @@ export async function requestWriteOff(
     entityId: id,
     after: { contractId, reason, outstanding },
   });
-  await writeAudit(ctx.tx, actor, customerLine(contract, `Write-off of ${contract.number} requested: ${reason}`));
+  await writeAudit(
+    ctx.tx,
+    actor,
+    customerLine(contract, `Write-off of ${contract.number} requested: ${reason}`),
+  );
   return id;
 }
 
@@ -378,7 +409,12 @@ export async function requestWriteOff(
  * receivables still on the books are written off against credit losses, the contract closes as
  * written off. A second approval finds the request approved: 409, nothing written.
  */
-export async function approveWriteOff(ctx: TxContext, actor: Actor, id: string, note?: string): Promise<void> {
+export async function approveWriteOff(
+  ctx: TxContext,
+  actor: Actor,
+  id: string,
+  note?: string,
+): Promise<void> {
   const org = await organisation(ctx, ctx.tx);
   const today = businessToday(ctx, org);
   let contract: RecoveryContract | undefined;
@@ -447,7 +483,12 @@ export async function approveWriteOff(ctx: TxContext, actor: Actor, id: string, 
   await resolveTask(ctx, writeOffTask(id));
 }
 
-export async function rejectWriteOff(ctx: TxContext, actor: Actor, id: string, reason: string): Promise<void> {
+export async function rejectWriteOff(
+  ctx: TxContext,
+  actor: Actor,
+  id: string,
+  reason: string,
+): Promise<void> {
   let contract: RecoveryContract | undefined;
   await transition(ctx, writeOffLifecycle, id, 'reject', {
     actor,
@@ -457,7 +498,11 @@ export async function rejectWriteOff(ctx: TxContext, actor: Actor, id: string, r
     },
     change: () => ({
       set: { decidedBy: actor.id, decidedAt: ctx.clock.now(), decisionNote: reason },
-      event: { type: 'write_off_rejected', message: `Write-off rejected: ${reason}`, data: { writeOffId: id } },
+      event: {
+        type: 'write_off_rejected',
+        message: `Write-off rejected: ${reason}`,
+        data: { writeOffId: id },
+      },
     }),
     audit: () => ({
       action: 'write_off.reject',
