@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contract } from '../../src/contracts/contracts';
+import type { User } from '../../src/contracts/auth';
 import type { TrialBalance } from '../../src/contracts/ledger';
 import type { ContractRecoveries, Repossession, WriteOff } from '../../src/contracts/recoveries';
 import { queryRows } from '../../src/db/client';
@@ -17,8 +18,8 @@ import { activeContract, type OriginationStaff } from '../support/origination';
 describe.each(DATABASE_KINDS)('recoveries on %s', (kind) => {
   let t: TestApp;
   let staff: OriginationStaff;
-  let collector: TestClient;
-  let checker: TestClient;
+  let collector: TestClient & { user: User };
+  let checker: TestClient & { user: User };
   let finance: TestClient;
   let viewer: TestClient;
 
