@@ -21,6 +21,7 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/finance': lazy(() => import('@/web/pages/finance')),
   '/admin/auto-debit': lazy(() => import('@/web/pages/admin-auto-debit')),
   '/payment-processing': lazy(() => import('@/web/pages/payment-processing')),
+  '/collections': lazy(() => import('@/web/pages/collections')),
 };
 
 /**

@@ -106,6 +106,12 @@ export const queryKeys = {
     /** The suspense queue (under `all`, so a posted payment refreshes it). */
     suspense: (query: object) => ['/api/payments', 'suspense', query] as const,
   },
+  recoveries: {
+    repossessions: () => ['/api/repossessions'] as const,
+    writeOffs: () => ['/api/write-offs'] as const,
+    /** A contract's latest requests and balance (its page's card; under the contract's key). */
+    contract: (id: string) => ['/api/contracts', id, 'recoveries'] as const,
+  },
   paymentImports: {
     all: () => ['/api/payment-imports'] as const,
     list: (page: number) => ['/api/payment-imports', 'list', page] as const,
