@@ -482,6 +482,7 @@ export function RecoverDialog({
         </FormField>
         <AmountField
           id={`${id}-value`}
+          label="Recovery value"
           currency={currency}
           value={value}
           onChange={setValue}
