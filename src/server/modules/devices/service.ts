@@ -62,6 +62,8 @@ export function toDevice(row: DeviceRow, model: ModelRow): Device {
           }
         : null,
     notes: row.notes,
+    condition: row.condition,
+    conditionNotes: row.conditionNotes,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
