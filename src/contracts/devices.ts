@@ -577,4 +577,3 @@ export const deviceModelEndpoints = {
     response: deviceModelSchema,
   }),
 };
-
