@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Contract } from '../../src/contracts/contracts';
 import type { User } from '../../src/contracts/auth';
+import type { Contract } from '../../src/contracts/contracts';
 import type { TrialBalance } from '../../src/contracts/ledger';
 import type { ContractRecoveries, Repossession, WriteOff } from '../../src/contracts/recoveries';
 import { queryRows } from '../../src/db/client';
