@@ -24,6 +24,7 @@ import { paymentImportEndpoints } from './payment-imports';
 import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
+import { recoveryEndpoints } from './recoveries';
 import { settingsEndpoints } from './settings';
 
 /**
@@ -62,6 +63,7 @@ export const ENDPOINTS = {
   autoDebit: autoDebitEndpoints,
   messages: messageEndpoints,
   collections: collectionEndpoints,
+  recoveries: recoveryEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

@@ -69,6 +69,20 @@ export const AUDIT_ACTIONS = [
   'contract.deposit',
   'contract.activate',
   'contract.cancel',
+  /** Closed by a repossession's recovery (recoveries). */
+  'contract.repossess',
+  /** Its balance written off by an approved write-off request, or at a repossession's recovery. */
+  'contract.write_off',
+  'repossession.request',
+  'repossession.approve',
+  'repossession.reject',
+  'repossession.recover',
+  'repossession.cancel',
+  'write_off.request',
+  'write_off.approve',
+  'write_off.reject',
+  /** A line on the customer's timeline: a repossession or write-off of one of their contracts. */
+  'customer.recovery',
   /** Contracts moved to defaulted by a close of business step (one row per step, naming them). */
   'contract.default',
   'payment.create',
@@ -115,6 +129,8 @@ export const AUDIT_ENTITY_TYPES = [
   'contract',
   'payment',
   'payment_correction',
+  'repossession',
+  'write_off_request',
   'payment_import',
   'debit_mandate',
   'job',

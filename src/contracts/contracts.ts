@@ -34,6 +34,10 @@ export const CONTRACT_TRANSITIONS = {
   reopen: { from: ['paid_off'], to: 'active' },
   /** The close of business: days past due reached the plan's default-after days (decision 026). */
   default: { from: ['active'], to: 'defaulted' },
+  /** A repossessed device recovered (recoveries): the contract closes, its balance written off or kept as a receivable. */
+  repossess: { from: ['active', 'defaulted'], to: 'repossessed' },
+  /** An approved write-off request (recoveries): what is left of the balance comes off the books. */
+  writeOff: { from: ['active', 'defaulted', 'repossessed'], to: 'written_off' },
 } as const satisfies TransitionTable<ContractStatus>;
 export type ContractMove = keyof typeof CONTRACT_TRANSITIONS;
 

@@ -25,6 +25,15 @@ export const DEVICE_STATUSES = [
 ] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export const LOCK_STATES = ['unlocked', 'locked', 'unknown'] as const;
+/** The state a unit came back in from a customer (a repossession records it on the unit). */
+export const DEVICE_CONDITIONS = ['good', 'damaged', 'parts_missing', 'unusable'] as const;
+export type DeviceCondition = (typeof DEVICE_CONDITIONS)[number];
+export const DEVICE_CONDITION_LABELS: Record<DeviceCondition, string> = {
+  good: 'Good',
+  damaged: 'Damaged',
+  parts_missing: 'Parts missing',
+  unusable: 'Unusable',
+};
 /** Device control commands (PRODUCT.md section 2, Device control) and their states. */
 export const COMMAND_KINDS = ['lock', 'unlock', 'token', 'release'] as const;
 export type CommandKind = (typeof COMMAND_KINDS)[number];
@@ -314,6 +323,9 @@ export const deviceSchema = z.object({
     })
     .nullable(),
   notes: z.string().nullable(),
+  /** The state the unit came back in from a customer (a repossession records it), and what was seen. */
+  condition: z.enum(DEVICE_CONDITIONS).nullable(),
+  conditionNotes: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

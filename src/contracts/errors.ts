@@ -172,6 +172,8 @@ export const ERROR_CODES = {
   DEVICE_TAKEN: 'DEVICE_TAKEN',
   /** 422: whoever created or submitted the contract cannot approve it. */
   MAKER_CHECKER: 'MAKER_CHECKER',
+  /** 409: a repossession or write-off request not in a state for this (decided already, not approved yet), or one already open on the contract. */
+  RECOVERY_STATE: 'RECOVERY_STATE',
   /** 422: a condition of activation is unmet; the message says which. */
   ACTIVATION_REFUSED: 'ACTIVATION_REFUSED',
   /** 422: a deposit payment would collect more than the deposit. */

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   'contracts.approve': 'manager',
   /** Collections for managers: assignment, collectors' regions and caps, performance. */
   'collections.manage': 'manager',
+  /** Approve, reject and record the recovery of repossessions; approve or reject write-offs (never one's own request). */
+  'recoveries.approve': 'manager',
   'devices.control': 'manager',
   /** Manual override (PRODUCT.md "Device control"): give use to a unit in arrears, with a reason. */
   'devices.override': 'manager',

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACT_STATUSES, CONTRACT_TRANSITIONS } from './contracts';
 import { DOCUMENT_STATUSES, DOCUMENT_TRANSITIONS } from './customers';
 import { DEVICE_STATUSES, MANUAL_TRANSITIONS, moveByHandTo, UNIT_TRANSITIONS } from './devices';
+import {
+  REPOSSESSION_STATUSES,
+  REPOSSESSION_TRANSITIONS,
+  WRITE_OFF_STATUSES,
+  WRITE_OFF_TRANSITIONS,
+} from './recoveries';
 import { canMove, movesFrom, type TransitionTable } from './transitions';
 
 /** Every (move, status) pair: allowed exactly when listed, refused otherwise. */
@@ -19,7 +25,7 @@ function expectMatrix<S extends string, M extends string>(
 }
 
 describe('transition tables', () => {
-  it('contracts: submit a draft; approve, return or activate one pending approval; cancel before activation; paid off and reopened by payments', () => {
+  it('contracts: submit a draft; approve, return or activate one pending approval; cancel before activation; paid off and reopened by payments; closed by repossession or write-off', () => {
     expectMatrix(CONTRACT_TRANSITIONS, CONTRACT_STATUSES, {
       submit: 'draft',
       approve: 'pending_approval',
@@ -29,10 +35,22 @@ describe('transition tables', () => {
       payOff: 'active defaulted',
       reopen: 'paid_off',
       default: 'active',
+      repossess: 'active defaulted',
+      writeOff: 'active defaulted repossessed',
     });
     expect(CONTRACT_TRANSITIONS.activate.to).toBe('active');
     expect(CONTRACT_TRANSITIONS.return.to).toBe('draft');
-    expect(movesFrom(CONTRACT_TRANSITIONS, 'active')).toEqual(['payOff', 'default']);
+    expect(movesFrom(CONTRACT_TRANSITIONS, 'active')).toEqual(['payOff', 'default', 'repossess', 'writeOff']);
+  });
+
+  it('recoveries: a repossession is decided once, recovered only when approved, cancelled until recovered; a write-off is decided once', () => {
+    expectMatrix(REPOSSESSION_TRANSITIONS, REPOSSESSION_STATUSES, {
+      approve: 'requested',
+      reject: 'requested',
+      recover: 'approved',
+      cancel: 'requested approved',
+    });
+    expectMatrix(WRITE_OFF_TRANSITIONS, WRITE_OFF_STATUSES, { approve: 'pending', reject: 'pending' });
   });
 
   it('units: contracts reserve, assign and release; staff move the rest by hand; written off is final', () => {

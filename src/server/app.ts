@@ -44,6 +44,7 @@ import { mobileMoneyRoutes } from './modules/payments/mobile-money/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
+import { recoveryRoutes } from './modules/recoveries/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { userRoutes } from './modules/users/routes';
 import { projectPath } from './paths';
@@ -115,6 +116,7 @@ const MODULES = [
   autoDebitRoutes,
   messageRoutes,
   collectionRoutes,
+  recoveryRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

@@ -34,6 +34,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'notifications.ts': ['modules/notifications'],
   'payments.ts': ['modules/payments'],
   'plans.ts': ['modules/plans'],
+  'recoveries.ts': ['modules/recoveries'],
 };
 
 /** preferences.ts holds three areas' tables. */

@@ -17,6 +17,7 @@ import {
   COMMAND_STATES,
   CONTROL_KINDS,
   DEVICE_CATEGORIES,
+  DEVICE_CONDITIONS,
   DEVICE_STATUSES,
   LOCK_STATES,
   TOKEN_TYPES,
@@ -73,6 +74,9 @@ export const devices = pgTable(
     openpaygoCount: integer('openpaygo_count'),
     openpaygoTimeDivider: integer('openpaygo_time_divider'),
     notes: text('notes'),
+    /** The state the unit came back in from a customer (a repossession records it), and what was seen. */
+    condition: text('condition', { enum: DEVICE_CONDITIONS }),
+    conditionNotes: text('condition_notes'),
     /** What the unit cost when received (the model's cost then): inventory is debited and, on sale, credited by it. */
     costPrice: bigint('cost_price', { mode: 'number' }),
     createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
@@ -95,6 +99,10 @@ export const devices = pgTable(
     index('devices_created_idx').on(t.createdAt, t.id),
     check('devices_status_check', inList(t.status, DEVICE_STATUSES)),
     check('devices_lock_state_check', inList(t.lockState, LOCK_STATES)),
+    check(
+      'devices_condition_check',
+      sql`${t.condition} IS NULL OR ${inList(t.condition, DEVICE_CONDITIONS)}`,
+    ),
     check('devices_control_check', inList(t.controlKind, CONTROL_KINDS)),
     check(
       'devices_openpaygo_check',

@@ -16,3 +16,4 @@ export * from './notifications';
 export * from './payments';
 export * from './plans';
 export * from './preferences';
+export * from './recoveries';

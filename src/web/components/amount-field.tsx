@@ -15,7 +15,10 @@ export function AmountField({
   error,
   hint,
   testId,
+  label = 'Amount',
 }: {
+  /** What the amount is ("Recovery value"); the currency follows it. */
+  label?: string;
   id: string;
   currency: string;
   value: string;
@@ -25,7 +28,7 @@ export function AmountField({
   testId: string;
 }) {
   return (
-    <FormField id={id} label={`Amount (${currency})`} error={error} hint={hint}>
+    <FormField id={id} label={`${label} (${currency})`} error={error} hint={hint}>
       {(control) => (
         <Input
           {...control}

@@ -101,6 +101,19 @@ export const MUTATION_EFFECTS = {
     k.contracts.all(),
     k.devices.all(),
   ],
+  /**
+   * A repossession or write-off asked for or decided: both queues, contracts (a recovery or a
+   * write-off closes one, under `all` so its page's card too), the ledger, devices (a recovered
+   * unit comes back as returned) and notifications (the approval task).
+   */
+  recoveryChanged: [
+    k.recoveries.repossessions(),
+    k.recoveries.writeOffs(),
+    k.contracts.all(),
+    k.ledger.all(),
+    k.devices.all(),
+    k.notifications.all(),
+  ],
   /** A statement import uploaded, re-mapped, confirmed or discarded: its preview, rows and the list. */
   paymentImportChanged: [k.paymentImports.all()],
 } satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;

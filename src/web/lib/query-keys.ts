@@ -136,6 +136,12 @@ export const queryKeys = {
     contractCase: (id?: string) =>
       (id ? ['/api/collections/contracts', id] : ['/api/collections/contracts']) as readonly unknown[],
   },
+  recoveries: {
+    repossessions: () => ['/api/repossessions'] as const,
+    writeOffs: () => ['/api/write-offs'] as const,
+    /** A contract's latest requests and balance (its page's card; under the contract's key). */
+    contract: (id: string) => ['/api/contracts', id, 'recoveries'] as const,
+  },
   paymentImports: {
     all: () => ['/api/payment-imports'] as const,
     list: (page: number) => ['/api/payment-imports', 'list', page] as const,

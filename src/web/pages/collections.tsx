@@ -1,4 +1,4 @@
-import { CalendarCheck, ChartColumn, ListOrdered, UserCheck } from 'lucide-react';
+import { CalendarCheck, ChartColumn, ListOrdered, PackageX, Scissors, UserCheck } from 'lucide-react';
 import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { AreaLayout } from '@/web/components/area-layout';
@@ -6,14 +6,15 @@ import { type RoutedTab, RoutedTabs } from '@/web/components/routed-tabs';
 import { PerformancePanel } from '@/web/features/collections/performance';
 import { PromisesList } from '@/web/features/collections/promises-list';
 import { QueueList, useQueueOptions } from '@/web/features/collections/queue-list';
+import { RepossessionsTab, WriteOffsTab } from '@/web/features/recoveries';
 import { useAuth } from '@/web/hooks/use-auth';
 
 const AREA = AREAS['/collections'];
 
 /**
  * /collections (PRODUCT.md §2 "Collections"): the queue ranked by priority score, my own queue,
- * promises to pay, and collector performance for managers. Repossessions and write-off requests
- * add their tabs here.
+ * promises to pay, repossessions and write-off requests (the recoveries area), and collector
+ * performance for managers.
  */
 export default function CollectionsPage() {
   const { user } = useAuth();
@@ -22,6 +23,8 @@ export default function CollectionsPage() {
     { value: 'queue', label: 'Queue', icon: ListOrdered, content: <QueueList key="queue" /> },
     { value: 'mine', label: 'My queue', icon: UserCheck, content: <QueueList key="mine" mine /> },
     { value: 'promises', label: 'Promises', icon: CalendarCheck, content: <PromisesList /> },
+    { value: 'repossessions', label: 'Repossessions', icon: PackageX, content: <RepossessionsTab /> },
+    { value: 'write-offs', label: 'Write-offs', icon: Scissors, content: <WriteOffsTab /> },
   ];
   if (can(user, 'collections.manage') && options.data)
     tabs.push({

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Pencil } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import { type DeviceDetail, deviceEndpoints } from '@/contracts/devices';
+import { DEVICE_CONDITION_LABELS, type DeviceDetail, deviceEndpoints } from '@/contracts/devices';
 import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { BackLink, DetailPage, DetailPageStates, type DetailTexts } from '@/web/components/detail-page';
@@ -123,6 +123,14 @@ export default function DeviceDetailPage() {
               </Item>
               <Item label="Active until">{formatDay(device.activeUntil)}</Item>
               <Item label="Received">{formatDateTime(device.createdAt)}</Item>
+              {device.condition && (
+                <Item label="Condition when returned" wide>
+                  <span data-testid="text-device-condition">
+                    {DEVICE_CONDITION_LABELS[device.condition]}
+                    {device.conditionNotes ? `: ${device.conditionNotes}` : ''}
+                  </span>
+                </Item>
+              )}
               <Item label="Notes" wide>
                 <span className="whitespace-pre-wrap">{device.notes || '—'}</span>
               </Item>

@@ -31,6 +31,10 @@ const REFUSALS: Record<ContractMove, (row: ContractRow) => string> = {
   payOff: (row) => `Only a live contract can be paid off; ${row.number} is ${statusText(row)}`,
   reopen: (row) => `Only a paid-off contract can be reopened; ${row.number} is ${statusText(row)}`,
   default: (row) => `Only an active contract can be defaulted; ${row.number} is ${statusText(row)}`,
+  repossess: (row) =>
+    `Only an active or defaulted contract can close by repossession; ${row.number} is ${statusText(row)}`,
+  writeOff: (row) =>
+    `Only an active, defaulted or repossessed contract can be written off; ${row.number} is ${statusText(row)}`,
 };
 
 /** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */

@@ -420,6 +420,8 @@ function summarise(action: string, before: Json, after: Json): string {
         after?.reason ? ` (${text(after.reason)})` : ''
       }`;
     case 'collections.action':
+    case 'customer.recovery':
+      // Written by the recoveries area: its own words, naming the contract.
       return text(after?.summary);
     default:
       return action;

@@ -66,6 +66,8 @@ export function toDevice(row: DeviceRow, model: ModelRow): Device {
           }
         : null,
     notes: row.notes,
+    condition: row.condition,
+    conditionNotes: row.conditionNotes,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -200,8 +202,11 @@ export async function postStockReceipt(
   });
 }
 
-/** Statuses in which a unit sits in inventory at cost (contracts move it out on activation). */
-const IN_INVENTORY: ReadonlySet<DeviceStatus> = new Set(['in_stock', 'reserved']);
+/**
+ * Statuses in which a unit sits in inventory at cost (contracts move it out on activation); a
+ * unit returned from a customer is back in at its recovery value (returns.ts).
+ */
+const IN_INVENTORY: ReadonlySet<DeviceStatus> = new Set(['in_stock', 'reserved', 'returned']);
 
 /** What inventory losses hold for one unit: its losses less its recoveries, at cost. */
 async function unitLossOnBooks(ctx: TxContext, deviceId: string): Promise<number> {

@@ -11,7 +11,7 @@ import { unprocessable } from '../../errors';
 import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
 
-/** The accounts other modules post to, by meaning (codes seeded by migrations 0003, 0005 and 0008). */
+/** The accounts other modules post to, by meaning (codes seeded by migrations 0003, 0005, 0008 and 0025). */
 export const ACCOUNTS = {
   cash: '1000',
   bank: '1010',
@@ -30,6 +30,8 @@ export const ACCOUNTS = {
   penaltyIncome: '4300',
   costOfDevices: '5000',
   inventoryLosses: '5300',
+  /** Contract balances written off (recoveries; seeded by migration 0025). */
+  creditLosses: '5400',
 } as const;
 
 export interface PostingLine {

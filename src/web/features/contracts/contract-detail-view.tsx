@@ -30,6 +30,7 @@ import {
   takesPayments,
 } from '@/web/features/payments/contract-payments';
 import { RequestMpesaButton } from '@/web/features/payments/mpesa-push';
+import { ContractRecoveriesCard } from '@/web/features/recoveries/contract-recoveries-card';
 import { toast } from '@/web/hooks/use-toast';
 import { api, endpointUrl } from '@/web/lib/api';
 import { formatBusinessDate, formatDateTime, formatPercent } from '@/web/lib/format';
@@ -339,6 +340,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
           <ContractMessagesCard contract={c} />
           <ContractAutoDebitCard contract={c} />
           <ContractCaseCard contract={c} />
+          <ContractRecoveriesCard contract={c} user={user} />
         </div>
       </div>
     </div>

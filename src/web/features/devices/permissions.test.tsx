@@ -35,6 +35,8 @@ const UNIT: Device = {
   controlKind: 'lock_api',
   control: null,
   notes: null,
+  condition: null,
+  conditionNotes: null,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',
 };

@@ -96,6 +96,8 @@ export function device(overrides: Partial<DeviceDetail> = {}): DeviceDetail {
     controlKind: 'openpaygo',
     control: { kind: 'openpaygo', startingCode: 123456789, count: 1, timeDivider: 1 },
     notes: null,
+    condition: null,
+    conditionNotes: null,
     createdAt: '2026-01-05T10:00:00.000Z',
     updatedAt: '2026-01-05T10:00:00.000Z',
     events: [],
