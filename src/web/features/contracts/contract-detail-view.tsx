@@ -21,8 +21,8 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
-import { ContractMessagesCard } from '@/web/features/messages/contract-messages-card';
 import { ContractCaseCard } from '@/web/features/collections/contract-case-card';
+import { ContractMessagesCard } from '@/web/features/messages/contract-messages-card';
 import {
   ContractPaymentsCard,
   RecordPaymentButton,
