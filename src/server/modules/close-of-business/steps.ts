@@ -37,8 +37,6 @@ export interface StepResult {
 
 type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
 
-const NOT_BUILT = 'not built yet: it comes with the message outbox';
-
 /**
  * The eight steps of PRODUCT.md §2 "Close of business", in their order. Each runs set-based in
  * its own transaction, which also records it done (run.ts), so a re-run skips it.
