@@ -35,7 +35,9 @@ describe('close of business page', () => {
     await page.getByTestId(`status-eod-${date}`).waitFor();
     expect(await page.getByTestId(`status-eod-${date}`).textContent()).toBe('completed');
     for (const step of EOD_STEPS) await page.getByTestId(`row-step-${date}-${step}`).waitFor();
-    expect(await page.getByTestId(`row-step-${date}-reminders`).textContent()).toContain('reminders before due');
+    expect(await page.getByTestId(`row-step-${date}-reminders`).textContent()).toContain(
+      'reminders before due',
+    );
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // The dashboard's cards now read the date's snapshot, each linking to the list behind it.
