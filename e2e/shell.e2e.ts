@@ -109,7 +109,7 @@ describe('app shell in Chromium', () => {
       await closeHelpCentreOn(page, slug);
     }
     // A later issue's area says so honestly.
-    await page.goto('/collections');
+    await page.goto('/crm');
     expect(await page.getByTestId('text-area-status').textContent()).toContain('This area is being built');
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
@@ -212,7 +212,7 @@ describe('app shell in Chromium', () => {
     await page.route(/\/assets\/area-page-[^/]+\.js$/, (route) =>
       route.fulfill({ status: 404, body: 'gone' }),
     );
-    await page.getByTestId('nav-collections').click();
+    await page.getByTestId('nav-crm').click();
     await page.getByText('Something went wrong').waitFor();
     expect(
       await page

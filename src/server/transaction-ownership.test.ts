@@ -26,6 +26,13 @@ const OWNERS = new Set([
   'modules/payments/auto-debit/job.ts',
   // Close of business: each step in its own transaction, recorded done in it (resumable, decision 026).
   'modules/close-of-business/run.ts',
+  // Device command delivery: the claim, then each answer recorded in its own transaction, with the
+  // provider called between them outside any (decision 028); the OpenPAYGO provider issues its
+  // token in one when the delivery calls it.
+  'modules/devices/control/delivery.ts',
+  'modules/devices/control/openpaygo.ts',
+  // The outbox's sender: each message in its own transaction, so one failure never undoes another.
+  'modules/messages/sender.ts',
 ]);
 
 describe('transaction ownership', () => {

@@ -57,7 +57,7 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
       debit: 0,
       credit: 0,
     });
-    expect((await finance.get('/api/ledger/accounts')).json()).toHaveLength(23);
+    expect((await finance.get('/api/ledger/accounts')).json()).toHaveLength(24);
   });
 
   it('refuses an unbalanced entry, a two-sided line and a negative amount, writing nothing', async () => {

@@ -138,7 +138,9 @@ export async function queueOptions(ctx: AppContext) {
 
 /**
  * Collector performance over business dates `from`..`to` (PRODUCT.md §2 "Collections"): contacts
- * logged, promises taken, promises due in the range and kept (whole), the amount paid on their
+ * logged, promises taken, and of the promises they took those due in the range and kept (whole),
+ * so the kept rate is the collector's own (a promise taken on a case assigned to someone else
+ * counts for who took it); the amount paid on their
  * cases since they were assigned, and per bucket at assignment the cases assigned in the range
  * and those cured (no days past due now).
  */
@@ -158,7 +160,7 @@ export async function performance(ctx: AppContext, from: string, to: string): Pr
     sql`
     WITH people AS (
       SELECT actor_id AS id FROM ${collectionActions} WHERE business_date BETWEEN ${from}::date AND ${to}::date AND actor_id IS NOT NULL
-      UNION SELECT collector_id FROM ${collectionPromises} WHERE promised_date BETWEEN ${from}::date AND ${to}::date AND collector_id IS NOT NULL
+      UNION SELECT taken_by FROM ${collectionPromises} WHERE promised_date BETWEEN ${from}::date AND ${to}::date AND taken_by IS NOT NULL
       UNION SELECT collector_id FROM ${collectionCases} WHERE collector_id IS NOT NULL
     )
     SELECT u.id, u.first_name || ' ' || u.last_name AS name,
@@ -166,9 +168,9 @@ export async function performance(ctx: AppContext, from: string, to: string): Pr
          AND a.business_date BETWEEN ${from}::date AND ${to}::date)::int AS contacts,
       (SELECT count(*) FROM ${collectionPromises} p WHERE p.taken_by = u.id
          AND p.taken_on BETWEEN ${from}::date AND ${to}::date)::int AS promises,
-      (SELECT count(*) FROM ${collectionPromises} p WHERE p.collector_id = u.id AND p.state <> 'pending'
+      (SELECT count(*) FROM ${collectionPromises} p WHERE p.taken_by = u.id AND p.state <> 'pending'
          AND p.promised_date BETWEEN ${from}::date AND ${to}::date)::int AS promises_due,
-      (SELECT count(*) FROM ${collectionPromises} p WHERE p.collector_id = u.id AND p.state = 'kept'
+      (SELECT count(*) FROM ${collectionPromises} p WHERE p.taken_by = u.id AND p.state = 'kept'
          AND p.promised_date BETWEEN ${from}::date AND ${to}::date)::int AS kept,
       (SELECT COALESCE(sum(pay.amount), 0) FROM ${collectionCases} k
          JOIN ${payments} pay ON pay.contract_id = k.contract_id AND pay.status = 'posted' AND pay.method <> 'deposit'

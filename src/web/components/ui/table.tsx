@@ -1,9 +1,38 @@
 import type * as React from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { cn } from '@/web/lib/utils';
 
+/**
+ * Whether the element scrolls sideways, kept current as it or its content resizes: a table wider
+ * than its container must be reachable by keyboard to be scrolled (axe `scrollable-region-focusable`),
+ * and a tab stop on every table that does not scroll would only be noise.
+ */
+function useScrollsSideways<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const check = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    const observer = new ResizeObserver(check);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    check();
+    return () => observer.disconnect();
+  }, []);
+  return { ref, scrolls };
+}
+
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
+  const { ref, scrolls } = useScrollsSideways<HTMLDivElement>();
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      ref={ref}
+      data-slot="table-container"
+      className="relative w-full overflow-x-auto focus-visible:outline-2 focus-visible:outline-ring"
+      // A container that scrolls is scrolled by keyboard once focused.
+      tabIndex={scrolls ? 0 : undefined}
+    >
       <table data-slot="table" className={cn('w-full caption-bottom text-sm', className)} {...props} />
     </div>
   );

@@ -43,6 +43,8 @@ const DEVICE = {
   controlKind: 'none',
   control: null,
   notes: null,
+  condition: null,
+  conditionNotes: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

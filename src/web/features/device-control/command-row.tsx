@@ -7,6 +7,7 @@ import { Button } from '@/web/components/ui/button';
 import { TableCell, TableRow } from '@/web/components/ui/table';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { AttemptsTable } from './attempts-table';
 import { KIND_LABELS, PROVIDER_LABELS, SOURCE_LABELS } from './format';
@@ -25,7 +26,7 @@ export const COMMAND_COLUMNS = 8;
 export function CommandRow({ command, showUnit = true }: { command: DeviceCommand; showUnit?: boolean }) {
   const [open, setOpen] = useState(false);
   const detail = useQuery({
-    queryKey: ['/api/device-control/commands', command.id, command.attempts, command.state],
+    queryKey: queryKeys.deviceControl.command(command.id, command.attempts, command.state),
     queryFn: () => api(deviceControlEndpoints.command, { params: { id: command.id } }),
     enabled: open,
   });
