@@ -11,7 +11,10 @@ import { startBrowserSuite } from './support/suite';
  * into arrears (the business date moved past its first due date, the days between closed), a
  * manager assigns the case to a collector from the queue, the collector logs a call with its
  * outcome and a promise to pay for the next business day, and after the close of that day the
- * page shows the promise broken. The book is set up through the API.
+ * page shows the promise broken. Two more days unpaid pass the plan's lock-after days: the close
+ * locks the phone (a lock-API unit, through the default simulator). The collector then records the
+ * arrears from the contract page; the receipt shows the unlock the payment sent, acknowledged, and
+ * the phone is unlocked. The book is set up through the API.
  */
 const suite = startBrowserSuite({ BUSINESS_DATE_CONTROL: 'true' });
 
@@ -95,7 +98,7 @@ async function setUpBook(): Promise<void> {
     category: 'smartphone',
     retailPrice: 150_000,
     costPrice: 90_000,
-    controlKind: 'none',
+    controlKind: 'lock_api',
   });
   const device = await admin.post('/api/devices', { serialNumber: 'TS20-0042', modelId: model.id });
   const plan = await admin.post('/api/service-plans', {
@@ -107,6 +110,7 @@ async function setUpBook(): Promise<void> {
     interestMethod: 'declining',
     minDepositPercent: 10,
     installmentMultiple: 100,
+    lockAfterDays: 7,
   });
   await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
   const contract = await admin.post('/api/contracts', {
@@ -129,7 +133,7 @@ async function setUpBook(): Promise<void> {
 }
 
 describe('collections in Chromium', () => {
-  it('works a case: assignment, a call, a promise, broken at the next close of business', async () => {
+  it('works a case: assignment, a call, a promise broken at the next close, the lock, a payment, the unlock', async () => {
     await setUpBook();
 
     // The manager finds the case in the queue, reads why it ranks there, and assigns it.
@@ -199,7 +203,43 @@ describe('collections in Chromium', () => {
     expect(await card.textContent()).toContain('Phone rang out twice');
     expect(await page.getByTestId('button-contract-log-action').count()).toBe(1);
     expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Two more days unpaid: DPD passes the plan's seven lock-after days, the close queues a lock
+    // and the delivery, woken at once, has the simulator lock the phone.
+    await admin.put('/api/business-date', { businessDate: addDays(promised, 3) });
+    const lockState = page.getByTestId('text-contract-lock-state');
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return lockState.textContent();
+        },
+        { timeout: 30_000, intervals: [500, 1_000] },
+      )
+      .toBe('locked');
+
+    // The collector takes the arrears in cash from the contract page: the payment clears them,
+    // and the receipt shows the unlock it sent, acknowledged by the device.
+    const contract = await admin.get(`/api/contracts/${contractId}`);
+    const arrears = (contract.schedule as { dueDate: string; total: number; paid: number }[])
+      .filter((row) => row.dueDate < contract.asOf)
+      .reduce((sum, row) => sum + row.total - row.paid, 0);
+    expect(arrears).toBeGreaterThan(0);
+    await page.getByTestId('link-record-payment').click();
+    await page.getByTestId('card-payment-contract').getByText(contractNumber).waitFor();
+    await page.getByTestId('input-payment-amount').fill((arrears / 100).toFixed(2));
+    await page.getByTestId('table-preview').waitFor();
+    await page.getByTestId('button-post-payment').click();
+    await page.getByTestId('card-payment-command').waitFor();
+    expect(await page.getByTestId('card-payment-command').textContent()).toContain('Device unlock');
+    await expect
+      .poll(() => page.getByTestId('badge-payment-command').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('acknowledged');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByTestId('link-command-device').click();
+    await page.getByTestId('card-device-commands').waitFor();
+    expect(await page.getByTestId('text-lock-state').textContent()).toBe('Unlocked');
     expect(errors).toEqual([]);
     await context.close();
-  });
+  }, 150_000);
 });

@@ -79,6 +79,12 @@ export const issuedTokenSchema = z.object({
   days: z.number().int().nullable(),
 });
 
+export const paymentDeviceCommandSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['unlock', 'release']),
+  deviceId: z.string(),
+});
+
 export const paymentSchema = z.object({
   id: z.string(),
   receiptNumber: z.string(),
@@ -104,6 +110,8 @@ export const paymentSchema = z.object({
   transferredFrom: z.string().nullable(),
   /** A token the payment bought (OpenPAYGO units), for the receipt. */
   token: issuedTokenSchema.nullable(),
+  /** The command the payment queued for a lock-API unit (an unlock that clears arrears, a release when paid off). */
+  deviceCommand: paymentDeviceCommandSchema.nullable(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
 

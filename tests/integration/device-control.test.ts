@@ -431,6 +431,16 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
       sql`SELECT kind, state, source_id FROM device_commands WHERE device_id = ${contract.device.id} AND kind = 'unlock'`,
     );
     expect(queued).toEqual([{ kind: 'unlock', state: 'queued', source_id: paid.json().payment.id }]);
+    // The receipt names the command and the unit it went to.
+    const unlock = await queryRows<{ id: string }>(
+      t.app.ctx.db,
+      sql`SELECT id FROM device_commands WHERE device_id = ${contract.device.id} AND kind = 'unlock'`,
+    );
+    const receipt = { id: unlock[0]?.id, kind: 'unlock', deviceId: contract.device.id };
+    expect(paid.json().payment.deviceCommand).toEqual(receipt);
+    expect(
+      (await manager.get(`/api/payments/${paid.json().payment.id}`)).json().payment.deviceCommand,
+    ).toEqual(receipt);
     await deliver();
     expect((await manager.get(`/api/devices/${contract.device.id}`)).json().lockState).toBe('unlocked');
     const commands = await history(contract.device.id);

@@ -87,9 +87,9 @@ export const queryKeys = {
     fleet: () => ['/api/device-control/fleet'] as const,
     /** The command log's pages (ListPage keys start with the path). */
     commands: () => ['/api/device-control/commands'] as const,
-    /** One command with its attempts, read again when its state or attempt count moves. */
-    command: (id: string, attempts: number, state: string) =>
-      ['/api/device-control/commands', id, attempts, state] as const,
+    /** One command with its attempts; the log's row keys it by its state and attempt count too, so it reads again when they move. */
+    command: (id: string, ...version: Array<string | number>) =>
+      ['/api/device-control/commands', id, ...version] as const,
     settings: () => ['/api/device-control/settings'] as const,
     /** One unit's command history (its page). */
     device: (id: string) => ['/api/devices', id, 'commands'] as const,

@@ -43,7 +43,20 @@ export async function queueDeviceCommand(
     createdAt: ctx.clock.now(),
     nextAttemptAt: ctx.clock.now(),
   });
+  await commandsQueued(ctx);
   return id;
+}
+
+/** The invalidation bus's namespace that tells every instance commands are waiting (decision 028). */
+export const COMMANDS_QUEUED = 'device_commands';
+
+/**
+ * Wakes the delivery on every instance once the transaction commits, so a payment's unlock or a
+ * close's locks go out at once rather than at the next minute's run (the device control plugin
+ * listens). No statement of its own inside a transaction (decision 024).
+ */
+async function commandsQueued(ctx: TxContext): Promise<void> {
+  await ctx.bus.publish(ctx.tx, COMMANDS_QUEUED, 'queued');
 }
 
 export interface DeviceControl {
@@ -148,6 +161,7 @@ export async function queueLocks(
                       WHERE c.device_id = d.id AND c.kind = 'lock' AND c.state IN ('queued', 'sent'))
     RETURNING id`,
   );
+  if (queued.length) await commandsQueued(ctx);
   return queued.length;
 }
 

@@ -35,6 +35,7 @@ import {
 import type { DeviceEffect } from '../contracts/repayment-device';
 import { ACCOUNTS, cashAccountFor, type Posting, type PostingLine, postingWrites } from '../ledger/service';
 import { agentNoticeWrites, notifyAgentOfPayment } from './notices';
+import { deviceCommandOf } from './read';
 import { findPaymentByReference, type NewPayment, paymentWrites, paymentWritten } from './service';
 
 /** A clock a little ahead of ours (a phone, a till) is not "the future"; an hour is. */
@@ -220,6 +221,7 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
         refunded: false,
         transferredFrom: payment.transferredFrom ?? null,
         token: outcome.device.token,
+        deviceCommand: deviceCommandOf(outcome.device.command, row.deviceId),
       },
       allocations: forward.lines.map((line) => ({ ...line })),
     };

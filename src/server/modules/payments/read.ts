@@ -21,8 +21,9 @@ const paymentColumns = sql`payments.id, payments.receipt_number, payments.contra
   payments.amount, payments.currency, payments.method, payments.provider, payments.reference, payments.account_reference, payments.received_at,
   payments.value_date::text AS value_date, payments.status, payments.credit, u.first_name || ' ' || u.last_name AS posted_by_name,
   payments.posted_at, payments.reversed_at, payments.reversal_reason, payments.refunded, payments.transferred_from,
-  (SELECT e.data -> 'token' FROM ${contractEvents} e WHERE e.contract_id = payments.contract_id AND e.type = 'payment'
-     AND e.data ->> 'paymentId' = payments.id LIMIT 1) AS token`;
+  (SELECT jsonb_build_array(e.data -> 'token', e.data -> 'command') FROM ${contractEvents} e
+    WHERE e.contract_id = payments.contract_id AND e.type = 'payment'
+     AND e.data ->> 'paymentId' = payments.id LIMIT 1) AS device_effect, c.device_id`;
 
 const paymentFrom = sql`${payments}
   LEFT JOIN ${contracts} c ON c.id = payments.contract_id
@@ -52,7 +53,9 @@ interface PaymentRow {
   reversal_reason: string | null;
   refunded: boolean;
   transferred_from: string | null;
-  token: Payment['token'] | null;
+  /** What the payment's timeline line says the device was told: [token, command]. */
+  device_effect: [Payment['token'] | null, { id: string; kind: 'unlock' | 'release' } | null] | null;
+  device_id: string | null;
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -81,8 +84,17 @@ function toPayment(row: PaymentRow): Payment {
     reversalReason: row.reversal_reason,
     refunded: row.refunded,
     transferredFrom: row.transferred_from,
-    token: row.token ?? null,
+    token: row.device_effect?.[0] ?? null,
+    deviceCommand: deviceCommandOf(row.device_effect?.[1] ?? null, row.device_id),
   };
+}
+
+/** The command a payment queued, with the unit it went to (the contract's), for the receipt. */
+export function deviceCommandOf(
+  command: { id: string; kind: 'unlock' | 'release' } | null,
+  deviceId: string | null,
+): Payment['deviceCommand'] {
+  return command && deviceId ? { id: command.id, kind: command.kind, deviceId } : null;
 }
 
 /** Payments matching a condition on `p` (payments), in the order given. */

@@ -260,8 +260,10 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
             </p>
             <p className="text-muted-foreground">
               <span className="capitalize">{c.device.status.replaceAll('_', ' ')}</span> ·{' '}
-              {c.device.lockState === 'unknown' ? 'lock state unknown' : c.device.lockState} ·{' '}
-              {CONTROL_LABELS[c.device.controlKind] ?? c.device.controlKind}
+              <span data-testid="text-contract-lock-state">
+                {c.device.lockState === 'unknown' ? 'lock state unknown' : c.device.lockState}
+              </span>{' '}
+              · {CONTROL_LABELS[c.device.controlKind] ?? c.device.controlKind}
             </p>
             {c.tokens.length > 0 && (
               <div className="mt-2">

@@ -8,9 +8,11 @@ import {
   KeyRound,
   Printer,
   Undo2,
+  Unlock,
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
+import { deviceControlEndpoints } from '@/contracts/device-control';
 import { type Correction, type Payment, paymentEndpoints } from '@/contracts/payments';
 import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
@@ -20,6 +22,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { groupToken } from '@/web/features/contracts/contract-rules';
+import { CommandStateBadge } from '@/web/features/device-control/state-badge';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api, endpointUrl } from '@/web/lib/api';
@@ -189,6 +192,7 @@ export function ReceiptView({ id }: { id: string }) {
       <TransferNote history={history.data} />
 
       {p.token && p.status === 'posted' && <TokenCard token={p.token} />}
+      {p.deviceCommand && <DeviceCommandCard command={p.deviceCommand} />}
 
       <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <Card data-testid="card-receipt">
@@ -285,6 +289,50 @@ function Item({ label, testId, children }: { label: string; testId?: string; chi
         {children}
       </dd>
     </div>
+  );
+}
+
+/**
+ * The unlock (or release) the payment sent to a lock-API unit, with its delivery state for those
+ * who may read the command log (refreshed while it is on its way) and a link to the unit's page.
+ */
+function DeviceCommandCard({ command }: { command: NonNullable<Payment['deviceCommand']> }) {
+  const { user } = useAuth();
+  const canRead = can(user, 'devices.requestLock');
+  const detail = useQuery({
+    queryKey: queryKeys.deviceControl.command(command.id),
+    queryFn: () => api(deviceControlEndpoints.command, { params: { id: command.id } }),
+    enabled: canRead,
+    refetchInterval: (query) => {
+      const state = query.state.data?.state;
+      return state === 'queued' || state === 'sent' ? 2_000 : false;
+    },
+  });
+  const what = command.kind === 'unlock' ? 'An unlock' : 'A release (the device is the customer’s for good)';
+  return (
+    <Card data-testid="card-payment-command">
+      <CardContent className="flex flex-col gap-3 p-6 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-start gap-3">
+          <Unlock className="mt-1 size-6 shrink-0 text-primary" aria-hidden="true" />
+          <div>
+            <h2 className="font-semibold">
+              {command.kind === 'unlock' ? 'Device unlock' : 'Device release'}
+            </h2>
+            <p className="text-muted-foreground text-sm">
+              {what} was sent to the device with this payment.{' '}
+              <Link
+                href={`/devices/${command.deviceId}`}
+                className="underline"
+                data-testid="link-command-device"
+              >
+                See the device
+              </Link>
+            </p>
+          </div>
+        </div>
+        {detail.data && <CommandStateBadge state={detail.data.state} testId="badge-payment-command" />}
+      </CardContent>
+    </Card>
   );
 }
 

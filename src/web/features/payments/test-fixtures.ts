@@ -28,6 +28,7 @@ export function payment(overrides: Partial<Payment> = {}): Payment {
     refunded: false,
     transferredFrom: null,
     token: null,
+    deviceCommand: null,
     ...overrides,
   };
 }

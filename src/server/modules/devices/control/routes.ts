@@ -5,6 +5,7 @@ import { actorOf } from '../../../audit';
 import { listRoute } from '../../../list-route';
 import { route } from '../../../route';
 import { withTransaction } from '../../../transaction';
+import { COMMANDS_QUEUED } from '../commands';
 import { acknowledgeCommand } from './acknowledge';
 import { deliverCommandsJob } from './job';
 import { queueBulkCommand, queueManualCommand } from './manual';
@@ -23,13 +24,24 @@ export async function deviceControlRoutes(app: AppInstance): Promise<void> {
   const command = { access: 'devices.command', tags } as const;
   const admin = { access: 'admin.integrations', tags } as const;
 
-  /** Wakes the delivery job after a commit, so a person's command goes out at once, not at the next minute. */
-  const wake = () => {
-    if (!app.jobs.running) return;
-    app.jobs.send(deliverCommandsJob, {}).catch((error: unknown) => {
-      ctx.log.error({ err: error }, 'could not wake the device command delivery');
-    });
-  };
+  /**
+   * Wakes the delivery job when commands were queued anywhere (a person's, a payment's unlock, a
+   * close's locks), so they go out at once, not at the next minute. The bus calls this when the
+   * command is written, after its commit and again when the NOTIFY arrives: calls within a moment
+   * are one wake, and a wake while a run is active queues one more run (the job's stately policy).
+   */
+  let waking: NodeJS.Timeout | undefined;
+  ctx.bus.on(COMMANDS_QUEUED, () => {
+    if (!app.jobs.running || waking) return;
+    waking = setTimeout(() => {
+      waking = undefined;
+      if (!app.jobs.running) return;
+      app.jobs.send(deliverCommandsJob, {}).catch((error: unknown) => {
+        ctx.log.error({ err: error }, 'could not wake the device command delivery');
+      });
+    }, 100);
+    waking.unref();
+  });
 
   route(app, endpoints.fleet, read, () => fleetSummary(ctx));
   listRoute(app, commandList, read);
@@ -37,17 +49,13 @@ export async function deviceControlRoutes(app: AppInstance): Promise<void> {
   route(app, endpoints.deviceCommands, read, (request) => deviceCommandHistory(ctx, request.params.id));
 
   route(app, endpoints.manual, command, async (request) => {
-    const queued = await withTransaction(ctx, (tx) =>
+    return withTransaction(ctx, (tx) =>
       queueManualCommand(tx, actorOf(request), request.params.id, request.body),
     );
-    wake();
-    return queued;
   });
 
   route(app, endpoints.bulk, command, async (request) => {
-    const result = await withTransaction(ctx, (tx) => queueBulkCommand(tx, actorOf(request), request.body));
-    if (result.queued) wake();
-    return result;
+    return withTransaction(ctx, (tx) => queueBulkCommand(tx, actorOf(request), request.body));
   });
 
   route(app, endpoints.settings, admin, async () => toControlSettings(await readControlSettings(ctx.db)));
