@@ -214,7 +214,7 @@ describe('collections in Chromium', () => {
           await page.reload();
           return lockState.textContent();
         },
-        { timeout: 30_000, intervals: [500, 1_000] },
+        { timeout: 30_000, interval: 1_000 },
       )
       .toBe('locked');
 

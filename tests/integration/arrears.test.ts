@@ -136,7 +136,7 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
       await refusal(
         sql`UPDATE contract_installments SET contract_id = 'no-such-contract' WHERE contract_id = ${contract.id} AND n = 1`,
       ),
-    ).toMatch(/must belong to an existing contract/);
+    ).toMatch(/stays with its contract/);
     expect(await refusal(sql`DELETE FROM contracts WHERE id = ${contract.id}`)).toMatch(/never deleted/);
   });
 });

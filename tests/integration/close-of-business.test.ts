@@ -5,7 +5,7 @@ import { queryRows } from '../../src/db/client';
 import { contractInstallments } from '../../src/db/schema';
 import { addDays, assessLateFees, interestEarnedTo, type LateFeeRule } from '../../src/domain';
 import type { AppContext } from '../../src/server/context';
-import { backfillSnapshots } from '../../src/server/modules/close-of-business/snapshot';
+import { backfillSnapshots, writeSnapshot } from '../../src/server/modules/close-of-business/snapshot';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
 import { organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
@@ -315,6 +315,28 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     expect(credit['1110']).toBe(Number(by?.interest));
     expect(credit['4300']).toBeUndefined();
     expect(credit['4100']).toBeUndefined();
+  });
+
+  it('writes the business date’s snapshot from the stored figures exactly as computed as of the date', async () => {
+    // After fees, a default, locks and a payment of a penalty (the tests above): decision 034.
+    const org = await organisation(t.app.ctx, t.app.ctx.db);
+    const read = async () => {
+      const [row] = await queryRows<{ row: Record<string, unknown> }>(
+        t.app.ctx.db,
+        sql`SELECT to_jsonb(s) - 'computed_at' AS row FROM portfolio_snapshots s WHERE business_date = ${TODAY}`,
+      );
+      return row?.row;
+    };
+    const write = (stored: boolean) =>
+      withTransaction(t.app.ctx, (tx) =>
+        writeSnapshot(tx, org, TODAY, { current: true, stored, replace: true }),
+      );
+    await write(true);
+    const stored = await read();
+    await write(false);
+    expect(stored).toEqual(await read());
+    expect(stored).toMatchObject({ defaulted_count: 1 });
+    expect(Number(stored?.overdue_amount)).toBeGreaterThan(0);
   });
 
   it('back-fills snapshots for past dates from the schedule and payments', async () => {

@@ -86,7 +86,7 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect(await entries()).toBe(before);
   });
 
-  it('has the database refuse an unbalanced entry at commit, whatever the code above it does', async () => {
+  it('has the database refuse an unbalanced entry, whatever the code above it does', async () => {
     const failure = await t.app.ctx.db
       .transaction(async (tx) => {
         await tx.execute(
@@ -103,8 +103,49 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
         () => null,
         (error: Error & { cause?: Error }) => error,
       );
-    // The refusal comes at COMMIT; drivers report it directly or as the cause of "Failed query: commit".
+    // The statement that leaves an entry unbalanced is refused (decision 034); drivers report it
+    // directly or as the cause of "Failed query".
     expect(`${failure?.message} ${failure?.cause?.message ?? ''}`).toMatch(/does not balance/);
     expect(await entries(sql`id = 'x1'`)).toBe(0);
+  });
+
+  it('refuses a line added to a balanced entry later, and a statement with one unbalanced entry among many', async () => {
+    await t.app.ctx.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`INSERT INTO journal_entries (id, number, business_date, description, source_type, currency) VALUES ('x2', 'JE-X2', '2026-01-01', 'fine', 'test', 'USD'), ('x3', 'JE-X3', '2026-01-01', 'fine', 'test', 'USD')`,
+      );
+      await tx.execute(
+        sql`INSERT INTO journal_lines (entry_id, account_code, debit, credit) VALUES ('x2', '1000', 100, 0), ('x2', '4000', 0, 100)`,
+      );
+    });
+    const refused = (work: Promise<unknown>) =>
+      work.then(
+        () => '',
+        (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ''}`,
+      );
+    expect(
+      await refused(
+        t.app.ctx.db.execute(
+          sql`INSERT INTO journal_lines (entry_id, account_code, debit) VALUES ('x2', '1000', 5)`,
+        ),
+      ),
+    ).toMatch(/Journal entry x2 does not balance/);
+    expect(
+      await refused(
+        t.app.ctx.db.execute(
+          sql`INSERT INTO journal_lines (entry_id, account_code, debit, credit) VALUES ('x3', '1000', 7, 0), ('x3', '4000', 0, 6)`,
+        ),
+      ),
+    ).toMatch(/Journal entry x3 does not balance/);
+    expect(
+      await refused(
+        t.app.ctx.db.execute(sql`DELETE FROM journal_lines WHERE entry_id = 'x2' AND account_code = '4000'`),
+      ),
+    ).toMatch(/Journal entry x2 does not balance/);
+    const [x2] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM journal_lines WHERE entry_id = 'x2'`,
+    );
+    expect(x2?.n).toBe(2);
   });
 });

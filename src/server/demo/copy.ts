@@ -7,8 +7,11 @@ import type { Tx } from '../context';
 /** Rows per statement: a few megabytes of JSON, well under what either engine takes in one. */
 const PAGE = 5_000;
 
-/** Tables the target already has from its own migrations, never copied. */
-const NOT_COPIED = new Set(['schema_migrations']);
+/**
+ * Tables never copied: the target's own migrations', and those a trigger fills from the rows
+ * copied (a contract's search row, decision 034).
+ */
+const NOT_COPIED = new Set(['schema_migrations', 'contract_search']);
 
 /** Parents a trigger checks instead of a foreign key (an instalment's contract, decision 006). */
 const CHECKED_BY_TRIGGER: Record<string, string[]> = { contract_installments: ['contracts'] };

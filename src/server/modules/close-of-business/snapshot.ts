@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Organisation } from '../../../contracts/profile';
 import { queryRows } from '../../../db/client';
 import {
@@ -29,7 +29,13 @@ export async function writeSnapshot(
   ctx: TxContext,
   org: Organisation,
   date: string,
-  options: { current: boolean; replace: boolean },
+  options: {
+    /** The date being closed: its units' lock state is counted (null when back-filled). */
+    current: boolean;
+    /** The date is the business date, so the stored figures are its own (`storedFigures`). */
+    stored?: boolean;
+    replace: boolean;
+  },
 ): Promise<{ contracts: number }> {
   const month = `${date.slice(0, 7)}-01`;
   const closedOn = sql`((c.closed_at AT TIME ZONE ${org.timeZone})::date + ${org.businessDateOffset}::int)`;
@@ -39,10 +45,62 @@ export async function writeSnapshot(
   const conflict = options.replace
     ? sql`ON CONFLICT (business_date) DO UPDATE SET ${sql.raw(SNAPSHOT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}`
     : sql`ON CONFLICT (business_date) DO NOTHING`;
+  const figures = options.stored ? storedFigures(date, org) : figuresAsOf(date, org, closedOn);
   const [row] = await queryRows<{ contracts: number }>(
     ctx.tx,
     sql`
-    WITH live AS (
+    WITH ${figures}, totals AS (
+      SELECT count(*) FILTER (WHERE status <> 'defaulted')::int AS active_count,
+             count(*) FILTER (WHERE status = 'defaulted')::int AS defaulted_count,
+             count(*) FILTER (WHERE dpd > 0)::int AS overdue_count,
+             count(*) FILTER (WHERE due_today)::int AS due_today_count,
+             count(*) FILTER (WHERE dpd > 0 OR due_today_unpaid)::int AS queue_count,
+             coalesce(sum(principal), 0)::bigint AS outstanding_principal,
+             coalesce(sum(total), 0)::bigint AS outstanding_total,
+             coalesce(sum(overdue), 0)::bigint AS overdue_amount,
+             coalesce(sum(principal) FILTER (WHERE dpd > 1), 0)::bigint AS par1,
+             coalesce(sum(principal) FILTER (WHERE dpd > 30), 0)::bigint AS par30,
+             coalesce(sum(principal) FILTER (WHERE dpd > 90), 0)::bigint AS par90
+      FROM fig
+    ), buckets AS (
+      SELECT coalesce(jsonb_object_agg(bucket, jsonb_build_object('count', n, 'principal', principal)), '{}'::jsonb) AS buckets
+      FROM (SELECT bucket, count(*)::int AS n, coalesce(sum(principal), 0)::bigint AS principal FROM fig GROUP BY bucket) b
+    ), due AS (
+      SELECT coalesce(sum(regular_due) FILTER (WHERE due_date = ${date}::date), 0)::bigint AS today,
+             coalesce(sum(regular_due) FILTER (WHERE due_date BETWEEN ${month}::date AND ${date}::date), 0)::bigint AS mtd
+      FROM dues
+    ), collected AS (
+      SELECT coalesce(sum(a.amount) FILTER (WHERE p.value_date = ${date}::date), 0)::bigint AS today,
+             coalesce(sum(a.amount), 0)::bigint AS mtd
+      FROM ${payments} p JOIN ${paymentAllocations} a ON a.payment_id = p.id
+      WHERE p.status = 'posted' AND p.method <> 'deposit' AND p.value_date BETWEEN ${month}::date AND ${date}::date
+        AND a.superseded_at IS NULL AND a.component <> 'credit' AND a.installment_number IS NOT NULL
+    ), disbursed AS (
+      SELECT count(*)::int AS n, coalesce(sum(c.principal), 0)::bigint AS amount
+      FROM ${contracts} c WHERE c.activated_at IS NOT NULL AND c.start_date = ${date}::date
+    ), snapshot AS (
+      INSERT INTO ${portfolioSnapshots} (business_date, ${sql.raw(SNAPSHOT_COLUMNS.join(', '))})
+      SELECT ${date}::date, ${org.currency}, t.active_count, t.defaulted_count, ${locked}, t.overdue_count,
+             t.due_today_count, t.queue_count, t.outstanding_principal, t.outstanding_total, t.overdue_amount, t.par1, t.par30, t.par90,
+             ${ratio(sql`t.par1`)}, ${ratio(sql`t.par30`)}, ${ratio(sql`t.par90`)},
+             due.today, due.mtd, collected.today, collected.mtd, disbursed.n, disbursed.amount, buckets.buckets,
+             ${ctx.clock.now().toISOString()}::timestamptz
+      FROM totals t, due, collected, disbursed, buckets
+      ${conflict}
+    )
+    SELECT (t.active_count + t.defaulted_count)::int AS contracts FROM totals t`,
+  );
+  return { contracts: row?.contracts ?? 0 };
+}
+
+/**
+ * The figures as of a past date (`backfillSnapshots`, a catch-up close): computed from the
+ * schedule, the late fees charged by then and the payments valued by then, per contract. CTEs
+ * `live`, `fig` (a row per live contract) and `dues` (its instalments' regular dues by date).
+ */
+function figuresAsOf(date: string, org: Organisation, closedOn: SQL): SQL {
+  return sql`
+    live AS (
       SELECT c.id, c.device_id, c.schedule_version, c.status
       FROM ${contracts} c
       WHERE c.activated_at IS NOT NULL AND c.start_date <= ${date}::date
@@ -75,48 +133,46 @@ export async function writeSnapshot(
     ), fig AS (
       SELECT per.*, l.status, ${bucketCase(org.delinquencyBuckets, sql`per.dpd`)} AS bucket
       FROM per JOIN live l ON l.id = per.contract_id
-    ), totals AS (
-      SELECT count(*) FILTER (WHERE status <> 'defaulted')::int AS active_count,
-             count(*) FILTER (WHERE status = 'defaulted')::int AS defaulted_count,
-             count(*) FILTER (WHERE dpd > 0)::int AS overdue_count,
-             count(*) FILTER (WHERE due_today)::int AS due_today_count,
-             count(*) FILTER (WHERE dpd > 0 OR due_today_unpaid)::int AS queue_count,
-             coalesce(sum(principal), 0)::bigint AS outstanding_principal,
-             coalesce(sum(total), 0)::bigint AS outstanding_total,
-             coalesce(sum(overdue), 0)::bigint AS overdue_amount,
-             coalesce(sum(principal) FILTER (WHERE dpd > 1), 0)::bigint AS par1,
-             coalesce(sum(principal) FILTER (WHERE dpd > 30), 0)::bigint AS par30,
-             coalesce(sum(principal) FILTER (WHERE dpd > 90), 0)::bigint AS par90
-      FROM fig
-    ), buckets AS (
-      SELECT coalesce(jsonb_object_agg(bucket, jsonb_build_object('count', n, 'principal', principal)), '{}'::jsonb) AS buckets
-      FROM (SELECT bucket, count(*)::int AS n, coalesce(sum(principal), 0)::bigint AS principal FROM fig GROUP BY bucket) b
-    ), due AS (
-      SELECT coalesce(sum(regular_due) FILTER (WHERE due_date = ${date}::date), 0)::bigint AS today,
-             coalesce(sum(regular_due) FILTER (WHERE due_date BETWEEN ${month}::date AND ${date}::date), 0)::bigint AS mtd
-      FROM inst
-    ), collected AS (
-      SELECT coalesce(sum(a.amount) FILTER (WHERE p.value_date = ${date}::date), 0)::bigint AS today,
-             coalesce(sum(a.amount), 0)::bigint AS mtd
-      FROM ${payments} p JOIN ${paymentAllocations} a ON a.payment_id = p.id
-      WHERE p.status = 'posted' AND p.method <> 'deposit' AND p.value_date BETWEEN ${month}::date AND ${date}::date
-        AND a.superseded_at IS NULL AND a.component <> 'credit' AND a.installment_number IS NOT NULL
-    ), disbursed AS (
-      SELECT count(*)::int AS n, coalesce(sum(c.principal), 0)::bigint AS amount
-      FROM ${contracts} c WHERE c.activated_at IS NOT NULL AND c.start_date = ${date}::date
-    ), snapshot AS (
-      INSERT INTO ${portfolioSnapshots} (business_date, ${sql.raw(SNAPSHOT_COLUMNS.join(', '))})
-      SELECT ${date}::date, ${org.currency}, t.active_count, t.defaulted_count, ${locked}, t.overdue_count,
-             t.due_today_count, t.queue_count, t.outstanding_principal, t.outstanding_total, t.overdue_amount, t.par1, t.par30, t.par90,
-             ${ratio(sql`t.par1`)}, ${ratio(sql`t.par30`)}, ${ratio(sql`t.par90`)},
-             due.today, due.mtd, collected.today, collected.mtd, disbursed.n, disbursed.amount, buckets.buckets,
-             ${ctx.clock.now().toISOString()}::timestamptz
-      FROM totals t, due, collected, disbursed, buckets
-      ${conflict}
-    )
-    SELECT (t.active_count + t.defaulted_count)::int AS contracts FROM totals t`,
-  );
-  return { contracts: row?.contracts ?? 0 };
+    ), dues AS (
+      SELECT due_date, regular_due FROM inst
+    )`;
+}
+
+/**
+ * The figures of the business date itself, read as stored (decision 034): step 1 has just brought
+ * each live contract's days past due, bucket and next due to the date, payments keep the
+ * outstanding amounts and late fees the total, so nothing is summed from the payments. Only the
+ * contracts in arrears have their overdue instalments read, and only the instalments due this
+ * month up to the date are read, through their due-date index. The same figures as
+ * `figuresAsOf` for this date (a test holds the two equal).
+ */
+function storedFigures(date: string, org: Organisation): SQL {
+  const month = `${date.slice(0, 7)}-01`;
+  const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
+    + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
+  return sql`
+    live AS (
+      SELECT c.id, c.device_id, c.schedule_version, c.status, c.dpd, c.bucket, c.next_due_date,
+             c.outstanding_principal, c.outstanding_total
+      FROM ${contracts} c
+      WHERE c.status IN ('active', 'defaulted') AND c.activated_at IS NOT NULL AND c.start_date <= ${date}::date
+    ), dues AS (
+      SELECT i.contract_id, i.due_date, i.principal_due + i.interest_due + i.fee_due AS regular_due
+      FROM ${contractInstallments} i JOIN live l ON l.id = i.contract_id AND l.schedule_version = i.schedule_version
+      WHERE i.due_date BETWEEN ${month}::date AND ${date}::date
+    ), arrears AS (
+      SELECT l.id AS contract_id, sum(${remaining}) AS overdue
+      FROM live l JOIN ${contractInstallments} i ON i.contract_id = l.id AND i.schedule_version = l.schedule_version
+      WHERE l.dpd > 0 AND i.settled_at IS NULL AND i.due_date < ${date}::date
+      GROUP BY l.id
+    ), fig AS (
+      SELECT l.id AS contract_id, l.outstanding_principal AS principal, l.outstanding_total AS total,
+             coalesce(a.overdue, 0) AS overdue, l.dpd,
+             EXISTS (SELECT 1 FROM dues d WHERE d.contract_id = l.id AND d.due_date = ${date}::date) AS due_today,
+             coalesce(l.next_due_date = ${date}::date, false) AS due_today_unpaid,
+             l.status, ${bucketCase(org.delinquencyBuckets, sql`l.dpd`)} AS bucket
+      FROM live l LEFT JOIN arrears a ON a.contract_id = l.id
+    )`;
 }
 
 const ratio = (amount: ReturnType<typeof sql>) =>

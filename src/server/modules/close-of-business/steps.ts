@@ -3,6 +3,7 @@ import { OVERDUE_REMINDER_DAYS, REMINDER_LEAD_DAYS } from '../../../contracts/me
 import type { Organisation } from '../../../contracts/profile';
 import { minorUnitDigits } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
+import { businessToday } from '../../business-date';
 import type { TxContext } from '../../context';
 import { brokenPromiseMessages, checkPromises } from '../collections/promises';
 import { refreshCases } from '../collections/refresh';
@@ -42,7 +43,9 @@ type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
  * its own transaction, which also records it done (run.ts), so a re-run skips it.
  */
 export const STEPS: Record<EodStep, Step> = {
-  delinquency: async (ctx, { date }) => ({ counts: { changed: await refreshDelinquencyIn(ctx, date) } }),
+  delinquency: async (ctx, { date }) => ({
+    counts: { changed: await refreshDelinquencyIn(ctx, date, { moving: true }) },
+  }),
 
   late_fees: async (ctx, { date, org, actor }) => {
     const charged = await chargeLateFees(ctx, actor, date);
@@ -169,6 +172,12 @@ export const STEPS: Record<EodStep, Step> = {
     return { counts: { contracts: accrued.contracts, amount: accrued.amount } };
   },
 
+  // A catch-up's earlier dates are computed as of their date; the business date's own figures are
+  // those just stored (decision 034).
   snapshot: async (ctx, { date, org }) =>
-    writeSnapshot(ctx, org, date, { current: true, replace: true }).then((s) => ({ counts: s })),
+    writeSnapshot(ctx, org, date, {
+      current: true,
+      stored: date === businessToday(ctx, org),
+      replace: true,
+    }).then((s) => ({ counts: s })),
 };

@@ -10,15 +10,15 @@ import {
   users,
 } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
-import { searchCondition } from '../../lists';
 import { phoneFor, piiVariant } from '../../pii';
+import { contractNumberMatches } from '../contracts/list';
 import { customerSearchCondition } from '../customers/list';
 import { promiseColumns, promiseJoins } from './read';
 
 /** Cases whose contract number or customer matches: two indexed searches, ids gathered first. */
 function caseSearch(q: string): SQL {
   return sql`${collectionCases.contractId} = ANY(ARRAY(
-    SELECT ${contracts.id} FROM ${contracts} WHERE ${searchCondition(sql`lower(${contracts.number})`, q)}
+    ${contractNumberMatches(q)}
     UNION
     SELECT ${contracts.id} FROM ${contracts} JOIN ${customers} ON ${customers.id} = ${contracts.customerId}
     WHERE ${customerSearchCondition(q)}))`;
@@ -149,8 +149,7 @@ export const promiseList = defineList({
   name: 'collection_promises',
   endpoint: collectionEndpoints.promises,
   shows: [collectionPromises, contracts, customers, users],
-  search: (q) => sql`${collectionPromises.contractId} = ANY(ARRAY(
-    SELECT ${contracts.id} FROM ${contracts} WHERE ${searchCondition(sql`lower(${contracts.number})`, q)}))`,
+  search: (q) => sql`${collectionPromises.contractId} = ANY(ARRAY(${contractNumberMatches(q)}))`,
   filters: {
     state: (state) => eq(collectionPromises.state, state),
     collectorId: (id) => eq(collectionPromises.collectorId, id),

@@ -23,12 +23,27 @@ export async function refreshDelinquency(ctx: AppContext, date?: string): Promis
   return withTransaction(ctx, (tx) => refreshDelinquencyIn(tx, date));
 }
 
-/** The same in the caller's transaction: the close of business's first step (decision 026). */
-export async function refreshDelinquencyIn(ctx: TxContext, date?: string): Promise<number> {
+/**
+ * The same in the caller's transaction: the close of business's first step (decision 026).
+ * `moving` looks only at the contracts whose figures can move on `day` when the stored ones are of
+ * an earlier day (the close's catch-up goes forward a day at a time): those in arrears (DPD grows)
+ * and those with no instalment ahead or one due by `day`. A contract paid up to an instalment
+ * still to come keeps its figures until that day, so a nightly close reads a few percent of the
+ * book's schedules instead of all of them (decision 034). Without it every live contract is looked at
+ * (the buckets changed, a start).
+ */
+export async function refreshDelinquencyIn(
+  ctx: TxContext,
+  date?: string,
+  options: { moving?: boolean } = {},
+): Promise<number> {
   const { tx } = ctx;
   const org = await organisation(ctx, tx);
   const day = date ?? businessToday(ctx, org);
   const bucketOf = bucketCase(org.delinquencyBuckets, sql`dpd`);
+  const moving = options.moving
+    ? sql`AND (c.dpd > 0 OR c.next_due_date IS NULL OR c.next_due_date <= ${day}::date)`
+    : sql``;
   const changed = await queryRows<{ id: string }>(
     tx,
     sql`
@@ -39,7 +54,7 @@ export async function refreshDelinquencyIn(ctx: TxContext, date?: string): Promi
       FROM ${contracts} c
       LEFT JOIN ${contractInstallments} i
         ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-      WHERE c.status IN ${[...LIVE_STATUSES]}
+      WHERE c.status IN ${[...LIVE_STATUSES]} ${moving}
       GROUP BY c.id
     ), labelled AS (
       SELECT id, dpd, next_due, ${bucketOf} AS bucket FROM figures

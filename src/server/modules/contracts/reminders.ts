@@ -49,7 +49,9 @@ export function reminderCandidates(rules: ReminderRules): SQL {
                   WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
                     AND i.settled_at IS NULL AND i.due_date = ${dueOn}
                   GROUP BY i.due_date) due ON due.amount > 0
-    WHERE c.status = 'active'
+    -- Step 1 has just stored the next instalment due on or after the date: an unpaid one due in
+    -- the lead days makes it fall between the two, so only those contracts' schedules are read.
+    WHERE c.status = 'active' AND c.next_due_date BETWEEN ${date}::date AND ${dueOn}
     UNION ALL
     SELECT c.customer_id, c.id, 'overdue_day_' || c.dpd,
            jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
