@@ -74,7 +74,9 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
       FROM ${series} i;
       INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
       SELECT pg_temp.v4('k' || i), 1, n, current_date - ${age} + 30 * n, 100000, 10000, 0
-      FROM ${series} i CROSS JOIN generate_series(1, ${TERM}) n;
+      FROM ${series} i CROSS JOIN generate_series(1, ${TERM}) n
+      -- A contract's schedule together on its pages, as the API writes it (one statement per contract).
+      ORDER BY i, n;
       -- Each contract's timeline begins with its activation, as a real book's does.
       INSERT INTO contract_events (id, contract_id, type, message, at)
       SELECT pg_temp.v4('e' || i), pg_temp.v4('k' || i), 'activated', 'Contract activated',

@@ -66,9 +66,13 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
              CASE ${term('lateFeeKind')} WHEN 'flat' THEN ${term('lateFeeValue')}::numeric::bigint
                   ELSE ${halfEven(percent)} END AS amount
       FROM ${contracts} c
-      JOIN ${contractInstallments} i
-        ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-       AND i.due_date < ${date}::date - coalesce(${term('graceDays')}::int, 0) AND ${unpaid} > 0
+      -- Each candidate's schedule read in its key's order: one index scan per contract, which the
+      -- planner otherwise took as a bitmap scan per contract at twice the cost (decision 034).
+      CROSS JOIN LATERAL (
+        SELECT i.* FROM ${contractInstallments} i
+        WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+          AND i.due_date < ${date}::date - coalesce(${term('graceDays')}::int, 0) AND ${unpaid} > 0
+        ORDER BY i.n) i
       WHERE ${candidates}
     ), charged AS (
       INSERT INTO ${lateFeeCharges} (contract_id, schedule_version, n, business_date, amount)
