@@ -13,6 +13,12 @@ const PAGE = 5_000;
  */
 const NOT_COPIED = new Set(['schema_migrations', 'contract_search']);
 
+/**
+ * Tables whose rows a statement-level trigger checks together, by the column that groups them: a
+ * journal entry's lines must arrive in one statement (migration 0028), so a page never splits one.
+ */
+const GROUPED_BY: Record<string, string> = { journal_lines: 'entry_id' };
+
 /** Parents a trigger checks instead of a foreign key (an instalment's contract, decision 006). */
 const CHECKED_BY_TRIGGER: Record<string, string[]> = { contract_installments: ['contracts'] };
 
@@ -54,17 +60,12 @@ export async function exportTables(source: Database, file: string, builtAt: Date
   };
   const lines = [JSON.stringify(header)];
   for (const table of parentsFirst(tables.filter((candidate) => !NOT_COPIED.has(candidate.name)))) {
-    const columns = table.columns.join(', ');
-    for (let offset = 0; ; offset += PAGE) {
-      const [page] = await read<{ rows: string | null; n: number }>(
-        `SELECT json_agg(x)::text AS rows, count(*)::int AS n
-         FROM (SELECT ${columns} FROM ${quote(table.name)} ORDER BY ctid LIMIT ${PAGE} OFFSET ${offset}) x`,
-      );
-      if (!page?.rows) break;
-      lines.push(
-        JSON.stringify({ table: table.name, columns: table.columns, rows: page.rows } satisfies Page),
-      );
-      if (page.n < PAGE) break;
+    const group = GROUPED_BY[table.name];
+    const pages = group
+      ? groupedPages(read, table.name, table.columns, group)
+      : plainPages(read, table.name, table.columns);
+    for await (const rows of pages) {
+      lines.push(JSON.stringify({ table: table.name, columns: table.columns, rows } satisfies Page));
     }
   }
   const partial = `${file}.${process.pid}.partial`;
@@ -101,6 +102,48 @@ export async function importTables(target: Tx, file: string): Promise<Date> {
     await queryRows(target, sql`SELECT setval(${sequence.name}, ${sequence.value}::bigint)`);
   }
   return new Date(header.builtAt);
+}
+
+type Read = <T>(text: string) => Promise<T[]>;
+
+/** A table's rows, PAGE at a time in storage order. */
+async function* plainPages(read: Read, table: string, columns: string[]): AsyncGenerator<string> {
+  for (let offset = 0; ; offset += PAGE) {
+    const [page] = await read<{ rows: string | null; n: number }>(
+      `SELECT json_agg(x)::text AS rows, count(*)::int AS n
+       FROM (SELECT ${columns.join(', ')} FROM ${quote(table)} ORDER BY ctid LIMIT ${PAGE} OFFSET ${offset}) x`,
+    );
+    if (!page?.rows) return;
+    yield page.rows;
+    if (page.n < PAGE) return;
+  }
+}
+
+/** A table's rows by whole groups (every row sharing `group`'s value in one page), about PAGE a time. */
+async function* groupedPages(
+  read: Read,
+  table: string,
+  columns: string[],
+  group: string,
+): AsyncGenerator<string> {
+  const key = quote(group);
+  let after: string | null = null;
+  for (;;) {
+    const from: string = after === null ? '' : `WHERE ${key} > ${literal(after)}`;
+    const [page]: Array<{ rows: string | null; last: string | null }> = await read(
+      `WITH groups AS (SELECT DISTINCT ${key} AS k FROM ${quote(table)} ${from} ORDER BY 1 LIMIT ${PAGE / 5})
+       SELECT json_agg(x)::text AS rows, (SELECT max(k)::text FROM groups) AS last
+       FROM (SELECT ${columns.join(', ')} FROM ${quote(table)}
+             WHERE ${key} IN (SELECT k FROM groups) ORDER BY ${key}, ctid) x`,
+    );
+    if (!page?.rows || page.last === null) return;
+    yield page.rows;
+    after = page.last;
+  }
+}
+
+function literal(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
 }
 
 function quote(name: string): string {
