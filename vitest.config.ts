@@ -46,6 +46,9 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // A page's data can take seconds on a loaded CI machine: expect.poll waits as a user would
+          // (its one-second default failed a CI run), and still fails loudly on a wrong answer.
+          expect: { poll: { timeout: 10_000 } },
           // Each file starts its own server on a fresh data directory and its own Chromium, so two
           // run at once (the machine has two cores); after the other projects (a project with
           // its own worker count needs its own group).

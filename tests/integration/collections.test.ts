@@ -5,6 +5,7 @@ import type { QueueRow } from '../../src/contracts/collections';
 import { queryRows } from '../../src/db/client';
 import { addDays, priorityScore } from '../../src/domain';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
+import { refreshCases } from '../../src/server/modules/collections/refresh';
 import { scorePartsSql } from '../../src/server/modules/collections/score-sql';
 import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
 import { organisation, saveBusinessDateOffset } from '../../src/server/organisation';
@@ -411,5 +412,23 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
     expect(one.amountCollected).toBe(10_000);
     const bad = await manager.get(`/api/collections/performance?from=${TOMORROW}&to=${TODAY}`);
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('logs an action on a contract back out of arrears, whose case leaves the queue', async () => {
+    // c, current, had a case while it was a few days late; scored again with no promise it is
+    // out of the queue (in_queue was NULL there, and writing the case failed).
+    const setDpd = (dpd: number) =>
+      t.app.ctx.db.execute(sql`UPDATE contracts SET dpd = ${dpd} WHERE id = ${ids.c}`);
+    await setDpd(5);
+    await withTransaction(t.app.ctx, (tx) => refreshCases(tx, TODAY, [ids.c as string]));
+    await setDpd(0);
+    const message = await collector2.post(`/api/collections/contracts/${ids.c}/actions`, {
+      kind: 'message',
+      note: 'Reminded of the next instalment',
+    });
+    expect(message.statusCode, message.body).toBe(201);
+    const kase = (await collector2.get(`/api/collections/contracts/${ids.c}`)).json<{ inQueue: boolean }>();
+    expect(kase.inQueue).toBe(false);
+    expect((await queue(manager)).items.map((row) => row.contractId)).not.toContain(ids.c);
   });
 });

@@ -70,6 +70,31 @@ describe.each(DATABASE_KINDS)('demo portfolio on %s', (kind) => {
     expect(books?.debit).toBe(books?.credit);
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
 
+    // The year lived day by day: every date from the first activation to yesterday closed, in
+    // order, each with its snapshot, a year of snapshots in all, and the collector's daily work.
+    const [lived] = await rows<{
+      runs: number;
+      completed: number;
+      first: string;
+      last: string;
+      lastClosed: string;
+      snapshots: number;
+      actions: number;
+    }>(
+      sql`SELECT (SELECT count(*)::int FROM eod_runs) AS runs,
+        (SELECT count(*)::int FROM eod_runs WHERE status = 'completed') AS completed,
+        (SELECT min(business_date)::text FROM eod_runs) AS first,
+        (SELECT max(business_date)::text FROM eod_runs) AS last,
+        (SELECT last_closed_date::text FROM organisation_settings) AS "lastClosed",
+        (SELECT count(*)::int FROM portfolio_snapshots) AS snapshots,
+        (SELECT count(*)::int FROM collection_actions) AS actions`,
+    );
+    expect(lived?.completed).toBe(lived?.runs);
+    expect(lived?.runs).toBeGreaterThan(300);
+    expect(lived?.last).toBe(lived?.lastClosed);
+    expect(lived?.snapshots).toBeGreaterThanOrEqual(365);
+    expect(lived?.actions).toBeGreaterThan(0);
+
     // Each demo user starts with a handful of unread notices, not one per contract ever made;
     // what is unread about a contract asks for work still to do (the approvals still waiting).
     const unread = await rows<{ email: string; n: number }>(

@@ -59,7 +59,7 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
         (SELECT count(*)::int FROM payments WHERE status = 'suspense') AS suspense,
         (SELECT count(*)::int FROM payment_corrections WHERE status = 'pending') AS pending,
         (SELECT 100.0 * sum(outstanding_principal) FILTER (WHERE dpd > 30) / sum(outstanding_principal)
-         FROM contracts WHERE status = 'active')::float AS par30`);
+         FROM contracts WHERE status IN ('active', 'defaulted'))::float AS par30`);
     expect(book?.posted).toBeGreaterThan(500);
     expect(book?.paidOff).toBeGreaterThan(0);
     expect(book?.suspense).toBe(5);
@@ -108,6 +108,69 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
     expect(contracts.statusCode).toBe(200);
     expect(contracts.json<{ total: number }>().total).toBeGreaterThan(20);
     expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
+  });
+
+  it('opens aged by a year of closes: buckets, defaults, locks, a worked queue, a repossession, snapshots', async () => {
+    const client = t.client();
+    const manager = (await resetDemoPasswords(t.app.ctx, { seedEmpty: false })).find(
+      (credential) => credential.role === 'manager',
+    );
+    expect(
+      (await client.post('/api/login', { email: manager?.email, password: manager?.password })).statusCode,
+    ).toBe(200);
+
+    // The dashboard's figures from the snapshots: the last closed date's, with a month behind it.
+    const kpis = (await client.get('/api/dashboard/kpis')).json<{
+      lastClosedDate: string | null;
+      points: Array<{
+        businessDate: string;
+        par30Ratio: number;
+        defaultedCount: number;
+        lockedCount: number | null;
+      }>;
+    }>();
+    expect(kpis.lastClosedDate).not.toBeNull();
+    expect(kpis.points.length).toBeGreaterThanOrEqual(30);
+    const latest = kpis.points.at(-1);
+    expect(latest?.businessDate).toBe(kpis.lastClosedDate);
+    expect(latest?.defaultedCount).toBeGreaterThan(0);
+    expect(latest?.lockedCount).toBeGreaterThan(0);
+
+    // Units locked by the closes, and unlocked again by the payments that cleared their arrears.
+    const fleet = (await client.get('/api/device-control/fleet')).json<{
+      cells: Array<{ lockState: string; units: number }>;
+    }>();
+    const locked = fleet.cells.filter((cell) => cell.lockState === 'locked').reduce((s, c) => s + c.units, 0);
+    expect(locked).toBeGreaterThan(0);
+    const queue = (await client.get('/api/collections/queue')).json<{ total: number }>();
+    expect(queue.total).toBeGreaterThan(10);
+
+    const [aged] = await rows<{
+      buckets: number;
+      defaulted: number;
+      unlocks: number;
+      kept: number;
+      broken: number;
+      repossessions: string[];
+      snapshots: number;
+      fees: number;
+    }>(sql`SELECT
+        (SELECT count(DISTINCT bucket)::int FROM contracts WHERE status IN ('active', 'defaulted')) AS buckets,
+        (SELECT count(*)::int FROM contracts WHERE status = 'defaulted') AS defaulted,
+        (SELECT count(*)::int FROM device_commands WHERE kind = 'unlock' AND state = 'acknowledged') AS unlocks,
+        (SELECT count(*)::int FROM collection_promises WHERE state = 'kept') AS kept,
+        (SELECT count(*)::int FROM collection_promises WHERE state = 'broken') AS broken,
+        (SELECT array_agg(status ORDER BY status) FROM repossessions) AS repossessions,
+        (SELECT count(*)::int FROM portfolio_snapshots) AS snapshots,
+        (SELECT count(*)::int FROM late_fee_charges) AS fees`);
+    expect(aged?.buckets).toBeGreaterThanOrEqual(4);
+    expect(aged?.defaulted).toBeGreaterThan(0);
+    expect(aged?.unlocks).toBeGreaterThan(0);
+    expect(aged?.kept).toBeGreaterThan(0);
+    expect(aged?.broken).toBeGreaterThan(0);
+    expect(aged?.repossessions).toEqual(['approved']);
+    expect(aged?.snapshots).toBeGreaterThanOrEqual(365);
+    expect(aged?.fees).toBeGreaterThan(0);
   });
 
   it('loads once: a second start finds the book and leaves it alone', async () => {

@@ -51,7 +51,7 @@ export const eodSteps = pgTable(
   {
     businessDate: date('business_date', { mode: 'string' })
       .notNull()
-      .references(() => eodRuns.businessDate, { onDelete: 'cascade' }),
+      .references(() => eodRuns.businessDate, { onDelete: 'cascade', onUpdate: 'cascade' }),
     step: text('step', { enum: EOD_STEPS }).notNull(),
     status: text('status', { enum: EOD_STEP_STATUSES }).notNull(),
     counts: jsonb('counts').$type<Record<string, number>>().notNull().default({}),

@@ -15,10 +15,10 @@ import { DEMO_TEMPLATE_SCHEMA, DEMO_TEMPLATE_SECRET, type DemoTemplate } from '.
 import { seedDemoUsers } from './users';
 
 /**
- * Builds the demo book (users, portfolio, a year of payments, arrears figures) into a PGlite
- * template (`dump`), and the same rows as JSON for a copy into another database (`rows`): the one
- * slow step, done once instead of at every fresh start (decision 025). Run in a process of its
- * own (`scripts/build-demo-template.ts`), keyed with DEMO_TEMPLATE_SECRET.
+ * Builds the demo book (users, portfolio, a year of payments and closes of business, arrears
+ * figures) into a PGlite template (`dump`), and the same rows as JSON for a copy into another
+ * database (`rows`): the one slow step, done once instead of at every fresh start (decision 025).
+ * Run in a process of its own (`scripts/build-demo-template.ts`), keyed with DEMO_TEMPLATE_SECRET.
  */
 export async function buildDemoTemplate(
   files: DemoTemplate,

@@ -80,9 +80,21 @@ async function freshen(ctx: TxContext, builtAt: Date): Promise<void> {
  * really wrote each row, and its chain covers the time) nor a customer's date of birth.
  */
 async function shiftDates(ctx: TxContext, days: number): Promise<void> {
-  const columns = await queryRows<{ table_name: string; column_name: string; data_type: string }>(
+  const found = await queryRows<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    keyed: boolean;
+    follows: boolean;
+  }>(
     ctx.tx,
-    sql`SELECT c.table_name, c.column_name, c.data_type
+    sql`SELECT c.table_name, c.column_name, c.data_type,
+               EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+                       WHERE i.indrelid = format('%I', c.table_name)::regclass AND i.indisunique
+                         AND a.attname = c.column_name) AS keyed,
+               EXISTS (SELECT 1 FROM pg_constraint f JOIN pg_attribute a ON a.attrelid = f.conrelid AND a.attnum = ANY(f.conkey)
+                       WHERE f.conrelid = format('%I', c.table_name)::regclass AND f.contype = 'f'
+                         AND f.confupdtype = 'c' AND a.attname = c.column_name) AS follows
         FROM information_schema.columns c
         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
         WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE'
@@ -91,21 +103,35 @@ async function shiftDates(ctx: TxContext, days: number): Promise<void> {
           AND (c.table_name, c.column_name) <> ('customers', 'date_of_birth')
         ORDER BY c.table_name, c.column_name`,
   );
+  // A column that points at another with ON UPDATE CASCADE (a close's steps at its run) moves with it.
+  const columns = found.filter((column) => !column.follows);
   const byTable = new Map<string, typeof columns>();
   for (const column of columns)
     byTable.set(column.table_name, [...(byTable.get(column.table_name) ?? []), column]);
-  for (const [table, list] of byTable) {
+  const shift = (table: string, list: typeof columns, by: number) => {
     const sets = list.map(({ column_name: name, data_type: type }) =>
       type === 'date'
-        ? sql`${sql.identifier(name)} = ${sql.identifier(name)} + ${days}::int`
-        : sql`${sql.identifier(name)} = ${sql.identifier(name)} + make_interval(days => ${days}::int)`,
+        ? sql`${sql.identifier(name)} = ${sql.identifier(name)} + ${by}::int`
+        : sql`${sql.identifier(name)} = ${sql.identifier(name)} + make_interval(days => ${by}::int)`,
     );
     const any = list.map(({ column_name: name }) => sql`${sql.identifier(name)} IS NOT NULL`);
-    await ctx.tx.execute(
+    return ctx.tx.execute(
       sql`UPDATE ${sql.identifier(table)} SET ${sql.join(sets, sql`, `)} WHERE ${sql.join(any, sql` OR `)}`,
     );
+  };
+  for (const [table, list] of byTable) {
+    // A unique key on a date (one close of business per date) is checked row by row as the
+    // update goes: a row moved onto a date another has not left yet collides. Such tables move
+    // far out first, where no row is, then back to their place.
+    if (list.some((column) => column.keyed)) {
+      await shift(table, list, FAR_DAYS);
+      await shift(table, list, days - FAR_DAYS);
+    } else await shift(table, list, days);
   }
 }
+
+/** Further than any book spans: dates moved this far meet none left behind. */
+const FAR_DAYS = 1_000_000;
 
 /** The demo's KYC documents are its three fixed files; the template keeps only their rows. */
 async function writeDemoFiles(ctx: TxContext): Promise<void> {

@@ -88,15 +88,22 @@ export function planPayments(
   return planned.filter((p) => p.day > 0 && p.day < elapsed && p.amount > 0).sort((a, b) => a.day - b.day);
 }
 
-/** Posts one contract's history; answers the posted payment ids. */
-export async function seedContractPayments(
+/** One payment a demo customer will make: when, how much, by which channel. */
+export interface PlannedDemoPayment {
+  contractId: string;
+  profile: Profile;
+  when: Date;
+  amount: number;
+  mobile: boolean;
+}
+
+/** The payments a contract's customer makes up to `now`, by a profile drawn for them, in time order. */
+export async function planContractPayments(
   ctx: AppContext,
-  staff: { agent: Actor; finance: Actor },
   contractId: string,
   random: Random,
   now: Date,
-  sequence: { next: () => number },
-): Promise<string[]> {
+): Promise<PlannedDemoPayment[]> {
   const state = await peekRepayment(ctx, contractId);
   const start = state.row.startDate;
   const activatedAt = state.row.activatedAt ?? now;
@@ -106,33 +113,54 @@ export async function seedContractPayments(
     amount: sumComponents(p.due),
   }));
   const profile = pickProfile(random);
-  const ids: string[] = [];
-  for (const planned of planPayments(profile, dues, elapsed, random)) {
-    const when = new Date(activatedAt.getTime() + planned.day * 86_400_000 + random.int(8, 18) * 3_600_000);
-    if (when.getTime() >= now.getTime()) break;
-    const at = { ...ctx, clock: { now: () => when } };
-    const mobile = random.next() < 0.7;
-    // Read before the transaction: on the embedded database a read through ctx.db inside one waits for it.
-    const open = await peekRepayment(at, contractId).catch((error: unknown) => {
-      if (error instanceof AppError && error.code === 'CONTRACT_NOT_ACTIVE') return null; // paid off
-      throw error;
-    });
-    if (!open) break;
-    const left = open.positions.reduce((s, p) => s + sumComponents(p.due) - sumComponents(p.paid), 0);
-    const amount = Math.min(planned.amount, left);
-    if (amount <= 0) break;
-    const posted = await withTransaction(at, (tx) =>
-      postPayment(tx, mobile ? staff.finance : staff.agent, {
-        contractId,
-        amount,
-        method: mobile ? 'mobile_money' : 'cash',
-        provider: mobile ? 'mpesa' : 'cash',
-        reference: mobile ? `DEMO${String(sequence.next()).padStart(6, '0')}` : null,
-      }),
-    );
-    ids.push(posted.paymentId);
-  }
-  return ids;
+  return planPayments(profile, dues, elapsed, random)
+    .map((planned) => ({
+      contractId,
+      profile,
+      when: new Date(activatedAt.getTime() + planned.day * 86_400_000 + random.int(8, 18) * 3_600_000),
+      amount: planned.amount,
+      mobile: random.next() < 0.7,
+    }))
+    .filter((planned) => planned.when.getTime() < now.getTime());
+}
+
+/**
+ * Posts a planned payment through the API's posting code, with the clock at its moment. A
+ * customer who means to keep up pays at least what is overdue then (late fees included); one
+ * who is defaulting pays only what they planned. Answers the payment's id, or null when the
+ * contract has nothing left to pay (paid off, or closed by a default).
+ */
+export async function postPlannedPayment(
+  ctx: AppContext,
+  staff: { agent: Actor; finance: Actor },
+  planned: PlannedDemoPayment,
+  sequence: { next: () => number },
+): Promise<string | null> {
+  const at = { ...ctx, clock: { now: () => planned.when } };
+  // Read before the transaction: on the embedded database a read through ctx.db inside one waits for it.
+  const open = await peekRepayment(at, planned.contractId).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'CONTRACT_NOT_ACTIVE') return null;
+    throw error;
+  });
+  if (!open) return null;
+  const day = planned.when.toISOString().slice(0, 10);
+  const owed = (due: boolean) =>
+    open.positions
+      .filter((p) => due || p.dueDate <= day)
+      .reduce((s, p) => s + sumComponents(p.due) - sumComponents(p.paid), 0);
+  const wanted = planned.profile === 'defaulting' ? planned.amount : Math.max(planned.amount, owed(false));
+  const amount = Math.min(wanted, owed(true));
+  if (amount <= 0) return null;
+  const posted = await withTransaction(at, (tx) =>
+    postPayment(tx, planned.mobile ? staff.finance : staff.agent, {
+      contractId: planned.contractId,
+      amount,
+      method: planned.mobile ? 'mobile_money' : 'cash',
+      provider: planned.mobile ? 'mpesa' : 'cash',
+      reference: planned.mobile ? `DEMO${String(sequence.next()).padStart(6, '0')}` : null,
+    }),
+  );
+  return posted.paymentId;
 }
 
 /** A few M-Pesa payments whose account reference names no contract: the suspense queue. */

@@ -3,6 +3,7 @@ import type { KycDocumentType } from '../../contracts/customers';
 import { queryRows } from '../../db/client';
 import { users } from '../../db/schema';
 import type { Actor } from '../audit';
+import { businessDateOf } from '../business-date';
 import type { AppContext } from '../context';
 import { recordDeposit } from '../modules/contracts/deposit';
 import { activate, approve, createDraft, submitForApproval } from '../modules/contracts/service';
@@ -17,7 +18,8 @@ import { organisation, updateOrganisation } from '../organisation';
 import { withTransaction } from '../transaction';
 import { type DemoModel, type DemoPlan, demoCatalogue, FIRST_NAMES, LAST_NAMES, REGIONS } from './catalogue';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
-import { seedContractPayments, seedPendingReversal, seedSuspense } from './payments';
+import { type DemoStaff, liveDemoHistory } from './history';
+import { type PlannedDemoPayment, planContractPayments, seedPendingReversal, seedSuspense } from './payments';
 import { createRandom, type Random } from './random';
 
 /**
@@ -25,7 +27,8 @@ import { createRandom, type Random } from './random';
  * plans, hundreds of customers with KYC, units in stock and contracts over the past year, all
  * created through the same services the API uses (so the audit trail, ledger and device history
  * are as real as a lender's) and from a fixed seed, so every start on an empty database builds
- * the same book. Later issues extend it with payments.
+ * the same book; then its year is lived day by day, payments and closes of business in date order
+ * (history.ts).
  */
 export interface PortfolioSize {
   customers: number;
@@ -43,17 +46,15 @@ export interface PortfolioSummary {
   activeContracts: number;
 }
 
-interface Staff {
-  agent: Actor;
-  manager: Actor;
+interface Staff extends DemoStaff {
   admin: Actor;
-  finance: Actor;
 }
 
 /** The demo users (seedDemoUsers) acting in their roles; null when they are not there. */
 async function demoStaff(ctx: AppContext): Promise<Staff | null> {
   const wanted = [
     'agent@demo.example.com',
+    'collector@demo.example.com',
     'manager@demo.example.com',
     'admin@demo.example.com',
     'finance@demo.example.com',
@@ -74,8 +75,10 @@ async function demoStaff(ctx: AppContext): Promise<Staff | null> {
         }
       : null;
   };
-  const [agent, manager, admin, finance] = wanted.map(actor);
-  return agent && manager && admin && finance ? { agent, manager, admin, finance } : null;
+  const [agent, collector, manager, admin, finance] = wanted.map(actor);
+  return agent && collector && manager && admin && finance
+    ? { agent, collector, manager, admin, finance }
+    : null;
 }
 
 async function isEmpty(ctx: AppContext): Promise<boolean> {
@@ -134,6 +137,7 @@ export async function seedDemoPortfolio(
     }),
   );
 
+  const org = await organisation(ctx, ctx.db);
   const catalogue = demoCatalogue();
   const models = new Map<string, { id: string; spec: DemoModel }>();
   for (const spec of catalogue.models) {
@@ -159,6 +163,7 @@ export async function seedDemoPortfolio(
   let made = 0;
   let active = 0;
   const activated: string[] = [];
+  const activatedOn: string[] = [];
   const verified = customers.filter((customer) => customer.verified);
   for (let i = 0; i < size.contracts && !stop(); i += 1) {
     const customer = verified[i % verified.length];
@@ -204,17 +209,20 @@ export async function seedDemoPortfolio(
     );
     active += 1;
     activated.push(id);
+    activatedOn.push(businessDateOf(approvedAt, org));
   }
-  // A year of payments, contract by contract (each contract's in date order).
-  const sequence = { n: 0, next: () => ++sequence.n };
-  let payments = 0;
-  let lastPaymentId: string | null = null;
-  for (const id of activated) {
-    if (stop()) return null;
-    const ids = await seedContractPayments(ctx, staff, id, random, now, sequence);
-    payments += ids.length;
-    lastPaymentId = ids.at(-1) ?? lastPaymentId;
-  }
+  // Each customer's payments planned, then the year lived day by day: payments, the collector's
+  // work and the close of business in date order (history.ts).
+  const planned: PlannedDemoPayment[] = [];
+  for (const id of activated) planned.push(...(await planContractPayments(ctx, id, random, now)));
+  const first = activatedOn.reduce<string | null>(
+    (min, date) => (min === null || date < min ? date : min),
+    null,
+  );
+  const lived = first ? await liveDemoHistory(ctx, staff, planned, random, { from: first, stop }) : null;
+  if (first && !lived) return null;
+  const payments = lived?.payments ?? 0;
+  const lastPaymentId = lived?.lastPaymentId ?? null;
   if (lastPaymentId) await seedPendingReversal(ctx, staff.finance, lastPaymentId);
   await seedSuspense(ctx, random, now);
   // A year of work built in minutes left every notice unread. Staff who keep up have read last

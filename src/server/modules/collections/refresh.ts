@@ -84,7 +84,7 @@ export async function refreshCases(
     ), scored AS (
       SELECT s.*, ${parts.dpd} AS dpd_points, ${parts.amount} AS amount_points, ${parts.risk} AS risk_points,
              ${parts.promises} AS promise_points, ${parts.contact} AS contact_points,
-             (s.dpd > 0 OR s.due_today OR s.promise_state IN ('broken', 'partly_kept')) AS in_queue
+             (s.dpd > 0 OR s.due_today OR COALESCE(s.promise_state IN ('broken', 'partly_kept'), false)) AS in_queue
       FROM s
     ), written AS (
       INSERT INTO ${collectionCases} AS cc (

@@ -1,0 +1,199 @@
+import { sql } from 'drizzle-orm';
+import type { ContactOutcome } from '../../contracts/collections';
+import { queryRows } from '../../db/client';
+import { addDays, daysBetween } from '../../domain';
+import { type Actor, SYSTEM_ACTOR } from '../audit';
+import { businessDateOf } from '../business-date';
+import type { AppContext } from '../context';
+import { startOfDayIn } from '../dates';
+import { closeBusinessDate } from '../modules/close-of-business/run';
+import { backfillSnapshots } from '../modules/close-of-business/snapshot';
+import { logAction } from '../modules/collections/actions';
+import { autoAssign } from '../modules/collections/assign';
+import { saveCollector } from '../modules/collections/collectors';
+import { deliverDueCommands } from '../modules/devices/control/delivery';
+import { openPaygoProvider } from '../modules/devices/control/openpaygo';
+import { simulatorProvider } from '../modules/devices/control/provider';
+import { decideRepossession, requestRepossession } from '../modules/recoveries/service';
+import { organisation } from '../organisation';
+import { withTransaction } from '../transaction';
+import { type PlannedDemoPayment, postPlannedPayment } from './payments';
+import type { Random } from './random';
+
+/**
+ * The demo book lived day by day (issue 14 §7), so it opens as a lender's book a year old does:
+ * each business date, the collector works the top of the queue in the morning, the day's
+ * payments are posted, the close of business runs that night through the same code as the
+ * scheduled job (arrears, late fees, lock warnings and locks, defaults, promises checked,
+ * reminders, the day's snapshot) and the device commands it queued are delivered through the
+ * simulator. What comes out is aged by the system itself: buckets, defaulted contracts, locked
+ * and unlocked units, kept and broken promises, a year of daily snapshots.
+ */
+export interface DemoStaff {
+  agent: Actor;
+  collector: Actor;
+  manager: Actor;
+  finance: Actor;
+}
+
+export interface LivedHistory {
+  payments: number;
+  lastPaymentId: string | null;
+  closedDates: number;
+  actions: number;
+}
+
+/** Cases the collector works each morning, and how long a worked case rests before the next contact. */
+const CASES_A_DAY = 4;
+const REST_DAYS = 5;
+
+export async function liveDemoHistory(
+  ctx: AppContext,
+  staff: DemoStaff,
+  planned: readonly PlannedDemoPayment[],
+  random: Random,
+  options: { from: string; stop: () => boolean },
+): Promise<LivedHistory | null> {
+  const org = await organisation(ctx, ctx.db);
+  const dateOf = (at: Date) => businessDateOf(at, org);
+  // A moment of a business date at a local hour (the calendar date is the business date less its offset).
+  const atHour = (date: string, hour: number) =>
+    new Date(startOfDayIn(addDays(date, -org.businessDateOffset), org.timeZone) + hour * 3_600_000);
+  const clockAt = (at: Date): AppContext => ({ ...ctx, clock: { now: () => at } });
+  const yesterday = addDays(dateOf(ctx.clock.now()), -1);
+
+  await withTransaction(ctx, (tx) =>
+    saveCollector(tx, staff.manager, staff.collector.id as string, {
+      regions: [],
+      maxOpenCases: 60,
+      active: true,
+    }),
+  );
+  const byDate = new Map<string, PlannedDemoPayment[]>();
+  for (const payment of [...planned].sort((a, b) => a.when.getTime() - b.when.getTime())) {
+    const date = dateOf(payment.when);
+    byDate.set(date, [...(byDate.get(date) ?? []), payment]);
+  }
+  const worked = new Map<string, string>();
+  const sequence = { n: 0, next: () => ++sequence.n };
+  const lived: LivedHistory = { payments: 0, lastPaymentId: null, closedDates: 0, actions: 0 };
+  const providers = {
+    // A flaky network to the units, as in the field: a few deliveries fail and are retried.
+    lock: simulatorProvider({ latencyMs: 0, failureRate: 0.05, random: () => random.next() }),
+  };
+
+  for (let date = options.from; date <= yesterday; date = addDays(date, 1)) {
+    if (options.stop()) return null;
+    lived.actions += await workTheQueue(clockAt(atHour(date, 9)), staff, date, byDate, worked, random);
+    for (const payment of byDate.get(date) ?? []) {
+      const id = await postPlannedPayment(ctx, staff, payment, sequence);
+      if (id) {
+        lived.payments += 1;
+        lived.lastPaymentId = id;
+      }
+    }
+    const night = clockAt(atHour(date, 23));
+    await closeBusinessDate(night, date, { trigger: 'schedule', actor: SYSTEM_ACTOR, firstDate: date });
+    lived.closedDates += 1;
+    const late = clockAt(atHour(date, 23.5));
+    await deliverDueCommands(late, { providers: { ...providers, openpaygo: openPaygoProvider(late) } });
+  }
+  // The year before the first contract, for trend charts that look back a full year.
+  const yearAgo = addDays(yesterday, -365);
+  if (yearAgo < options.from)
+    await withTransaction(ctx, (tx) => backfillSnapshots(tx, org, yearAgo, addDays(options.from, -1)));
+  await repossessOne(clockAt(atHour(yesterday, 10)), clockAt(atHour(yesterday, 15)), staff);
+  return lived;
+}
+
+/**
+ * The collector's morning: the cases round-robin assigned, then the highest scored not worked in
+ * the last few days. A customer who will pay within the week says so and promises that payment
+ * (kept, if they do); others promise and do not pay (broken at that night's close), do not
+ * answer, or get a message or a visit.
+ */
+async function workTheQueue(
+  ctx: AppContext,
+  staff: DemoStaff,
+  date: string,
+  byDate: ReadonlyMap<string, PlannedDemoPayment[]>,
+  worked: Map<string, string>,
+  random: Random,
+): Promise<number> {
+  await withTransaction(ctx, (tx) => autoAssign(tx, staff.manager));
+  const cases = await queryRows<{ contract_id: string; overdue: string }>(
+    ctx.db,
+    sql`SELECT k.contract_id, k.amount_overdue::text AS overdue
+        FROM collection_cases k JOIN contracts c ON c.id = k.contract_id
+        WHERE k.in_queue AND k.collector_id = ${staff.collector.id} AND c.status = 'active'
+        ORDER BY k.score DESC, k.contract_id LIMIT ${CASES_A_DAY * 4}`,
+  );
+  let done = 0;
+  for (const { contract_id: contractId, overdue } of cases) {
+    if (done >= CASES_A_DAY) break;
+    const last = worked.get(contractId);
+    if (last && daysBetween(last, date) < REST_DAYS) continue;
+    worked.set(contractId, date);
+    done += 1;
+    const owed = Math.max(100, Number(overdue));
+    const coming = nextPayment(byDate, contractId, date, 7);
+    const roll = random.next();
+    const log = (body: Parameters<typeof logAction>[3]) =>
+      withTransaction(ctx, (tx) => logAction(tx, staff.collector, contractId, body));
+    const call = (outcome: ContactOutcome, note: string) => log({ kind: 'call', outcome, note });
+    if (coming) {
+      await call('will_pay', 'Customer says the money comes in this week');
+      await log({
+        kind: 'promise',
+        promiseDate: coming.date,
+        promiseAmount: Math.min(owed, coming.amount),
+        note: 'Will pay by M-Pesa',
+      });
+    } else if (roll < 0.35) {
+      await call('reached', 'Customer asked for a few more days');
+      await log({ kind: 'promise', promiseDate: addDays(date, random.int(1, 3)), promiseAmount: owed });
+    } else if (roll < 0.65) {
+      await call('no_answer', 'Rang twice');
+    } else if (roll < 0.85) {
+      await log({ kind: 'message', note: 'Sent the amount overdue and the pay-bill number' });
+    } else {
+      await log({ kind: 'visit', outcome: 'not_home', note: 'Left a note with a neighbour' });
+    }
+  }
+  return done;
+}
+
+/** The contract's first planned payment within `days` after `date`: its date and amount. */
+function nextPayment(
+  byDate: ReadonlyMap<string, PlannedDemoPayment[]>,
+  contractId: string,
+  date: string,
+  days: number,
+): { date: string; amount: number } | null {
+  for (let day = date; day <= addDays(date, days); day = addDays(day, 1)) {
+    const found = byDate.get(day)?.find((payment) => payment.contractId === contractId);
+    if (found) return { date: day, amount: found.amount };
+  }
+  return null;
+}
+
+/** One repossession approved and not yet recovered: the furthest gone defaulted contract's unit. */
+async function repossessOne(requestAt: AppContext, approveAt: AppContext, staff: DemoStaff): Promise<void> {
+  const [contract] = await queryRows<{ id: string }>(
+    requestAt.db,
+    sql`SELECT id FROM contracts WHERE status IN ('defaulted', 'active') AND dpd > 60
+        ORDER BY status = 'defaulted' DESC, dpd DESC, id LIMIT 1`,
+  );
+  if (!contract) return;
+  const id = await withTransaction(requestAt, (tx) =>
+    requestRepossession(
+      tx,
+      staff.collector,
+      contract.id,
+      'No payment in months; the customer no longer answers',
+    ),
+  );
+  await withTransaction(approveAt, (tx) =>
+    decideRepossession(tx, staff.manager, id, 'approve', 'Collect the unit this week'),
+  );
+}
