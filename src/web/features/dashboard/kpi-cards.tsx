@@ -89,7 +89,7 @@ function KpiCardView({ card, kpis }: { card: KpiCard; kpis: DashboardKpis }) {
           : {card.value(latest, kpis.currency)}. Open {card.linkLabel}
         </span>
       </span>
-      <span className="flex items-end justify-between gap-2">
+      <span className="flex flex-wrap items-end justify-between gap-2">
         <span className="font-semibold text-2xl tabular-nums" data-testid={`value-kpi-${card.id}`}>
           {card.value(latest, kpis.currency)}
         </span>
