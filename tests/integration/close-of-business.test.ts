@@ -6,6 +6,7 @@ import { contractInstallments } from '../../src/db/schema';
 import { addDays, assessLateFees, interestEarnedTo, type LateFeeRule } from '../../src/domain';
 import type { AppContext } from '../../src/server/context';
 import { backfillSnapshots, writeSnapshot } from '../../src/server/modules/close-of-business/snapshot';
+import { refreshDelinquency, takeFiguresLock } from '../../src/server/modules/contracts/delinquency';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
 import { organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
@@ -480,6 +481,45 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await first.close();
       await second.close();
       await shared.drop();
+    }
+  });
+
+  it('makes an arrears refresh wait for the close step under way, so the two never deadlock', async () => {
+    const t = await startTestApp('postgres');
+    try {
+      t.clock.ms = NOON;
+      await seedBook(t.app.ctx);
+      // A step of a close in flight: its transaction holds the book's figures lock.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let taken = () => {};
+      const lockTaken = new Promise<void>((resolve) => {
+        taken = resolve;
+      });
+      const step = withTransaction(t.app.ctx, async (tx) => {
+        await takeFiguresLock(tx);
+        taken();
+        await held;
+      });
+      await lockTaken;
+      // A start's (or a change of buckets') refresh of every contract's figures waits for it.
+      const refresh = refreshDelinquency(t.app.ctx, TODAY);
+      await expect
+        .poll(async () => {
+          const [row] = await queryRows<{ n: number }>(
+            t.app.ctx.db,
+            sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+          );
+          return row?.n;
+        })
+        .toBe(1);
+      release();
+      await step;
+      expect(await refresh).toBeGreaterThan(0);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import { AppError } from '../../errors';
 import { lockOrganisation, organisation, saveLastClosedDate } from '../../organisation';
 import { withTransaction } from '../../transaction';
 import { refreshCases } from '../collections/refresh';
-import { refreshDelinquencyIn } from '../contracts/delinquency';
+import { refreshDelinquencyIn, takeFiguresLock } from '../contracts/delinquency';
 import { runsOf } from './read';
 import { STEPS, type StepInput } from './steps';
 
@@ -32,15 +32,6 @@ export interface CloseResult {
   runs: EodRun[];
 }
 
-/**
- * Every close of business of this database takes this lock at the start of each of its
- * transactions, on every instance: two instances closing at once take the steps in turn, and the
- * second finds each step done by the first and skips it. Transaction-scoped, so an instance that
- * dies mid-step releases it with its rolled-back transaction.
- */
-const takeCloseLock = (ctx: TxContext) =>
-  ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('close-of-business'))`);
-
 const refused = (message: string) =>
   new AppError(422, ERROR_CODES.BUSINESS_DATE_REFUSED, message, [{ field: 'businessDate', message }]);
 
@@ -50,6 +41,9 @@ const refused = (message: string) =>
  * the business date is refused (422). A date closed already changes nothing and answers its run; a
  * failed date is resumed from its first step not done, and the dates after it wait. Afterwards
  * the stored arrears figures are refreshed for the business date, when the close ended before it.
+ * Each of its transactions takes the book's figures lock first (`takeFiguresLock`), on every
+ * instance: two instances closing at once take the steps in turn, the second finding each step
+ * done by the first; an arrears refresh waits for the step under way.
  */
 export async function closeBusinessDate(
   ctx: AppContext,
@@ -72,6 +66,7 @@ export async function closeBusinessDate(
     const settled = await organisation(tx, tx.tx);
     // The figures lists show are today's, not the last closed date's.
     if (settled.lastClosedDate && settled.lastClosedDate < today) {
+      await takeFiguresLock(tx);
       await refreshDelinquencyIn(tx, today);
       // And the collections queue scored on them (decision 030).
       await refreshCases(tx, today);
@@ -90,7 +85,7 @@ async function closeOneDate(
   options: CloseOptions,
 ): Promise<boolean> {
   const started = await withTransaction(ctx, async (tx) => {
-    await takeCloseLock(tx);
+    await takeFiguresLock(tx);
     const now = ctx.clock.now();
     const [run] = await tx.tx
       .insert(eodRuns)
@@ -129,7 +124,7 @@ async function closeOneDate(
     }
   }
   await withTransaction(ctx, async (tx) => {
-    await takeCloseLock(tx);
+    await takeFiguresLock(tx);
     await lockOrganisation(tx);
     await tx.tx
       .update(eodRuns)
@@ -151,7 +146,7 @@ async function runStep(
   const began = performance.now();
   try {
     await withTransaction(ctx, async (tx) => {
-      await takeCloseLock(tx);
+      await takeFiguresLock(tx);
       const [done] = await tx.tx
         .select({ status: eodSteps.status })
         .from(eodSteps)

@@ -20,7 +20,21 @@ import { LIVE_STATUSES } from './portfolio';
  */
 export async function refreshDelinquency(ctx: AppContext, date?: string): Promise<number> {
   // A job: it owns its transaction (decision 011).
-  return withTransaction(ctx, (tx) => refreshDelinquencyIn(tx, date));
+  return withTransaction(ctx, async (tx) => {
+    await takeFiguresLock(tx);
+    return refreshDelinquencyIn(tx, date);
+  });
+}
+
+/**
+ * The lock every writer of the book's stored figures in bulk takes first in its transaction, on
+ * every instance: each transaction of the close of business, and the arrears refresh. Two at once
+ * update the same contracts in different orders and deadlock (a start's refresh beside a close of
+ * a million contracts did); in turn, each sees the other's figures. Transaction-scoped, so a
+ * process that dies releases it with its rolled-back transaction.
+ */
+export async function takeFiguresLock(ctx: TxContext): Promise<void> {
+  await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('close-of-business'))`);
 }
 
 /**
