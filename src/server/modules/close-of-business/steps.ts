@@ -65,18 +65,14 @@ export const STEPS: Record<EodStep, Step> = {
   },
 
   device_locks: async (ctx, { date, actor }) => {
-    const candidates = await lockCandidates(ctx.tx);
-    const queued = await queueLocks(
+    const { candidates, queued } = await queueLocks(
       ctx,
       actor,
-      candidates,
+      lockCandidates(),
       `Days past due beyond the plan's lock-after days`,
-      {
-        type: 'close_of_business',
-        id: date,
-      },
+      { type: 'close_of_business', id: date },
     );
-    return { counts: { overdueBeyondLockAfter: candidates.length, locksQueued: queued } };
+    return { counts: { overdueBeyondLockAfter: candidates, locksQueued: queued } };
   },
 
   defaults: async (ctx, { date, actor }) => {

@@ -4,7 +4,7 @@ import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts, interestAccruals, lateFeeCharges } from '../../../db/schema';
 import { runWrites } from '../../../db/writes';
 import type { Actor } from '../../audit';
-import type { Executor, TxContext } from '../../context';
+import type { TxContext } from '../../context';
 import { addEventsFrom, eventsFromWrites } from './events';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
@@ -125,22 +125,15 @@ export function lateFeesChargedOn(date: string): SQL {
     GROUP BY f.contract_id, c.customer_id`;
 }
 
-export interface LockCandidate {
-  contractId: string;
-  deviceId: string;
-}
-
 /**
- * Step 3's contracts: live contracts whose days past due (step 1's figures for the date) exceed
- * their plan's lock-after days (`locksOn`). The devices area decides which units get a command.
+ * Step 3's contracts, as rows of (contract id, device id) for the devices area to queue locks
+ * from: live contracts whose days past due (step 1's figures for the date) exceed their plan's
+ * lock-after days (`locksOn`). The devices area decides which units get a command.
  */
-export async function lockCandidates(executor: Executor): Promise<LockCandidate[]> {
-  return queryRows<LockCandidate>(
-    executor,
-    sql`SELECT c.id AS "contractId", c.device_id AS "deviceId" FROM ${contracts} c
-        WHERE c.status IN ${[...LIVE_STATUSES]} AND ${term('lockAfterDays')} IS NOT NULL
-          AND c.dpd > ${term('lockAfterDays')}::int`,
-  );
+export function lockCandidates(): SQL {
+  return sql`SELECT c.id, c.device_id FROM ${contracts} c
+    WHERE c.status IN ${[...LIVE_STATUSES]} AND ${term('lockAfterDays')} IS NOT NULL
+      AND c.dpd > ${term('lockAfterDays')}::int`;
 }
 
 /**
