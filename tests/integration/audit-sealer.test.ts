@@ -7,6 +7,7 @@ import { verifyAuditChain } from '../../src/server/modules/audit/chain';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { newestAuditId, refusal } from '../support/records';
+import { signal } from '../support/signal';
 
 // Rows are written unsealed and chained after commit (decision 023). The app's own sealer runs in
 // the background here too; every check holds whichever sealer gets to a row first.
@@ -125,27 +126,21 @@ describe.each(DATABASE_KINDS)('audit chain sealed after commit on %s', (kind) =>
 
     if (kind === 'postgres') {
       // The real thing: a transaction holds its audit row while others commit and are sealed.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let inserted = () => {};
-      const written = new Promise<void>((resolve) => {
-        inserted = resolve;
-      });
+      const release = signal();
+      const inserted = signal();
       let slowId = 0;
       const slow = t.app.ctx.db.transaction(async (tx) => {
         await writeAudit(tx, SYSTEM_ACTOR, entry(300));
         const [own] = await queryRows<{ id: string | number }>(tx, sql`SELECT max(id) AS id FROM audit_log`);
         slowId = Number(own?.id);
-        inserted();
-        await held;
+        inserted.fire();
+        await release.fired;
       });
-      await written;
+      await inserted.fired;
       for (let n = 0; n < 3; n++) await writeAudit(t.app.ctx.db, SYSTEM_ACTOR, entry(301 + n));
       expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
       const sealedWhileHeld = (await sealState(t)).max as number;
-      release();
+      release.fire();
       await slow;
       expect((await verifyAuditChain(t.app.ctx)).ok).toBe(true);
       expect(await chainSeqOf(t, slowId)).toBe(sealedWhileHeld + 1);

@@ -13,6 +13,7 @@ import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind } from '../support/databases';
 import { insertActiveContract } from '../support/fixtures';
+import { signal } from '../support/signal';
 
 /** A leap-year business date: the book's instalments fall due around 29 February. */
 const TODAY = '2024-03-01';
@@ -490,20 +491,14 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       t.clock.ms = NOON;
       await seedBook(t.app.ctx);
       // A step of a close in flight: its transaction holds the book's figures lock.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let taken = () => {};
-      const lockTaken = new Promise<void>((resolve) => {
-        taken = resolve;
-      });
+      const release = signal();
+      const taken = signal();
       const step = withTransaction(t.app.ctx, async (tx) => {
         await takeFiguresLock(tx);
-        taken();
-        await held;
+        taken.fire();
+        await release.fired;
       });
-      await lockTaken;
+      await taken.fired;
       // A start's (or a change of buckets') refresh of every contract's figures waits for it.
       const refresh = refreshDelinquency(t.app.ctx, TODAY);
       await expect
@@ -515,7 +510,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
           return row?.n;
         })
         .toBe(1);
-      release();
+      release.fire();
       await step;
       expect(await refresh).toBeGreaterThan(0);
     } finally {

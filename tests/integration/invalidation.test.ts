@@ -5,6 +5,7 @@ import { INVALIDATION_CHANNEL } from '../../src/server/invalidation';
 import { afterCommit, savepoint, withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp } from '../support/app';
 import { createTestDatabase, DATABASE_KINDS } from '../support/databases';
+import { signal } from '../support/signal';
 
 /**
  * Decision 024: a transaction opened by withTransaction sends no NOTIFY of its own; what it
@@ -104,27 +105,21 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('cache invalidation across t
       const cacheOnB = instanceCache<number>(b.app.ctx, 'test-shared', 60_000);
       const readOnB = () => cacheOnB.get('k', async () => ++loads);
       expect(await readOnB()).toBe(1); // now cached on B
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let published = () => {};
-      const hasPublished = new Promise<void>((resolve) => {
-        published = resolve;
-      });
+      const release = signal();
+      const published = signal();
       const committing = withTransaction(a.app.ctx, async (ctx) => {
         await ctx.bus.publish(ctx.tx, 'test-shared', 'k');
-        published();
-        await held;
+        published.fire();
+        await release.fired;
       });
-      await hasPublished;
+      await published.fired;
       // A marker sent after the publish reaches B while A's transaction is still open: B still
       // serves its cached value, the change not being visible yet.
       const markerOnB = new Promise<void>((resolve) => b.app.ctx.bus.on('test-marker', () => resolve()));
       await a.app.ctx.bus.publish(a.app.ctx.db, 'test-marker', 'sent');
       await markerOnB;
       expect(await readOnB()).toBe(1);
-      release();
+      release.fire();
       await committing;
       await expect.poll(readOnB, { timeout: 5000 }).toBe(2);
     } finally {

@@ -144,9 +144,10 @@ export async function postPlannedPayment(
   });
   if (!open) return null;
   const day = planned.when.toISOString().slice(0, 10);
-  const owed = (due: boolean) =>
+  // What is unpaid of the instalments due by the payment's day (all of them: the whole balance).
+  const owed = (all: boolean) =>
     open.positions
-      .filter((p) => due || p.dueDate <= day)
+      .filter((p) => all || p.dueDate <= day)
       .reduce((s, p) => s + sumComponents(p.due) - sumComponents(p.paid), 0);
   const wanted = planned.profile === 'defaulting' ? planned.amount : Math.max(planned.amount, owed(false));
   const amount = Math.min(wanted, owed(true));

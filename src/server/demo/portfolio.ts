@@ -163,7 +163,8 @@ export async function seedDemoPortfolio(
   let made = 0;
   let active = 0;
   const activated: string[] = [];
-  const activatedOn: string[] = [];
+  // The first activation's business date: where the lived history begins.
+  let first: string | null = null;
   const verified = customers.filter((customer) => customer.verified);
   for (let i = 0; i < size.contracts && !stop(); i += 1) {
     const customer = verified[i % verified.length];
@@ -209,20 +210,20 @@ export async function seedDemoPortfolio(
     );
     active += 1;
     activated.push(id);
-    activatedOn.push(businessDateOf(approvedAt, org));
+    const on = businessDateOf(approvedAt, org);
+    if (first === null || on < first) first = on;
   }
   // Each customer's payments planned, then the year lived day by day: payments, the collector's
   // work and the close of business in date order (history.ts).
   const planned: PlannedDemoPayment[] = [];
   for (const id of activated) planned.push(...(await planContractPayments(ctx, id, random, now)));
-  const first = activatedOn.reduce<string | null>(
-    (min, date) => (min === null || date < min ? date : min),
-    null,
-  );
-  const lived = first ? await liveDemoHistory(ctx, staff, planned, random, { from: first, stop }) : null;
-  if (first && !lived) return null;
-  const payments = lived?.payments ?? 0;
-  const lastPaymentId = lived?.lastPaymentId ?? null;
+  let payments = 0;
+  let lastPaymentId: string | null = null;
+  if (first) {
+    const lived = await liveDemoHistory(ctx, staff, planned, random, { from: first, stop });
+    if (!lived) return null;
+    ({ payments, lastPaymentId } = lived);
+  }
   if (lastPaymentId) await seedPendingReversal(ctx, staff.finance, lastPaymentId);
   await seedSuspense(ctx, random, now);
   // A year of work built in minutes left every notice unread. Staff who keep up have read last
