@@ -15,10 +15,11 @@ export interface Writes {
   after?: Array<() => Promise<void>>;
 }
 
-/** Runs the parts as one statement and answers its one row. */
+/** Runs the parts as one statement and answers its one row; `prepared` for a hot path's statement (`queryRows`). */
 export async function runWrites<T = Record<string, unknown>>(
   executor: Pick<Db, 'execute'>,
   parts: readonly Writes[],
+  options: { prepared?: boolean } = {},
 ): Promise<T> {
   const ctes = parts.flatMap((part) => part.with);
   const columns = parts.flatMap((part) => part.select ?? []);
@@ -27,6 +28,7 @@ export async function runWrites<T = Record<string, unknown>>(
     sql`${ctes.length ? sql`WITH ${sql.join(ctes, sql`, `)} ` : sql``}SELECT ${
       columns.length ? sql.join(columns, sql`, `) : sql`1`
     }`,
+    options,
   );
   if (!row) throw new Error('A write statement answered no row');
   for (const step of parts.flatMap((part) => part.after ?? [])) await step();

@@ -94,6 +94,7 @@ export async function lockForRepayment(
       SELECT c.*, (SELECT xmin::text FROM ${contracts} WHERE id = ${contractId}) AS seen_version,
         ${sql.join([...(writes.select ?? []), ...reads(sql`c`)], sql`, `)}
       FROM (VALUES (1)) AS one(x) LEFT JOIN locked c ON true`,
+    { prepared: true },
   );
   if (!first) throw new Error('The contract lock answered no row');
   let raw = first;

@@ -192,7 +192,7 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
         { with: [sql`payment_audit AS (${auditInsertSql(actor, audited(false), paymentWritten)})`] },
       );
     }
-    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts);
+    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts, { prepared: true });
     if (!written.receipt_number) return raced();
     outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, plain);
     if (!plain) await afterAllocation(ctx, actor, state, recorded, outcome, false);
