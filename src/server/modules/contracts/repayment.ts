@@ -108,6 +108,54 @@ export async function lockForRepayment(
   return { beside: raw, state: (purpose) => stateOf(ctx, raw, purpose, org) };
 }
 
+/** `Locked` read without the lock, with the row's version for `unchangedSince`. */
+export interface Unlocked extends Locked {
+  version: string;
+}
+
+/**
+ * `lockForRepayment`'s reads without the lock, in one statement on its own: a plain payment's first
+ * try (decision 036), whose one write statement then locks the row only if it is still at the
+ * version read (`unchangedSince`). Null when there is no such contract.
+ */
+export async function readForRepayment(
+  ctx: AppContext,
+  contractId: string,
+  columns: Beside['columns'],
+): Promise<Unlocked | null> {
+  const org = await organisation(ctx, ctx.db);
+  const reads = [...contractReads(sql`c`), ...(columns?.(sql`c`) ?? [])];
+  const [raw] = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`SELECT c.*, c.xmin::text AS seen_version, ${sql.join(reads, sql`, `)} FROM ${contracts} c WHERE c.id = ${contractId}`,
+    { prepared: true },
+  );
+  if (!raw) return null;
+  return {
+    beside: raw,
+    version: String(raw.seen_version),
+    state: (purpose) => stateOf(ctx, raw, purpose, org),
+  };
+}
+
+/**
+ * A part of a write statement that locks the contract row only while it is at `version` (every
+ * change of its schedule or payments writes the row, so its version says whether what was read is
+ * still true); the other parts hang on `contractUnchanged`. After waiting for another writer the
+ * lock finds the row's new version, and the statement writes nothing.
+ */
+export function unchangedSince(contractId: string, version: string, when: SQL = sql`true`): Writes {
+  return {
+    with: [
+      sql`contract_unchanged AS (SELECT 1 FROM ${contracts}
+        WHERE id = ${contractId} AND xmin::text = ${version} AND ${when} FOR UPDATE)`,
+    ],
+  };
+}
+
+/** The condition of the parts that hang on `unchangedSince`. */
+export const contractUnchanged = sql`EXISTS (SELECT 1 FROM contract_unchanged)`;
+
 /** The same, unlocked and outside a transaction: what a payment would do now (the post form's preview). */
 export async function peekRepayment(ctx: AppContext, contractId: string): Promise<RepaymentState> {
   const [raw] = await queryRows<Record<string, unknown>>(

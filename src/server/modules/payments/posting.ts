@@ -15,21 +15,26 @@ import {
 } from '../../../domain';
 import { type Actor, auditInsertSql, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
-import type { TxContext } from '../../context';
+import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { conflict, fieldError } from '../../errors';
-import { claimWrites, firstClaim, settleIdempotencyKey } from '../../idempotency';
+import { claimWrites, firstClaim, type IdempotentClaim, settleIdempotencyKey } from '../../idempotency';
 import { organisation } from '../../organisation';
+import { withOneStatement, withTransaction } from '../../transaction';
+import { driverError } from '../../unique';
 import { eventWrites } from '../contracts/events';
 import { payingCustomerColumn } from '../contracts/parties';
 import {
   applyRepayment,
+  contractUnchanged,
   lockForRepayment,
   planRepayment,
   type RepaymentOutcome,
   type RepaymentState,
   type RepaymentTotals,
+  readForRepayment,
   repaymentWrites,
   saveRepayment,
+  unchangedSince,
   wasReamortised,
 } from '../contracts/repayment';
 import type { DeviceEffect } from '../contracts/repayment-device';
@@ -70,6 +75,142 @@ export interface Line {
   amount: number;
 }
 
+/** A payment request before anything is read: its id, its idempotency claim and its dates. */
+interface Request {
+  paymentId: string;
+  /** The request without its key, as the audit row records it. */
+  request: Omit<PaymentInput, 'idempotencyKey'>;
+  claim: IdempotentClaim | null;
+  receivedAt: Date;
+  valueDate: string;
+  postedAt: Date;
+  /** What the contract's statement reads beside it: a later payment, the reference's payment, the customer. */
+  columns: (c: SQL) => SQL[];
+}
+
+async function requestOf(ctx: AppServices, executor: Executor, input: PaymentInput): Promise<Request> {
+  const paymentId = randomUUID();
+  const { idempotencyKey, ...request } = input;
+  const claim = idempotencyKey
+    ? {
+        operation: 'payment.create' as const,
+        key: idempotencyKey,
+        request: fingerprintOf(request),
+        resourceId: paymentId,
+      }
+    : null;
+  const org = await organisation(ctx, executor);
+  const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
+  const valueDate = businessDateOf(receivedAt, org);
+  return {
+    paymentId,
+    request,
+    claim,
+    receivedAt,
+    valueDate,
+    postedAt: ctx.clock.now(),
+    columns: (c) => [
+      sql`${laterPayment(c, paymentId, valueDate, receivedAt)} AS later`,
+      sql`${input.reference ? paymentByReference(input.method, input.reference) : sql`NULL::json`} AS earlier`,
+      sql`${payingCustomerColumn(c)} AS customer`,
+    ],
+  };
+}
+
+/**
+ * POST /api/payments (decision 036): the usual payment first without a transaction, as one read
+ * and one write statement that writes only if the contract is still as read
+ * (`postPlainPayment`); any other payment, or one whose contract changed meanwhile, is posted in a
+ * transaction by `postPayment`.
+ */
+export async function postPaymentRequest(
+  ctx: AppContext,
+  actor: Actor,
+  input: PaymentInput,
+): Promise<Posted> {
+  const plain = await withOneStatement(ctx, (tx) => postPlainPayment(ctx, tx, actor, input));
+  return plain ?? withTransaction(ctx, (tx) => postPayment(tx, actor, input));
+}
+
+/**
+ * The usual payment (the newest on its live contract, moving nothing, no controlled unit) in two
+ * statements without a transaction: the contract, its schedule and the checks read unlocked; then
+ * one statement claims the key, locks the contract only if its version is still the one read
+ * (`unchangedSince`: every change of a schedule or of a contract's payments writes its row) and
+ * writes everything a payment writes. Null, having written nothing, for anything else: no such
+ * contract or one taking no payments, a replay, a back-dated payment, a payment that moves or
+ * re-amortises the contract or answers a unit, a contract changed since the read, a reference
+ * taken meanwhile; `postPayment` then decides, under the lock.
+ */
+async function postPlainPayment(
+  app: AppContext,
+  ctx: TxContext,
+  actor: Actor,
+  input: PaymentInput,
+): Promise<Posted | null> {
+  const asked = await requestOf(ctx, app.db, input);
+  const read = await readForRepayment(app, input.contractId, asked.columns);
+  if (!read || read.beside.later === true || read.beside.earlier) return null;
+  let state: RepaymentState;
+  try {
+    state = read.state('payment');
+    checkReceivedAt(ctx, state, asked.receivedAt);
+  } catch {
+    return null; // the transactional path gives the answer (a replay by key comes before these checks)
+  }
+  const recorded = recordedOf(asked, input);
+  const forward = allocateForward(ctx, actor, state, recorded);
+  if (!isPlain(state, forward)) return null;
+  const claim = asked.claim ? claimWrites(ctx, asked.claim) : null;
+  const parts = [
+    ...(claim ? [{ with: claim.with }] : []),
+    unchangedSince(
+      state.row.id,
+      read.version,
+      claim ? sql`EXISTS (SELECT 1 FROM idempotency_claim)` : sql`true`,
+    ),
+    ...plainWrites(ctx, actor, state, asked, input, forward, read.beside.customer, contractUnchanged),
+  ];
+  if (claim) {
+    // The claim and its payment happen together or not at all: a claim whose payment was not
+    // written (the contract changed, the reference was taken) rolls the statement back.
+    parts.push({
+      with: [],
+      select: [
+        sql`CASE WHEN EXISTS (SELECT 1 FROM idempotency_claim) AND NOT ${paymentWritten}
+          THEN statement_conflict('The payment was not written with its claim') END AS conflict`,
+      ],
+    });
+  }
+  let written: { receipt_number: string | null };
+  try {
+    written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts, { prepared: true });
+  } catch (error) {
+    if (driverError(error, STATEMENT_CONFLICT)) return null;
+    throw error;
+  }
+  if (!written.receipt_number) return null;
+  const outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, true);
+  return {
+    paymentId: asked.paymentId,
+    created: true,
+    outcome,
+    answer: answerOf(
+      actor,
+      state,
+      asked,
+      input,
+      forward,
+      outcome,
+      written.receipt_number,
+      read.beside.customer,
+    ),
+  };
+}
+
+/** SQLSTATE of `statement_conflict()` (migration 0031). */
+const STATEMENT_CONFLICT = '40001';
+
 /**
  * Posts a payment to a contract (PRODUCT.md section 2, Payment; API.md POST /api/payments), in the
  * caller's transaction:
@@ -86,26 +227,11 @@ export interface Line {
  * payment reads in one; every write in another.
  */
 export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentInput): Promise<Posted> {
-  const paymentId = randomUUID();
-  const { idempotencyKey, ...request } = input;
-  const claim = idempotencyKey
-    ? {
-        operation: 'payment.create' as const,
-        key: idempotencyKey,
-        request: fingerprintOf(request),
-        resourceId: paymentId,
-      }
-    : null;
-  const org = await organisation(ctx, ctx.tx);
-  const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
-  const valueDate = businessDateOf(receivedAt, org);
+  const asked = await requestOf(ctx, ctx.tx, input);
+  const { paymentId, claim, receivedAt } = asked;
   const locked = await lockForRepayment(ctx, input.contractId, {
     ...(claim ? { writes: claimWrites(ctx, claim) } : {}),
-    columns: (c) => [
-      sql`${laterPayment(c, paymentId, valueDate, receivedAt)} AS later`,
-      sql`${input.reference ? paymentByReference(input.method, input.reference) : sql`NULL::json`} AS earlier`,
-      sql`${payingCustomerColumn(c)} AS customer`,
-    ],
+    columns: asked.columns,
   });
   const replayed = (id: string): Posted => ({ paymentId: id, created: false, outcome: null, answer: null });
   if (claim && !locked.beside.claimed) return replayed(await firstClaim(ctx, claim));
@@ -133,10 +259,77 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
   const earlier = locked.beside.earlier as [string, string | null, number] | null;
   if (earlier) return replay({ id: earlier[0], contractId: earlier[1], amount: Number(earlier[2]) });
   checkReceivedAt(ctx, state, receivedAt);
-  const [customerName, agent] = (locked.beside.customer ?? [null, null]) as [string | null, string | null];
-  const row = state.row;
-  const payment: NewPayment = {
-    id: paymentId,
+  const recorded = recordedOf(asked, input);
+  const backDated = locked.beside.later === true;
+  let outcome: RepaymentOutcome;
+  let answer: PaymentResult | null = null;
+  let plainWrite = false;
+  if (backDated) {
+    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, [
+      paymentWrites(paymentOf(actor, state, asked, input), 'posted', { ifReferenceFree: true }),
+    ]);
+    if (!written.receipt_number) return raced();
+    outcome = (await allocateRecorded(ctx, actor, state, recorded, true)).outcome;
+  } else {
+    const forward = allocateForward(ctx, actor, state, recorded);
+    // The usual payment writes everything in one statement; one that moves the contract (paid
+    // off), re-amortises or answers a controlled unit writes its payment, lines and entry there,
+    // then the contract's side, timeline and notice as a correction or a suspense match does.
+    const plain = isPlain(state, forward);
+    plainWrite = plain;
+    const parts = plain
+      ? plainWrites(ctx, actor, state, asked, input, forward, locked.beside.customer)
+      : [
+          paymentWrites({ ...paymentOf(actor, state, asked, input), credit: forward.credit }, 'posted', {
+            ifReferenceFree: true,
+          }),
+          ...forward.writes(paymentWritten),
+        ];
+    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts, { prepared: true });
+    if (!written.receipt_number) return raced();
+    outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, plain);
+    if (!plain) await afterAllocation(ctx, actor, state, recorded, outcome, false);
+    answer = answerOf(
+      actor,
+      state,
+      asked,
+      input,
+      forward,
+      outcome,
+      written.receipt_number,
+      locked.beside.customer,
+    );
+  }
+  if (!plainWrite) await writeAudit(ctx.tx, actor, auditedOf(asked, backDated));
+  return { paymentId, created: true, outcome, answer };
+}
+
+type Forward = ReturnType<typeof allocateForward>;
+
+/** A payment that moves nothing: no paid-off move, no re-amortised schedule, no unit to answer. */
+function isPlain(state: RepaymentState, forward: Forward): boolean {
+  return !forward.plan.move && !forward.totals.rescheduled && state.device?.controlKind === 'none';
+}
+
+function recordedOf(asked: Request, input: PaymentInput): Recorded {
+  const { paymentId: id, valueDate, receivedAt } = asked;
+  return { id, amount: input.amount, method: input.method, valueDate, receivedAt };
+}
+
+function auditedOf(asked: Request, backDated: boolean) {
+  const { receivedAt, valueDate } = asked;
+  return {
+    action: 'payment.create' as const,
+    entityType: 'payment' as const,
+    entityId: asked.paymentId,
+    after: { ...asked.request, receivedAt: receivedAt.toISOString(), valueDate, backDated },
+  };
+}
+
+function paymentOf(actor: Actor, state: RepaymentState, asked: Request, input: PaymentInput): NewPayment {
+  const { row } = state;
+  return {
+    id: asked.paymentId,
     contractId: row.id,
     customerId: row.customerId,
     amount: input.amount,
@@ -149,85 +342,90 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
     payload: input.payload ?? null,
     importId: input.importId ?? null,
     transferredFrom: input.transferredFrom ?? null,
-    receivedAt,
-    valueDate,
+    receivedAt: asked.receivedAt,
+    valueDate: asked.valueDate,
     postedBy: actor.id,
-    postedAt: ctx.clock.now(),
+    postedAt: asked.postedAt,
   };
-  const recorded = { id: paymentId, amount: input.amount, method: input.method, valueDate, receivedAt };
-  const backDated = locked.beside.later === true;
-  let outcome: RepaymentOutcome;
-  let answer: PaymentResult | null = null;
-  let plainWrite = false;
-  const audited = (backDated: boolean) => ({
-    action: 'payment.create' as const,
-    entityType: 'payment' as const,
-    entityId: paymentId,
-    after: { ...request, receivedAt: receivedAt.toISOString(), valueDate, backDated },
-  });
-  if (backDated) {
-    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, [
-      paymentWrites(payment, 'posted', { ifReferenceFree: true }),
-    ]);
-    if (!written.receipt_number) return raced();
-    outcome = (await allocateRecorded(ctx, actor, state, recorded, true)).outcome;
-  } else {
-    const forward = allocateForward(ctx, actor, state, recorded);
-    // The usual payment writes everything in one statement; one that moves the contract (paid
-    // off), re-amortises or answers a controlled unit writes its payment, lines and entry there,
-    // then the contract's side, timeline and notice as a correction or a suspense match does.
-    const plain = !forward.plan.move && !forward.totals.rescheduled && state.device?.controlKind === 'none';
-    plainWrite = plain;
-    const amount = formatMoney(input.amount, row.currency);
-    const parts = [
-      paymentWrites({ ...payment, credit: forward.credit }, 'posted', { ifReferenceFree: true }),
-      ...forward.writes(paymentWritten),
-    ];
-    if (plain) {
-      parts.push(
-        repaymentWrites(ctx, state, forward.plan, forward.totals.settledOn, paymentWritten),
-        paymentEvent(ctx, actor, state, recorded, NO_DEVICE_EFFECT, false, paymentWritten),
-        ...agentNoticeWrites(ctx, agent, row, amount, paymentId, paymentWritten),
-        // The audit row too (decision 023: one plain INSERT, chained after commit by the sealer).
-        { with: [sql`payment_audit AS (${auditInsertSql(actor, audited(false), paymentWritten)})`] },
-      );
-    }
-    const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts, { prepared: true });
-    if (!written.receipt_number) return raced();
-    outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, plain);
-    if (!plain) await afterAllocation(ctx, actor, state, recorded, outcome, false);
-    answer = {
-      payment: {
-        id: paymentId,
-        receiptNumber: written.receipt_number,
-        contractId: row.id,
-        contractNumber: row.number,
-        customerId: row.customerId,
-        customerName,
-        amount: input.amount,
-        currency: row.currency,
-        method: input.method,
-        provider: payment.provider ?? null,
-        reference: payment.reference ?? null,
-        accountReference: payment.accountReference ?? null,
-        receivedAt: receivedAt.toISOString(),
-        valueDate,
-        status: 'posted',
-        credit: forward.credit,
-        postedByName: actor.id ? actor.name : null,
-        postedAt: (payment.postedAt as Date).toISOString(),
-        reversedAt: null,
-        reversalReason: null,
-        refunded: false,
-        transferredFrom: payment.transferredFrom ?? null,
-        token: outcome.device.token,
-        deviceCommand: deviceCommandOf(outcome.device.command, row.deviceId),
-      },
-      allocations: forward.lines.map((line) => ({ ...line })),
-    };
-  }
-  if (!plainWrite) await writeAudit(ctx.tx, actor, audited(backDated));
-  return { paymentId, created: true, outcome, answer };
+}
+
+/**
+ * Every write of a plain payment as the parts of one statement: the payment (only `when` holds,
+ * and only if its reference is free), its lines and journal entry, the contract's figures and
+ * instalments, the timeline, the agent's notice and the audit row (decision 023: one plain INSERT,
+ * chained after commit by the sealer), each hanging on the payment's row.
+ */
+function plainWrites(
+  ctx: TxContext,
+  actor: Actor,
+  state: RepaymentState,
+  asked: Request,
+  input: PaymentInput,
+  forward: Forward,
+  customer: unknown,
+  when?: SQL,
+): Writes[] {
+  const [, agent] = (customer ?? [null, null]) as [string | null, string | null];
+  const payment = { ...paymentOf(actor, state, asked, input), credit: forward.credit };
+  return [
+    paymentWrites(payment, 'posted', { ifReferenceFree: true, ...(when ? { when } : {}) }),
+    ...forward.writes(paymentWritten),
+    repaymentWrites(ctx, state, forward.plan, forward.totals.settledOn, paymentWritten),
+    paymentEvent(ctx, actor, state, recordedOf(asked, input), NO_DEVICE_EFFECT, false, paymentWritten),
+    ...agentNoticeWrites(
+      ctx,
+      agent,
+      state.row,
+      formatMoney(input.amount, state.row.currency),
+      asked.paymentId,
+      paymentWritten,
+    ),
+    { with: [sql`payment_audit AS (${auditInsertSql(actor, auditedOf(asked, false), paymentWritten)})`] },
+  ];
+}
+
+/** The answer of a payment posted forward, built from what was written (decision 022). */
+function answerOf(
+  actor: Actor,
+  state: RepaymentState,
+  asked: Request,
+  input: PaymentInput,
+  forward: Forward,
+  outcome: RepaymentOutcome,
+  receiptNumber: string,
+  customer: unknown,
+): PaymentResult {
+  const { row } = state;
+  const [customerName] = (customer ?? [null, null]) as [string | null, string | null];
+  return {
+    payment: {
+      id: asked.paymentId,
+      receiptNumber,
+      contractId: row.id,
+      contractNumber: row.number,
+      customerId: row.customerId,
+      customerName,
+      amount: input.amount,
+      currency: row.currency,
+      method: input.method,
+      provider: input.provider ?? input.method,
+      reference: input.reference ?? null,
+      accountReference: input.accountReference ?? null,
+      receivedAt: asked.receivedAt.toISOString(),
+      valueDate: asked.valueDate,
+      status: 'posted',
+      credit: forward.credit,
+      postedByName: actor.id ? actor.name : null,
+      postedAt: asked.postedAt.toISOString(),
+      reversedAt: null,
+      reversalReason: null,
+      refunded: false,
+      transferredFrom: input.transferredFrom ?? null,
+      token: outcome.device.token,
+      deviceCommand: deviceCommandOf(outcome.device.command, row.deviceId),
+    },
+    allocations: forward.lines.map((line) => ({ ...line })),
+  };
 }
 
 const NO_DEVICE_EFFECT: DeviceEffect = { token: null, command: null, activeUntil: null };

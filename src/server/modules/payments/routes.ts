@@ -16,7 +16,7 @@ import {
   selectCorrections,
 } from './corrections';
 import { paymentList } from './list';
-import { postPayment } from './posting';
+import { postPaymentRequest } from './posting';
 import { previewPayment } from './preview';
 import { paymentResult } from './read';
 import { receiptPdf } from './receipts';
@@ -42,12 +42,10 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
         'Your role records cash payments only; a finance user records mobile money, bank transfer and card',
         'ROLE_FORBIDDEN',
       );
-    const posted = await withTransaction(ctx, (tx) =>
-      postPayment(tx, actorOf(request), {
-        ...request.body,
-        idempotencyKey: request.headers['idempotency-key'] ?? null,
-      }),
-    );
+    const posted = await postPaymentRequest(ctx, actorOf(request), {
+      ...request.body,
+      idempotencyKey: request.headers['idempotency-key'] ?? null,
+    });
     if (!posted.created) reply.status(200); // a replay of the first delivery
     // A new payment answers from what it wrote; a replay (or a back-dated payment, whose lines the
     // re-run made) is read after the commit.

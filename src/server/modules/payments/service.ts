@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { payments } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
@@ -41,19 +41,20 @@ export async function recordPayment(
 export function paymentWrites(
   payment: NewPayment,
   status: 'posted' | 'suspense' = 'posted',
-  options: { ifReferenceFree?: boolean } = {},
+  options: { ifReferenceFree?: boolean; when?: SQL } = {},
 ): Writes {
   const p = payment;
   const json = p.payload === undefined || p.payload === null ? null : JSON.stringify(p.payload);
+  // With `when`, a SELECT of the values that holds only then (its receipt number is not drawn otherwise).
   const row = sql`payment AS (
     INSERT INTO ${payments} (id, receipt_number, contract_id, customer_id, amount, currency, method, provider, reference,
       idempotency_key, account_reference, payload, import_id, transferred_from, received_at, value_date, status,
       credit, posted_by, posted_at)
-    VALUES (${p.id}, ${numbered('receipt_number_seq', 'R-', 7)}, ${p.contractId ?? null}::text, ${p.customerId ?? null}::text,
+    ${options.when ? sql`SELECT ` : sql`VALUES (`}${p.id}, ${numbered('receipt_number_seq', 'R-', 7)}, ${p.contractId ?? null}::text, ${p.customerId ?? null}::text,
       ${p.amount}, ${p.currency}, ${p.method}, ${p.provider ?? null}::text, ${p.reference ?? null}::text,
       ${p.idempotencyKey ?? null}::text, ${p.accountReference ?? null}::text, ${json}::jsonb, ${p.importId ?? null}::text,
       ${p.transferredFrom ?? null}::text, ${p.receivedAt}::timestamptz, ${p.valueDate ?? null}::date, ${status}, ${p.credit ?? 0},
-      ${p.postedBy ?? null}::text, ${p.postedAt ?? null}::timestamptz)
+      ${p.postedBy ?? null}::text, ${p.postedAt ?? null}::timestamptz${options.when ? sql` WHERE ${options.when}` : sql`)`}
     ${options.ifReferenceFree ? sql`ON CONFLICT (method, reference) WHERE reference IS NOT NULL DO NOTHING` : sql``}
     RETURNING receipt_number)`;
   return { with: [row], select: [sql`(SELECT receipt_number FROM payment) AS receipt_number`] };
