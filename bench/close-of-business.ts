@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { longPost } from './lib/long-post';
 import { type RunningServer, startServer } from '../tests/support/server-process';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
@@ -49,13 +50,9 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
       businessDate: string;
     };
     const started = performance.now();
-    const response = await fetch(`${server.url}/api/eod/run`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ businessDate }),
-    });
+    const response = await longPost(`${server.url}/api/eod/run`, headers, { businessDate });
     const elapsed = performance.now() - started;
-    const result = (await response.json()) as {
+    const result = response.json() as {
       runs: {
         status: string;
         steps: { step: string; durationMs: number; counts: Record<string, number> }[];
