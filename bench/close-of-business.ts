@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { longPost } from './lib/long-post';
 import { type RunningServer, startServer } from '../tests/support/server-process';
+import { longPost } from './lib/long-post';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';

@@ -81,7 +81,8 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     // notifications sent after commits (decision 024) and the audit sealer's background batches
     // (decision 023: its lock and the chain_seq it gives) are not the payment's.
     const statements = seen.filter(
-      (statement) => !/^SELECT pg_notify\(/.test(statement) && !/advisory_xact_lock|chain_seq/.test(statement),
+      (statement) =>
+        !/^SELECT pg_notify\(/.test(statement) && !/advisory_xact_lock|chain_seq/.test(statement),
     );
     expect(statements.length, statements.join('\n---\n')).toBe(2);
     expect(res.json()).toEqual((await finance.get(`/api/payments/${res.json().payment.id}`)).json());
