@@ -230,7 +230,8 @@ describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => 
     await seedDemoUsers(t.app.ctx);
     await seedDemoPortfolio(t.app.ctx, { size: { customers: 30, devices: 40, contracts: 30 } });
     viewer = await t.signedIn('viewer');
-  }, 120_000);
+    // The demo book lives a year of closes day by day (decision 035): minutes on a slow machine.
+  }, 400_000);
   afterAll(() => t.close());
 
   const ask = async (query: string) => {

@@ -125,7 +125,8 @@ describe.each(DATABASE_KINDS)('demo portfolio on %s', (kind) => {
 
     // A second run finds the book there and leaves it alone.
     expect(await seedDemoPortfolio(t.app.ctx, { size: SMALL })).toBeNull();
-  });
+    // A year of closes lived day by day (decision 035): minutes on a slow machine.
+  }, 400_000);
 
   it('uses the same names from the same seed', async () => {
     const names = await rows<{ first_name: string; last_name: string }>(

@@ -134,13 +134,11 @@ export async function controlledUnits(
 /**
  * Close of business step 3 (decision 026): a `lock` command, queued, for each unit of the
  * contracts `units` selects (rows of contract id, device id) that a lock API controls, is not
- * locked and has no lock queued or on its way: the candidates never leave the database (a
- * million-contract book has 200,000). OpenPAYGO units need none: their time runs out by itself at
- * `active_until`. The units with a lock pending are read first into a temporary table with its
- * statistics (decision 034): probed inside the insert, the command table (planned as the nearly
- * empty table it was) was scanned once per unit, including the rows the insert itself was adding,
- * so 100,000 locks in one night took 54 s. Answers how many units were selected and how many locks
- * were queued.
+ * locked and has no lock queued or on its way, in one statement: the candidates never leave the
+ * database (a million-contract book has 200,000). OpenPAYGO units need none: their time runs out
+ * by itself at `active_until`. Known cost (decision 034): on a command table the planner takes for
+ * nearly empty, the NOT EXISTS is a sequential scan per unit of a table this statement grows, so
+ * 100,000 locks in one night take about 54 s. Answers how many units were selected and how many locks were queued.
  */
 export async function queueLocks(
   ctx: TxContext,
@@ -150,10 +148,6 @@ export async function queueLocks(
   source: { type: string; id: string },
 ): Promise<{ candidates: number; queued: number }> {
   const now = ctx.clock.now().toISOString();
-  await ctx.tx.execute(sql`
-    CREATE TEMPORARY TABLE locks_pending ON COMMIT DROP AS
-    SELECT DISTINCT device_id FROM ${deviceCommands} WHERE kind = 'lock' AND state IN ('queued', 'sent')`);
-  await ctx.tx.execute(sql`ANALYZE locks_pending`);
   const [row] = await queryRows<{ candidates: number; queued: number }>(
     ctx.tx,
     sql`
@@ -164,11 +158,11 @@ export async function queueLocks(
              ${actor.id}::text, ${now}::timestamptz, ${now}::timestamptz
       FROM v JOIN ${devices} d ON d.id = v.device_id
       WHERE d.control_kind = 'lock_api' AND d.lock_state <> 'locked'
-        AND NOT EXISTS (SELECT 1 FROM locks_pending p WHERE p.device_id = d.id)
+        AND NOT EXISTS (SELECT 1 FROM ${deviceCommands} c
+                        WHERE c.device_id = d.id AND c.kind = 'lock' AND c.state IN ('queued', 'sent'))
       RETURNING id)
     SELECT (SELECT count(*) FROM v)::int AS candidates, (SELECT count(*) FROM queued)::int AS queued`,
   );
-  await ctx.tx.execute(sql`DROP TABLE locks_pending`);
   const counts = { candidates: row?.candidates ?? 0, queued: row?.queued ?? 0 };
   if (counts.queued) await commandsQueued(ctx);
   return counts;

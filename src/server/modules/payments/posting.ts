@@ -19,7 +19,6 @@ import type { AppContext, AppServices, Executor, TxContext } from '../../context
 import { conflict, fieldError } from '../../errors';
 import { claimWrites, firstClaim, type IdempotentClaim, settleIdempotencyKey } from '../../idempotency';
 import { organisation } from '../../organisation';
-import { withOneStatement, withTransaction } from '../../transaction';
 import { driverError } from '../../unique';
 import { eventWrites } from '../contracts/events';
 import { payingCustomerColumn } from '../contracts/parties';
@@ -118,21 +117,6 @@ async function requestOf(ctx: AppServices, executor: Executor, input: PaymentInp
 }
 
 /**
- * POST /api/payments (decision 036): the usual payment first without a transaction, as one read
- * and one write statement that writes only if the contract is still as read
- * (`postPlainPayment`); any other payment, or one whose contract changed meanwhile, is posted in a
- * transaction by `postPayment`.
- */
-export async function postPaymentRequest(
-  ctx: AppContext,
-  actor: Actor,
-  input: PaymentInput,
-): Promise<Posted> {
-  const plain = await withOneStatement(ctx, (tx) => postPlainPayment(ctx, tx, actor, input));
-  return plain ?? withTransaction(ctx, (tx) => postPayment(tx, actor, input));
-}
-
-/**
  * The usual payment (the newest on its live contract, moving nothing, no controlled unit) in two
  * statements without a transaction: the contract, its schedule and the checks read unlocked; then
  * one statement claims the key, locks the contract only if its version is still the one read
@@ -140,9 +124,10 @@ export async function postPaymentRequest(
  * writes everything a payment writes. Null, having written nothing, for anything else: no such
  * contract or one taking no payments, a replay, a back-dated payment, a payment that moves or
  * re-amortises the contract or answers a unit, a contract changed since the read, a reference
- * taken meanwhile; `postPayment` then decides, under the lock.
+ * taken meanwhile; `postPayment` then decides, under the lock. Run under `withOneStatement` (the
+ * route owns that choice, decision 036).
  */
-async function postPlainPayment(
+export async function postPlainPayment(
   app: AppContext,
   ctx: TxContext,
   actor: Actor,
