@@ -57,9 +57,12 @@ export function claimWrites(ctx: Pick<TxContext, 'clock'>, claim: IdempotentClai
         VALUES (${claim.operation}, ${claim.key}, ${fingerprintOf(claim.request)}, ${claim.resourceId}, ${ctx.clock.now()})
         ON CONFLICT DO NOTHING RETURNING 1)`,
     ],
-    select: [sql`EXISTS (SELECT 1 FROM idempotency_claim) AS claimed`],
+    select: [sql`${claimWritten} AS claimed`],
   };
 }
+
+/** The condition of the parts that hang on `claimWrites`' claim (this request's key was free). */
+export const claimWritten = sql`EXISTS (SELECT 1 FROM idempotency_claim)`;
 
 /**
  * A claim that found its key taken: the first request's resource id, or a 409 when that request

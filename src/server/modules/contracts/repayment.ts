@@ -121,7 +121,7 @@ export interface Unlocked extends Locked {
 export async function readForRepayment(
   ctx: AppContext,
   contractId: string,
-  columns: Beside['columns'],
+  columns?: Beside['columns'],
 ): Promise<Unlocked | null> {
   const org = await organisation(ctx, ctx.db);
   const reads = [...contractReads(sql`c`), ...(columns?.(sql`c`) ?? [])];
@@ -158,11 +158,9 @@ export const contractUnchanged = sql`EXISTS (SELECT 1 FROM contract_unchanged)`;
 
 /** The same, unlocked and outside a transaction: what a payment would do now (the post form's preview). */
 export async function peekRepayment(ctx: AppContext, contractId: string): Promise<RepaymentState> {
-  const [raw] = await queryRows<Record<string, unknown>>(
-    ctx.db,
-    sql`SELECT c.*, ${sql.join(contractReads(sql`c`), sql`, `)} FROM ${contracts} c WHERE c.id = ${contractId}`,
-  );
-  return stateOf(ctx, raw, 'payment', await organisation(ctx, ctx.db));
+  const read = await readForRepayment(ctx, contractId);
+  if (!read) throw notFound('Contract not found');
+  return read.state('payment');
 }
 
 /** The contract's current schedule (one JSON array per instalment, by number) and its unit's control. */

@@ -17,7 +17,13 @@ import { type Actor, auditInsertSql, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { conflict, fieldError } from '../../errors';
-import { claimWrites, firstClaim, type IdempotentClaim, settleIdempotencyKey } from '../../idempotency';
+import {
+  claimWrites,
+  claimWritten,
+  firstClaim,
+  type IdempotentClaim,
+  settleIdempotencyKey,
+} from '../../idempotency';
 import { organisation } from '../../organisation';
 import { driverError } from '../../unique';
 import { eventWrites } from '../contracts/events';
@@ -74,8 +80,10 @@ export interface Line {
   amount: number;
 }
 
-/** A payment request before anything is read: its id, its idempotency claim and its dates. */
+/** A payment request before anything is read: who asks, what, its id, its idempotency claim and its dates. */
 interface Request {
+  actor: Actor;
+  input: PaymentInput;
   paymentId: string;
   /** The request without its key, as the audit row records it. */
   request: Omit<PaymentInput, 'idempotencyKey'>;
@@ -87,7 +95,12 @@ interface Request {
   columns: (c: SQL) => SQL[];
 }
 
-async function requestOf(ctx: AppServices, executor: Executor, input: PaymentInput): Promise<Request> {
+async function requestOf(
+  ctx: AppServices,
+  executor: Executor,
+  actor: Actor,
+  input: PaymentInput,
+): Promise<Request> {
   const paymentId = randomUUID();
   const { idempotencyKey, ...request } = input;
   const claim = idempotencyKey
@@ -102,6 +115,8 @@ async function requestOf(ctx: AppServices, executor: Executor, input: PaymentInp
   const receivedAt = input.receivedAt ? new Date(input.receivedAt) : ctx.clock.now();
   const valueDate = businessDateOf(receivedAt, org);
   return {
+    actor,
+    input,
     paymentId,
     request,
     claim,
@@ -133,7 +148,7 @@ export async function postPlainPayment(
   actor: Actor,
   input: PaymentInput,
 ): Promise<Posted | null> {
-  const asked = await requestOf(ctx, app.db, input);
+  const asked = await requestOf(ctx, app.db, actor, input);
   const read = await readForRepayment(app, input.contractId, asked.columns);
   if (!read || read.beside.later === true || read.beside.earlier) return null;
   let state: RepaymentState;
@@ -143,18 +158,14 @@ export async function postPlainPayment(
   } catch {
     return null; // the transactional path gives the answer (a replay by key comes before these checks)
   }
-  const recorded = recordedOf(asked, input);
+  const recorded = recordedOf(asked);
   const forward = allocateForward(ctx, actor, state, recorded);
   if (!isPlain(state, forward)) return null;
   const claim = asked.claim ? claimWrites(ctx, asked.claim) : null;
   const parts = [
-    ...(claim ? [{ with: claim.with }] : []),
-    unchangedSince(
-      state.row.id,
-      read.version,
-      claim ? sql`EXISTS (SELECT 1 FROM idempotency_claim)` : sql`true`,
-    ),
-    ...plainWrites(ctx, actor, state, asked, input, forward, read.beside.customer, contractUnchanged),
+    ...(claim ? [claim] : []),
+    unchangedSince(state.row.id, read.version, claim ? claimWritten : sql`true`),
+    ...plainWrites(ctx, state, asked, forward, customerOf(read.beside).agent, contractUnchanged),
   ];
   if (claim) {
     // The claim and its payment happen together or not at all: a claim whose payment was not
@@ -162,7 +173,7 @@ export async function postPlainPayment(
     parts.push({
       with: [],
       select: [
-        sql`CASE WHEN EXISTS (SELECT 1 FROM idempotency_claim) AND NOT ${paymentWritten}
+        sql`CASE WHEN ${claimWritten} AND NOT ${paymentWritten}
           THEN statement_conflict('The payment was not written with its claim') END AS conflict`,
       ],
     });
@@ -180,17 +191,14 @@ export async function postPlainPayment(
     paymentId: asked.paymentId,
     created: true,
     outcome,
-    answer: answerOf(
-      actor,
-      state,
-      asked,
-      input,
-      forward,
-      outcome,
-      written.receipt_number,
-      read.beside.customer,
-    ),
+    answer: answerOf(state, asked, forward, outcome, written.receipt_number, customerOf(read.beside).name),
   };
+}
+
+/** The paying customer's name and agent, as `payingCustomerColumn` reads them beside the contract. */
+function customerOf(beside: Record<string, unknown>): { name: string | null; agent: string | null } {
+  const [name, agent] = (beside.customer ?? [null, null]) as [string | null, string | null];
+  return { name, agent };
 }
 
 /** SQLSTATE of `statement_conflict()` (migration 0031). */
@@ -212,7 +220,7 @@ const STATEMENT_CONFLICT = '40001';
  * payment reads in one; every write in another.
  */
 export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentInput): Promise<Posted> {
-  const asked = await requestOf(ctx, ctx.tx, input);
+  const asked = await requestOf(ctx, ctx.tx, actor, input);
   const { paymentId, claim, receivedAt } = asked;
   const locked = await lockForRepayment(ctx, input.contractId, {
     ...(claim ? { writes: claimWrites(ctx, claim) } : {}),
@@ -244,28 +252,27 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
   const earlier = locked.beside.earlier as [string, string | null, number] | null;
   if (earlier) return replay({ id: earlier[0], contractId: earlier[1], amount: Number(earlier[2]) });
   checkReceivedAt(ctx, state, receivedAt);
-  const recorded = recordedOf(asked, input);
+  const recorded = recordedOf(asked);
   const backDated = locked.beside.later === true;
   let outcome: RepaymentOutcome;
   let answer: PaymentResult | null = null;
-  let plainWrite = false;
   if (backDated) {
     const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, [
-      paymentWrites(paymentOf(actor, state, asked, input), 'posted', { ifReferenceFree: true }),
+      paymentWrites(paymentOf(state, asked), 'posted', { ifReferenceFree: true }),
     ]);
     if (!written.receipt_number) return raced();
     outcome = (await allocateRecorded(ctx, actor, state, recorded, true)).outcome;
+    await writeAudit(ctx.tx, actor, auditedOf(asked, true));
   } else {
     const forward = allocateForward(ctx, actor, state, recorded);
     // The usual payment writes everything in one statement; one that moves the contract (paid
     // off), re-amortises or answers a controlled unit writes its payment, lines and entry there,
     // then the contract's side, timeline and notice as a correction or a suspense match does.
     const plain = isPlain(state, forward);
-    plainWrite = plain;
     const parts = plain
-      ? plainWrites(ctx, actor, state, asked, input, forward, locked.beside.customer)
+      ? plainWrites(ctx, state, asked, forward, customerOf(locked.beside).agent)
       : [
-          paymentWrites({ ...paymentOf(actor, state, asked, input), credit: forward.credit }, 'posted', {
+          paymentWrites({ ...paymentOf(state, asked), credit: forward.credit }, 'posted', {
             ifReferenceFree: true,
           }),
           ...forward.writes(paymentWritten),
@@ -273,19 +280,13 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
     const written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts, { prepared: true });
     if (!written.receipt_number) return raced();
     outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, plain);
-    if (!plain) await afterAllocation(ctx, actor, state, recorded, outcome, false);
-    answer = answerOf(
-      actor,
-      state,
-      asked,
-      input,
-      forward,
-      outcome,
-      written.receipt_number,
-      locked.beside.customer,
-    );
+    // A plain payment's audit row went with its writes; the others' is written last.
+    if (!plain) {
+      await afterAllocation(ctx, actor, state, recorded, outcome, false);
+      await writeAudit(ctx.tx, actor, auditedOf(asked, false));
+    }
+    answer = answerOf(state, asked, forward, outcome, written.receipt_number, customerOf(locked.beside).name);
   }
-  if (!plainWrite) await writeAudit(ctx.tx, actor, auditedOf(asked, backDated));
   return { paymentId, created: true, outcome, answer };
 }
 
@@ -296,8 +297,8 @@ function isPlain(state: RepaymentState, forward: Forward): boolean {
   return !forward.plan.move && !forward.totals.rescheduled && state.device?.controlKind === 'none';
 }
 
-function recordedOf(asked: Request, input: PaymentInput): Recorded {
-  const { paymentId: id, valueDate, receivedAt } = asked;
+function recordedOf(asked: Request): Recorded {
+  const { paymentId: id, valueDate, receivedAt, input } = asked;
   return { id, amount: input.amount, method: input.method, valueDate, receivedAt };
 }
 
@@ -311,8 +312,9 @@ function auditedOf(asked: Request, backDated: boolean) {
   };
 }
 
-function paymentOf(actor: Actor, state: RepaymentState, asked: Request, input: PaymentInput): NewPayment {
+function paymentOf(state: RepaymentState, asked: Request): NewPayment {
   const { row } = state;
+  const { actor, input } = asked;
   return {
     id: asked.paymentId,
     contractId: row.id,
@@ -342,21 +344,19 @@ function paymentOf(actor: Actor, state: RepaymentState, asked: Request, input: P
  */
 function plainWrites(
   ctx: TxContext,
-  actor: Actor,
   state: RepaymentState,
   asked: Request,
-  input: PaymentInput,
   forward: Forward,
-  customer: unknown,
+  agent: string | null,
   when?: SQL,
 ): Writes[] {
-  const [, agent] = (customer ?? [null, null]) as [string | null, string | null];
-  const payment = { ...paymentOf(actor, state, asked, input), credit: forward.credit };
+  const { actor, input } = asked;
+  const payment = { ...paymentOf(state, asked), credit: forward.credit };
   return [
     paymentWrites(payment, 'posted', { ifReferenceFree: true, ...(when ? { when } : {}) }),
     ...forward.writes(paymentWritten),
     repaymentWrites(ctx, state, forward.plan, forward.totals.settledOn, paymentWritten),
-    paymentEvent(ctx, actor, state, recordedOf(asked, input), NO_DEVICE_EFFECT, false, paymentWritten),
+    paymentEvent(ctx, actor, state, recordedOf(asked), NO_DEVICE_EFFECT, false, paymentWritten),
     ...agentNoticeWrites(
       ctx,
       agent,
@@ -371,17 +371,15 @@ function plainWrites(
 
 /** The answer of a payment posted forward, built from what was written (decision 022). */
 function answerOf(
-  actor: Actor,
   state: RepaymentState,
   asked: Request,
-  input: PaymentInput,
   forward: Forward,
   outcome: RepaymentOutcome,
   receiptNumber: string,
-  customer: unknown,
+  customerName: string | null,
 ): PaymentResult {
   const { row } = state;
-  const [customerName] = (customer ?? [null, null]) as [string | null, string | null];
+  const { actor, input } = asked;
   return {
     payment: {
       id: asked.paymentId,
