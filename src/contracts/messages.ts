@@ -10,7 +10,7 @@ import { listQuery, pageOf } from './lists';
  * communications issue; until then the console provider logs each message.
  */
 
-export const MESSAGE_CHANNELS = ['sms', 'whatsapp'] as const;
+export const MESSAGE_CHANNELS = ['sms', 'whatsapp', 'email'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
 /**
@@ -30,6 +30,7 @@ export const TEMPLATE_KEYS = [
   'receipt',
   'lock_warning',
   'broken_promise',
+  'welcome',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
@@ -42,6 +43,7 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
   receipt: 'Payment receipt',
   lock_warning: 'Lock warning',
   broken_promise: 'Broken promise',
+  welcome: 'Welcome',
 };
 
 /**
@@ -57,13 +59,47 @@ export const TEMPLATE_VARIABLES: Record<TemplateKey, readonly string[]> = {
   receipt: ['firstName', 'contractNumber', 'amount', 'reference', 'balance'],
   lock_warning: ['firstName', 'contractNumber', 'daysOverdue', 'amountOverdue'],
   broken_promise: ['firstName', 'contractNumber', 'amount', 'promiseDate'],
+  welcome: ['firstName', 'contractNumber', 'device', 'amount', 'dueDate', 'payBill', 'account'],
 };
+
+/**
+ * The variables a template staff create may use (issue 15 "Templates"): the customer's, their
+ * latest live contract's and the organisation's payment details, all known for any customer.
+ */
+export const CUSTOM_TEMPLATE_VARIABLES = [
+  'firstName',
+  'lastName',
+  'contractNumber',
+  'amountDue',
+  'dueDate',
+  'balance',
+  'daysOverdue',
+  'payBill',
+  'account',
+] as const;
+
+const isBuiltIn = (key: string): key is TemplateKey => (TEMPLATE_KEYS as readonly string[]).includes(key);
+
+/** The variables a template of this key may use. */
+export function variablesOf(key: string): readonly string[] {
+  return isBuiltIn(key) ? TEMPLATE_VARIABLES[key] : CUSTOM_TEMPLATE_VARIABLES;
+}
+
+/** A built-in key's label; a custom template's key as it is (its name is on the template row). */
+export function templateLabel(key: string): string {
+  return isBuiltIn(key) ? TEMPLATE_LABELS[key] : key;
+}
+
+/** Whether quiet hours may hold a message of this key back. */
+export function isTransactional(key: string): boolean {
+  return isBuiltIn(key) && TRANSACTIONAL_TEMPLATES.includes(key);
+}
 
 /**
  * Messages a customer needs whatever the hour (the token a payment bought, its receipt): quiet
  * hours hold back only reminders and warnings. Consent is required for every message.
  */
-export const TRANSACTIONAL_TEMPLATES: readonly TemplateKey[] = ['token', 'receipt'];
+export const TRANSACTIONAL_TEMPLATES: readonly TemplateKey[] = ['token', 'receipt', 'welcome'];
 
 /** Attempts per message, the first included; then it is `failed` with the provider's reason. */
 export const MESSAGE_MAX_ATTEMPTS = 5;
@@ -87,7 +123,8 @@ export const messageSchema = z.object({
   channel: z.enum(MESSAGE_CHANNELS),
   /** E.164 phone (masked for viewers). */
   recipient: z.string(),
-  template: z.enum(TEMPLATE_KEYS),
+  /** A built-in key (TEMPLATE_KEYS) or a template staff created. */
+  template: z.string(),
   templateVersion: z.number().int(),
   body: z.string(),
   status: z.enum(MESSAGE_STATUSES),
@@ -121,7 +158,7 @@ export const messageListQuery = listQuery(['createdAt', 'nextAttemptAt'], {
 export const messagePageSchema = pageOf(messageSchema);
 
 export const messageTemplateSchema = z.object({
-  key: z.enum(TEMPLATE_KEYS),
+  key: z.string(),
   channel: z.enum(MESSAGE_CHANNELS),
   language: z.string(),
   body: z.string(),

@@ -7,7 +7,7 @@ import {
   type Message,
   type MessageTemplate,
   TEMPLATE_KEYS,
-  TEMPLATE_VARIABLES,
+  variablesOf,
 } from '../../src/contracts/messages';
 import { queryRows } from '../../src/db/client';
 import { DomainError, renderTemplate, templateVariables } from '../../src/domain';
@@ -423,7 +423,7 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
     expect(templates.map((x) => x.key)).toEqual([...TEMPLATE_KEYS]);
     for (const template of templates)
       expect(
-        templateVariables(template.body).every((v) => TEMPLATE_VARIABLES[template.key].includes(v)),
+        templateVariables(template.body).every((v) => variablesOf(template.key).includes(v)),
         template.key,
       ).toBe(true);
 

@@ -44,6 +44,9 @@ export const customers = pgTable(
     assignedAgentId: text('assigned_agent_id').references(() => users.id, { onDelete: 'set null' }),
     consentSmsAt: timestamp('consent_sms_at', { withTimezone: true }),
     consentWhatsappAt: timestamp('consent_whatsapp_at', { withTimezone: true }),
+    consentEmailAt: timestamp('consent_email_at', { withTimezone: true }),
+    /** Two-letter language for messages; a template missing in it falls back to English. */
+    language: text('language').notNull().default('en'),
     consentMarketingAt: timestamp('consent_marketing_at', { withTimezone: true }),
     consentDataProcessingAt: timestamp('consent_data_processing_at', { withTimezone: true }),
     kycStatus: text('kyc_status', { enum: KYC_STATUSES }).notNull().default('not_started'),

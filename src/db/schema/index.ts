@@ -3,6 +3,7 @@ export * from './audit';
 export * from './auth';
 export * from './close-of-business';
 export * from './collections';
+export * from './communications';
 export * from './contracts';
 export * from './customers';
 export * from './device-control';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   index,
   integer,
@@ -9,7 +10,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { MESSAGE_CHANNELS, MESSAGE_STATUSES, TEMPLATE_KEYS } from '../../contracts/messages';
+import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../contracts/messages';
 import { users } from './auth';
 import { contracts } from './contracts';
 import { customers } from './customers';
@@ -23,17 +24,24 @@ import { inList } from './helpers';
 export const messageTemplates = pgTable(
   'message_templates',
   {
-    key: text('key', { enum: TEMPLATE_KEYS }).notNull(),
+    /** A built-in key (TEMPLATE_KEYS) or one staff created on /communications. */
+    key: text('key').notNull(),
     channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
     language: text('language').notNull().default('en'),
+    /** What staff call it (built-in ones: TEMPLATE_LABELS). */
+    name: text('name'),
+    /** E-mail only: the subject line, with the same variables as the body. */
+    subject: text('subject'),
     body: text('body').notNull(),
+    /** Seeded by the migration: may be edited, never deleted. */
+    builtin: boolean('builtin').notNull().default(false),
     version: integer('version').notNull().default(1),
     updatedBy: text('updated_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.key, t.channel, t.language] }),
-    check('message_templates_key_check', inList(t.key, TEMPLATE_KEYS)),
+    check('message_templates_key_check', sql`${t.key} ~ '^[a-z][a-z0-9_]{1,47}$'`),
     check('message_templates_channel_check', inList(t.channel, MESSAGE_CHANNELS)),
   ],
 );
@@ -51,9 +59,9 @@ export const messages = pgTable(
       .references(() => customers.id),
     contractId: text('contract_id').references(() => contracts.id),
     channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
-    /** E.164 phone at the time of queueing. */
+    /** E.164 phone at the time of queueing (an e-mail address for e-mail). */
     recipient: text('recipient').notNull(),
-    templateKey: text('template_key', { enum: TEMPLATE_KEYS }).notNull(),
+    templateKey: text('template_key').notNull(),
     templateVersion: integer('template_version').notNull(),
     body: text('body').notNull(),
     status: text('status', { enum: MESSAGE_STATUSES }).notNull().default('queued'),
@@ -66,6 +74,12 @@ export const messages = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     provider: text('provider'),
     providerReference: text('provider_reference'),
+    /** E-mail only: the rendered subject. */
+    subject: text('subject'),
+    /** The bulk send that queued it, if one did. */
+    bulkSendId: text('bulk_send_id'),
+    /** The conversation a staff or assistant reply belongs to. */
+    conversationId: text('conversation_id'),
     sourceType: text('source_type'),
     sourceId: text('source_id'),
     dedupeKey: text('dedupe_key').notNull(),
@@ -83,6 +97,26 @@ export const messages = pgTable(
     index('messages_created_idx').on(t.createdAt, t.id),
     check('messages_status_check', inList(t.status, MESSAGE_STATUSES)),
     check('messages_channel_check', inList(t.channel, MESSAGE_CHANNELS)),
-    check('messages_template_check', inList(t.templateKey, TEMPLATE_KEYS)),
+    index('messages_provider_reference_idx').on(t.provider, t.providerReference),
+    index('messages_bulk_send_idx').on(t.bulkSendId).where(sql`${t.bulkSendId} IS NOT NULL`),
   ],
+);
+
+/**
+ * Every version of every template (issue 15 "Versions"): the row written when a template is
+ * created or edited, so an earlier text can be read and restored.
+ */
+export const messageTemplateVersions = pgTable(
+  'message_template_versions',
+  {
+    key: text('key').notNull(),
+    channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
+    language: text('language').notNull(),
+    version: integer('version').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.channel, t.language, t.version] })],
 );

@@ -11,6 +11,8 @@ export interface MessageContact {
   id: string;
   firstName: string;
   phone: string;
+  email: string | null;
+  language: string;
   consent: Record<MessageChannel, boolean>;
 }
 
@@ -24,8 +26,11 @@ export async function messageContacts(
       id: customers.id,
       firstName: customers.firstName,
       phone: customers.phone,
+      email: customers.email,
+      language: customers.language,
       sms: customers.consentSmsAt,
       whatsapp: customers.consentWhatsappAt,
+      emailConsent: customers.consentEmailAt,
     })
     .from(customers)
     .where(inArray(customers.id, [...new Set(customerIds)]));
@@ -36,7 +41,9 @@ export async function messageContacts(
         id: row.id,
         firstName: row.firstName,
         phone: row.phone,
-        consent: { sms: row.sms !== null, whatsapp: row.whatsapp !== null },
+        email: row.email,
+        language: row.language,
+        consent: { sms: row.sms !== null, whatsapp: row.whatsapp !== null, email: row.emailConsent !== null },
       },
     ]),
   );

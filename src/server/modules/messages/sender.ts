@@ -1,10 +1,10 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import { z } from 'zod';
 import {
+  isTransactional,
   MESSAGE_MAX_ATTEMPTS,
   MESSAGE_RETRY_MINUTES,
-  TEMPLATE_LABELS,
-  TRANSACTIONAL_TEMPLATES,
+  templateLabel,
 } from '../../../contracts/messages';
 import { messages } from '../../../db/schema';
 import { SYSTEM_ACTOR } from '../../audit';
@@ -111,7 +111,7 @@ async function sendOne(
     });
     return 'skipped';
   }
-  if (!TRANSACTIONAL_TEMPLATES.includes(message.templateKey)) {
+  if (!isTransactional(message.templateKey)) {
     const until = quietHoursEnd(now, localTime(now, org.timeZone), org.quietHoursStart, org.quietHoursEnd);
     if (until) {
       await update({ nextAttemptAt: until });
@@ -127,7 +127,7 @@ async function sendOne(
       reason: error instanceof Error ? error.message : String(error),
       retryable: true,
     }));
-  const label = TEMPLATE_LABELS[message.templateKey];
+  const label = templateLabel(message.templateKey);
   const channel = message.channel === 'sms' ? 'SMS' : 'WhatsApp';
   if (result.ok) {
     await update({

@@ -5,6 +5,7 @@ import {
   TEMPLATE_KEYS,
   TEMPLATE_VARIABLES,
   type TemplateKey,
+  variablesOf,
 } from '../../../contracts/messages';
 import { messageTemplates } from '../../../db/schema';
 import { templateVariables } from '../../../domain';
@@ -20,7 +21,7 @@ const present = (row: TemplateRow): MessageTemplate => ({
   language: row.language,
   body: row.body,
   version: row.version,
-  variables: [...TEMPLATE_VARIABLES[row.key]],
+  variables: [...variablesOf(row.key)],
   updatedAt: row.updatedAt.toISOString(),
 });
 
@@ -30,7 +31,10 @@ export async function listTemplates(executor: Executor): Promise<MessageTemplate
     .select()
     .from(messageTemplates)
     .orderBy(asc(messageTemplates.channel), asc(messageTemplates.language));
-  const order = (key: TemplateKey) => TEMPLATE_KEYS.indexOf(key);
+  const order = (key: string) => {
+    const index = (TEMPLATE_KEYS as readonly string[]).indexOf(key);
+    return index < 0 ? TEMPLATE_KEYS.length : index;
+  };
   return rows.sort((a, b) => order(a.key) - order(b.key)).map(present);
 }
 

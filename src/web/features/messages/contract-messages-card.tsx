@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Contract } from '@/contracts/contracts';
-import { type Message, type MessageStatus, messageEndpoints, TEMPLATE_LABELS } from '@/contracts/messages';
+import { type Message, type MessageStatus, messageEndpoints, templateLabel } from '@/contracts/messages';
 import { can } from '@/contracts/roles';
 import { Spinner } from '@/web/components/loaders';
 import { Badge } from '@/web/components/ui/badge';
@@ -84,7 +84,7 @@ function MessagesCardBody({ contractId }: { contractId: string }) {
               {query.data.items.map((message) => (
                 <li key={message.id} className="grid gap-1" data-testid={`item-message-${message.id}`}>
                   <div className="flex items-center justify-between gap-2">
-                    <p className="font-medium">{TEMPLATE_LABELS[message.template]}</p>
+                    <p className="font-medium">{templateLabel(message.template)}</p>
                     <Badge variant={STATUS_VARIANT[message.status]}>
                       {MESSAGE_STATUS_LABELS[message.status]}
                     </Badge>
