@@ -31,6 +31,7 @@ export const TEMPLATE_KEYS = [
   'lock_warning',
   'broken_promise',
   'welcome',
+  'reply',
 ] as const;
 export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
 
@@ -44,6 +45,7 @@ export const TEMPLATE_LABELS: Record<TemplateKey, string> = {
   lock_warning: 'Lock warning',
   broken_promise: 'Broken promise',
   welcome: 'Welcome',
+  reply: 'Conversation reply',
 };
 
 /**
@@ -60,6 +62,8 @@ export const TEMPLATE_VARIABLES: Record<TemplateKey, readonly string[]> = {
   lock_warning: ['firstName', 'contractNumber', 'daysOverdue', 'amountOverdue'],
   broken_promise: ['firstName', 'contractNumber', 'amount', 'promiseDate'],
   welcome: ['firstName', 'contractNumber', 'device', 'amount', 'dueDate', 'payBill', 'account'],
+  /** A line of a conversation (the assistant's answer, a person's reply): the text as written. */
+  reply: ['text'],
 };
 
 /**
@@ -99,7 +103,7 @@ export function isTransactional(key: string): boolean {
  * Messages a customer needs whatever the hour (the token a payment bought, its receipt): quiet
  * hours hold back only reminders and warnings. Consent is required for every message.
  */
-export const TRANSACTIONAL_TEMPLATES: readonly TemplateKey[] = ['token', 'receipt', 'welcome'];
+export const TRANSACTIONAL_TEMPLATES: readonly TemplateKey[] = ['token', 'receipt', 'welcome', 'reply'];
 
 /** Attempts per message, the first included; then it is `failed` with the provider's reason. */
 export const MESSAGE_MAX_ATTEMPTS = 5;

@@ -132,6 +132,7 @@ ALTER TABLE "message_templates" DROP CONSTRAINT "message_templates_key_check";--
 ALTER TABLE "message_templates" DROP CONSTRAINT "message_templates_channel_check";--> statement-breakpoint
 ALTER TABLE "messages" DROP CONSTRAINT "messages_template_check";--> statement-breakpoint
 ALTER TABLE "messages" DROP CONSTRAINT "messages_channel_check";--> statement-breakpoint
+ALTER TABLE "messages" ALTER COLUMN "customer_id" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "consent_email_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "customers" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;--> statement-breakpoint
 ALTER TABLE "message_templates" ADD COLUMN "name" text;--> statement-breakpoint
@@ -168,7 +169,8 @@ CREATE INDEX "messages_provider_reference_idx" ON "messages" USING btree ("provi
 CREATE INDEX "messages_bulk_send_idx" ON "messages" USING btree ("bulk_send_id") WHERE "messages"."bulk_send_id" IS NOT NULL;--> statement-breakpoint
 ALTER TABLE "message_templates" ADD CONSTRAINT "message_templates_key_check" CHECK ("message_templates"."key" ~ '^[a-z][a-z0-9_]{1,47}$');--> statement-breakpoint
 ALTER TABLE "message_templates" ADD CONSTRAINT "message_templates_channel_check" CHECK ("message_templates"."channel" in ('sms', 'whatsapp', 'email'));--> statement-breakpoint
-ALTER TABLE "messages" ADD CONSTRAINT "messages_channel_check" CHECK ("messages"."channel" in ('sms', 'whatsapp', 'email'));--> statement-breakpoint
+ALTER TABLE "messages" ADD CONSTRAINT "messages_channel_check" CHECK ("messages"."channel" in ('sms', 'whatsapp', 'email'));
+--> statement-breakpoint
 INSERT INTO "messaging_settings" ("id") VALUES ('default') ON CONFLICT DO NOTHING;
 --> statement-breakpoint
 ALTER TABLE "bulk_sends" ADD CONSTRAINT "bulk_sends_channel_check" CHECK ("bulk_sends"."channel" in ('sms', 'whatsapp', 'email'));
@@ -176,7 +178,9 @@ ALTER TABLE "bulk_sends" ADD CONSTRAINT "bulk_sends_channel_check" CHECK ("bulk_
 UPDATE "message_templates" SET "builtin" = true;
 --> statement-breakpoint
 INSERT INTO "message_templates" ("key", "channel", "language", "body", "builtin") VALUES
-  ('welcome', 'sms', 'en', 'Welcome {{firstName}}! Your {{device}} on {{contractNumber}} is active. Your first payment of {{amount}} is due on {{dueDate}}. Pay to paybill {{payBill}}, account {{account}}.', true);
+  ('welcome', 'sms', 'en', 'Welcome {{firstName}}! Your {{device}} on {{contractNumber}} is active. Your first payment of {{amount}} is due on {{dueDate}}. Pay to paybill {{payBill}}, account {{account}}.', true),
+  ('reply', 'sms', 'en', '{{text}}', true),
+  ('reply', 'whatsapp', 'en', '{{text}}', true);
 --> statement-breakpoint
 INSERT INTO "message_template_versions" ("key", "channel", "language", "version", "subject", "body", "created_by", "created_at")
   SELECT "key", "channel", "language", "version", "subject", "body", "updated_by", "updated_at" FROM "message_templates";

@@ -54,9 +54,8 @@ export const messages = pgTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    customerId: text('customer_id')
-      .notNull()
-      .references(() => customers.id),
+    /** Null only for a reply to a number no customer has yet (a conversation not yet linked). */
+    customerId: text('customer_id').references(() => customers.id),
     contractId: text('contract_id').references(() => contracts.id),
     channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
     /** E.164 phone at the time of queueing (an e-mail address for e-mail). */

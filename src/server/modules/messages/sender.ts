@@ -101,8 +101,13 @@ async function sendOne(
       .set({ ...values, updatedAt: now })
       .where(eq(messages.id, id));
 
-  const contact = (await messageContacts(ctx.tx, [message.customerId])).get(message.customerId);
-  if (!contact?.consent[message.channel]) {
+  // A conversation's reply answers the person who just wrote to us (a number not yet linked to a
+  // customer among them): it needs no standing consent, as a receipt needs none of its own.
+  const answersInbound = message.templateKey === 'reply';
+  const contact = message.customerId
+    ? (await messageContacts(ctx.tx, [message.customerId])).get(message.customerId)
+    : undefined;
+  if (!answersInbound && !contact?.consent[message.channel]) {
     const channel = message.channel === 'sms' ? 'SMS' : 'WhatsApp';
     await update({
       status: 'skipped',
