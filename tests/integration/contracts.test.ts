@@ -237,6 +237,17 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     expect(body.contract.events.map((e: { type: string }) => e.type)).toEqual(
       expect.arrayContaining(['created', 'submitted', 'approved', 'deposit', 'activated']),
     );
+    // "The customer is welcomed" (issue 15 §7): one welcome message in the outbox, with how to pay.
+    const welcome = await queryRows<{ body: string; template_key: string }>(
+      t.app.ctx.db,
+      sql`SELECT body, template_key FROM messages WHERE contract_id = ${contract.id} AND template_key = 'welcome'`,
+    );
+    expect(welcome).toHaveLength(1);
+    expect(welcome[0]?.body).toMatch(
+      new RegExp(
+        `^Welcome .+! Your .+ on ${body.contract.number} is active\\. Your first payment of .+ is due on ${body.contract.firstDueDate}\\. Pay to paybill \\d+, account ${body.contract.number}\\.$`,
+      ),
+    );
     expect((await activate()).statusCode).toBe(409);
     expect(
       (await agent.post(`/api/contracts/${contract.id}/cancel`, { reason: 'Changed my mind' })).statusCode,

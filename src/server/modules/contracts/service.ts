@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
 import type { Frequency, InterestMethod, Schedule, ScheduleRow } from '../../../domain';
-import { buildSchedule, formatMoney } from '../../../domain';
+import { buildSchedule, formatMoney, messageMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { Executor, TxContext } from '../../context';
@@ -12,7 +12,9 @@ import { organisation } from '../../organisation';
 import { transition } from '../../transitions';
 import { uniqueViolation } from '../../unique';
 import { ACCOUNTS, type PostingLine, post } from '../ledger/service';
+import { queueMessage } from '../messages/outbox';
 import { notify, resolveTask } from '../notifications/service';
+import { paymentInstructions } from '../payments/mobile-money/instructions';
 import { depositReceived } from '../payments/service';
 import { planTerms } from '../plans/service';
 import type { ContractParts } from './detail';
@@ -324,6 +326,7 @@ export async function activate(
   let tokenDays: number | null = null;
   let today = '';
   let firstDue = '';
+  let firstInstallment = 0;
   let parties: Awaited<ReturnType<typeof deviceOf>> | undefined;
   await transition(ctx, contractLifecycle, id, 'activate', {
     actor,
@@ -363,6 +366,7 @@ export async function activate(
         totalPayable: row.totalPayable,
       };
       firstDue = firstRow?.dueDate ?? row.firstDueDate;
+      firstInstallment = totals.installment;
       parties = await deviceOf(tx, row.deviceId);
       const { device } = parties;
       if (device.controlKind === 'openpaygo') {
@@ -399,6 +403,11 @@ export async function activate(
       const { device, model } = parties;
       await assignDevice(ctx, actor, device.id, id, row.number, firstDue);
       if (tokenDays !== null) await issueFirstToken(ctx, device.id, tokenDays, id);
+      await welcomeMessage(ctx, actor, row, {
+        device: `${model.make} ${model.model}`,
+        amount: firstInstallment,
+        dueDate: firstDue,
+      });
       // The sale: the customer owes the principal, the deposit held becomes part of the price.
       const lines: PostingLine[] = [
         {
@@ -462,6 +471,34 @@ export async function activate(
     }),
   });
   return { tokenDays };
+}
+
+/**
+ * "The customer is welcomed" (issue 15 §7): the welcome message, queued through the outbox in the
+ * activation's transaction, once per contract (its dedupe key), with how and when to pay.
+ */
+async function welcomeMessage(
+  ctx: TxContext,
+  actor: Actor,
+  row: ContractRow,
+  first: { device: string; amount: number; dueDate: string },
+): Promise<void> {
+  const { payBill, account } = paymentInstructions(ctx.config, row.number);
+  await queueMessage(ctx, actor, {
+    customerId: row.customerId,
+    contractId: row.id,
+    template: 'welcome',
+    variables: {
+      contractNumber: row.number,
+      device: first.device,
+      amount: messageMoney(first.amount, row.currency),
+      dueDate: first.dueDate,
+      payBill,
+      account,
+    },
+    source: { type: 'contract_activation', id: row.id },
+    dedupeKey: `welcome:${row.id}`,
+  });
 }
 
 /** Before activation only. The device returns to stock; a deposit received stays as customer credit. */
