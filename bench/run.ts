@@ -1,12 +1,15 @@
 // `npm run bench`: every performance budget of ARCHITECTURE.md that has been built so far,
 // measured against the built app (`npm run build` first). Prints a table with PASS/FAIL.
 import { existsSync } from 'node:fs';
+import { bulkSendBenchmarks } from './bulk-send';
 import { closeOfBusinessBenchmarks } from './close-of-business';
 import { collectionsQueueBenchmarks } from './collections-queue';
 import { contractBenchmarks } from './contracts';
 import { engineBenchmarks } from './engine';
+import { inboundWebhookBenchmarks } from './inbound-webhook';
 import { failed, type Measurement, printTable } from './lib/report';
 import { originationBenchmarks } from './origination';
+import { outboxBenchmarks } from './outbox';
 import { paymentBenchmarks } from './payments';
 import { platformBenchmarks } from './platform';
 
@@ -18,6 +21,9 @@ const SUITES: Record<string, () => Promise<Measurement[]>> = {
   payments: paymentBenchmarks,
   'close-of-business': closeOfBusinessBenchmarks,
   'collections-queue': collectionsQueueBenchmarks,
+  'bulk-send': bulkSendBenchmarks,
+  outbox: outboxBenchmarks,
+  'inbound-webhook': inboundWebhookBenchmarks,
 };
 
 if (!existsSync('dist/server/main.js') || !existsSync('dist/web/index.html')) {

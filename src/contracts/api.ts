@@ -7,7 +7,9 @@ import { businessDateEndpoints } from './business-date';
 import { calculatorEndpoints } from './calculator';
 import { eodEndpoints } from './close-of-business';
 import { collectionEndpoints } from './collections';
+import { communicationEndpoints } from './communications';
 import { contractEndpoints } from './contracts';
+import { conversationEndpoints, conversationWebhookEndpoints } from './conversations';
 import { customerEndpoints } from './customers';
 import { dashboardEndpoints } from './dashboard';
 import { deviceControlEndpoints } from './device-control';
@@ -19,6 +21,7 @@ import { helpEndpoints } from './help';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { messageEndpoints } from './messages';
+import { messagingSettingsEndpoints } from './messaging-settings';
 import { notificationEndpoints } from './notifications';
 import { paymentImportEndpoints } from './payment-imports';
 import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
@@ -26,6 +29,7 @@ import { planEndpoints } from './plans';
 import { profileEndpoints } from './profile';
 import { recoveryEndpoints } from './recoveries';
 import { settingsEndpoints } from './settings';
+import { taskEndpoints } from './tasks';
 
 /**
  * Every API endpoint, by area (decision 013). The server registers each with `route()`; the route
@@ -62,8 +66,13 @@ export const ENDPOINTS = {
   assistant: assistantEndpoints,
   autoDebit: autoDebitEndpoints,
   messages: messageEndpoints,
+  messagingSettings: messagingSettingsEndpoints,
+  communications: communicationEndpoints,
   collections: collectionEndpoints,
   recoveries: recoveryEndpoints,
+  conversations: conversationEndpoints,
+  conversationWebhooks: conversationWebhookEndpoints,
+  tasks: taskEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

@@ -26,6 +26,20 @@ export const AUDIT_ACTIONS = [
   'organisation.update',
   /** A message template's body edited (decision 027). */
   'message_template.update',
+  /** A template staff created (or a language or channel added to a key), deleted, or restored to an earlier version. */
+  'message_template.create',
+  'message_template.delete',
+  'message_template.restore',
+  /** A single message sent from a customer's or contract's page; a failed message queued again. */
+  'message.send',
+  'message.retry',
+  /** A saved segment (a filter over customers and contracts) created, changed or deleted. */
+  'segment.create',
+  'segment.update',
+  'segment.delete',
+  /** A bulk send confirmed (scheduled) or cancelled before it was queued. */
+  'bulk_send.create',
+  'bulk_send.cancel',
   /** The business date moved forward (BUSINESS_DATE_CONTROL instances only). */
   'organisation.business_date',
   'plan.create',
@@ -60,6 +74,8 @@ export const AUDIT_ACTIONS = [
   'device.lock_state',
   /** Device control's provider settings (which provider, URL, secret, simulator). */
   'device_control.settings',
+  /** The messaging providers' settings (providers, URLs, rate limits; secrets only as changed or not). */
+  'messaging.settings',
   /** An OpenPAYGO Metrics request accepted from a unit (its readings, the tokens sent back). */
   'device.metrics',
   'contract.create',
@@ -112,12 +128,23 @@ export const AUDIT_ACTIONS = [
   'collections.refresh',
   /** A close of business checked the promises due (one row per date). */
   'collections.promises_checked',
+  /** A person took a conversation over from the assistant, or handed it back (issue 15). */
+  'conversation.take_over',
+  'conversation.hand_back',
+  /** An unknown number's thread linked to a customer. */
+  'conversation.link',
+  /** A staff task (a hand-off) marked done. */
+  'task.done',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What an audit row is about: the `entity_type` column, with `entity_id` naming the row. */
 export const AUDIT_ENTITY_TYPES = [
   'user',
+  /** An outbox row (a single send, a retry). */
+  'message',
+  'segment',
+  'bulk_send',
   'invite',
   'organisation',
   /** Its id is `key:channel:language`. */
@@ -138,10 +165,15 @@ export const AUDIT_ENTITY_TYPES = [
   'eod_run',
   /** The device control provider settings (one row). */
   'device_control_settings',
+  /** The messaging providers' settings (one row). */
+  'messaging_settings',
   /** Collections cases (bulk assignment names them in `after`). */
   'collection_case',
   /** A collector's settings: the id is the user's. */
   'collector',
+  /** A customer-service thread (one per phone number). */
+  'conversation',
+  'staff_task',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -54,7 +54,9 @@ export const EMPLOYMENTS = [
   'other',
 ] as const;
 export const RISK_GRADES = ['A', 'B', 'C', 'D', 'E'] as const;
-export const CONSENTS = ['sms', 'whatsapp', 'marketing', 'dataProcessing'] as const;
+export const CONSENTS = ['sms', 'whatsapp', 'email', 'marketing', 'dataProcessing'] as const;
+/** Two-letter codes of the languages a customer's messages may be in (a template without one falls back to English). */
+export const CUSTOMER_LANGUAGES = ['en', 'sw', 'fr', 'pt', 'ar', 'am', 'ha', 'yo', 'lg', 'rw'] as const;
 export type Consent = (typeof CONSENTS)[number];
 
 /** Optional text: trimmed; an empty string clears the field (null). */
@@ -121,6 +123,7 @@ const consentsBody = z.strictObject(
   {
     sms: z.boolean({ error: 'SMS consent must be true or false' }).optional(),
     whatsapp: z.boolean({ error: 'WhatsApp consent must be true or false' }).optional(),
+    email: z.boolean({ error: 'E-mail consent must be true or false' }).optional(),
     marketing: z.boolean({ error: 'Marketing consent must be true or false' }).optional(),
     dataProcessing: z.boolean({ error: 'Data processing consent must be true or false' }).optional(),
   },
@@ -153,6 +156,10 @@ const customerFields = {
   assignedAgentId: z.uuid('Assigned agent must be a staff user id').nullable().optional(),
   /** true gives the consent (stamped with the time), false withdraws it. */
   consents: consentsBody.optional(),
+  /** The language of the customer's messages. */
+  language: z
+    .enum(CUSTOMER_LANGUAGES, { error: `Language must be one of: ${CUSTOMER_LANGUAGES.join(', ')}` })
+    .optional(),
 };
 
 export const customerCreateBody = z.strictObject(customerFields);
@@ -211,6 +218,7 @@ export const customerSchema = z.object({
   consents: z.object({
     sms: z.string().nullable(),
     whatsapp: z.string().nullable(),
+    email: z.string().nullable(),
     marketing: z.string().nullable(),
     dataProcessing: z.string().nullable(),
   }),
@@ -310,7 +318,8 @@ export const documentReviewBody = z
 export type DocumentReviewBody = z.input<typeof documentReviewBody>;
 
 export const customerEventSchema = z.object({
-  id: z.number().int(),
+  /** An audit row's number, or a conversation line's id (issue 15: messages are on the timeline). */
+  id: z.union([z.number().int(), z.string()]),
   at: z.string(),
   action: z.string(),
   actor: z.string().nullable(),

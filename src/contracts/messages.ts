@@ -120,8 +120,9 @@ export const OVERDUE_REMINDER_DAYS = [1, 3, 7] as const;
 
 export const messageSchema = z.object({
   id: z.string(),
-  customerId: z.string(),
-  customerName: z.string(),
+  /** Null for a reply to a number not yet linked to a customer. */
+  customerId: z.string().nullable(),
+  customerName: z.string().nullable(),
   contractId: z.string().nullable(),
   contractNumber: z.string().nullable(),
   channel: z.enum(MESSAGE_CHANNELS),
@@ -131,6 +132,9 @@ export const messageSchema = z.object({
   template: z.string(),
   templateVersion: z.number().int(),
   body: z.string(),
+  /** E-mail only. */
+  subject: z.string().nullable().optional(),
+  bulkSendId: z.string().nullable().optional(),
   status: z.enum(MESSAGE_STATUSES),
   skippedReason: z.string().nullable(),
   failureReason: z.string().nullable(),
@@ -148,12 +152,20 @@ export const messageListQuery = listQuery(['createdAt', 'nextAttemptAt'], {
   status: z
     .enum(MESSAGE_STATUSES, { error: `status must be one of: ${MESSAGE_STATUSES.join(', ')}` })
     .optional(),
+  /** A built-in key or a template staff created. */
   template: z
-    .enum(TEMPLATE_KEYS, { error: `template must be one of: ${TEMPLATE_KEYS.join(', ')}` })
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_]{1,47}$/, 'template must be a template key')
     .optional(),
   channel: z
     .enum(MESSAGE_CHANNELS, { error: `channel must be one of: ${MESSAGE_CHANNELS.join(', ')}` })
     .optional(),
+  /** Created on or after this date (UTC). */
+  from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),
+  /** Created on or before this date (UTC). */
+  to: z.iso.date('to must be a date (YYYY-MM-DD)').optional(),
+  bulkSendId: z.uuid('bulkSendId must be a bulk send id').optional(),
   contractId: z.uuid('contractId must be a contract id').optional(),
   customerId: z.uuid('customerId must be a customer id').optional(),
   /** E.164, as API.md's `GET /api/outbox?recipient=` has it. */
@@ -165,6 +177,12 @@ export const messageTemplateSchema = z.object({
   key: z.string(),
   channel: z.enum(MESSAGE_CHANNELS),
   language: z.string(),
+  /** What staff call it: the built-in's label, or the name given when it was created. */
+  name: z.string().optional(),
+  /** E-mail only. */
+  subject: z.string().nullable().optional(),
+  /** Seeded: editable, never deleted. */
+  builtin: z.boolean().optional(),
   body: z.string(),
   version: z.number().int(),
   /** The variables the template may use. */
@@ -174,7 +192,11 @@ export const messageTemplateSchema = z.object({
 export type MessageTemplate = z.infer<typeof messageTemplateSchema>;
 
 export const templateUpdateBody = z.strictObject({
-  key: z.enum(TEMPLATE_KEYS, { error: `key must be one of: ${TEMPLATE_KEYS.join(', ')}` }),
+  /** A built-in key or a template staff created. */
+  key: z
+    .string({ error: 'Give the template key' })
+    .trim()
+    .regex(/^[a-z][a-z0-9_]{1,47}$/, 'key must be a template key'),
   channel: z
     .enum(MESSAGE_CHANNELS, { error: `channel must be one of: ${MESSAGE_CHANNELS.join(', ')}` })
     .default('sms'),
@@ -188,6 +210,8 @@ export const templateUpdateBody = z.strictObject({
     .trim()
     .min(1, 'Give the message text')
     .max(1000, 'The message text is at most 1,000 characters'),
+  /** E-mail only: the subject line. */
+  subject: z.string().trim().max(200, 'The subject is at most 200 characters').optional(),
 });
 export type TemplateUpdateBody = z.input<typeof templateUpdateBody>;
 

@@ -20,3 +20,4 @@ export * from './replay';
 export * from './scenarios';
 export * from './schedule';
 export * from './scoring';
+export * from './sms-segments';

@@ -29,6 +29,8 @@ import { calculatorRoutes } from './modules/calculator/routes';
 import { closeOfBusinessRoutes } from './modules/close-of-business/routes';
 import { collectionRoutes } from './modules/collections/routes';
 import { contractRoutes } from './modules/contracts/routes';
+import { conversationRoutes } from './modules/conversations/routes';
+import { conversationWebhookRoutes } from './modules/conversations/webhooks/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { deviceControlRoutes } from './modules/devices/control/routes';
 import { deviceRoutes } from './modules/devices/routes';
@@ -36,6 +38,7 @@ import { healthRoutes } from './modules/health/routes';
 import { helpRoutes } from './modules/help/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
+import { deliveryRoutes } from './modules/messages/delivery-routes';
 import { messageRoutes } from './modules/messages/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { autoDebitRoutes } from './modules/payments/auto-debit/routes';
@@ -46,6 +49,7 @@ import { planRoutes } from './modules/plans/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { recoveryRoutes } from './modules/recoveries/routes';
 import { settingsRoutes } from './modules/settings/routes';
+import { taskRoutes } from './modules/tasks/routes';
 import { userRoutes } from './modules/users/routes';
 import { projectPath } from './paths';
 import { checkAccess, type RouteEntry, registerAccessRules } from './plugins/access';
@@ -115,8 +119,12 @@ const MODULES = [
   ledgerRoutes,
   autoDebitRoutes,
   messageRoutes,
+  deliveryRoutes,
   collectionRoutes,
   recoveryRoutes,
+  conversationRoutes,
+  conversationWebhookRoutes,
+  taskRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {

@@ -33,6 +33,10 @@ const OWNERS = new Set([
   'modules/devices/control/openpaygo.ts',
   // The outbox's sender: each message in its own transaction, so one failure never undoes another.
   'modules/messages/sender.ts',
+  // Messaging settings and the SMS gateway's delivery reports (routes beside the outbox's own).
+  'modules/messages/delivery-routes.ts',
+  // The bulk send's queueing: each due send claimed and queued in its own transaction.
+  'modules/messages/bulk-job.ts',
 ]);
 
 describe('transaction ownership', () => {

@@ -18,6 +18,11 @@ const CSRF_EXEMPT = [
   'POST /api/webhooks/device-control/ack',
   // OpenPAYGO Metrics: devices sign their requests with their key (decision 029).
   'POST /api/openpaygo/device_data',
+  // WhatsApp Cloud API (X-Hub-Signature-256 over the raw body) and the SMS gateway's inbound messages (token).
+  'POST /api/webhooks/whatsapp',
+  'POST /api/webhooks/sms/inbound',
+  // The SMS gateway's delivery reports (the token in the callback URL).
+  'POST /api/webhooks/sms/status',
 ];
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

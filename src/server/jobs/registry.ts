@@ -3,6 +3,7 @@ import { closeOfBusinessJob } from '../modules/close-of-business/job';
 import { refreshArrearsJob } from '../modules/contracts/delinquency';
 import { rescoreJob } from '../modules/customers/rescore';
 import { deliverCommandsJob } from '../modules/devices/control/job';
+import { bulkQueueJob } from '../modules/messages/bulk-job';
 import { sendMessagesJob } from '../modules/messages/sender';
 import { autoDebitJob } from '../modules/payments/auto-debit/job';
 import type { JobDefinition } from './definition';
@@ -20,5 +21,6 @@ export const JOBS: readonly JobDefinition[] = [
   autoDebitJob,
   closeOfBusinessJob,
   sendMessagesJob,
+  bulkQueueJob,
   deliverCommandsJob,
 ];

@@ -246,6 +246,7 @@ export const AREAS = {
     icon: MessagesSquare,
     access: 'signedIn',
     group: 'engagement',
+    permission: 'messages.read',
   },
   '/workflows': {
     title: 'Workflows',
@@ -264,6 +265,7 @@ export const AREAS = {
     icon: Bot,
     access: 'signedIn',
     group: 'engagement',
+    permission: 'messages.read',
   },
   '/whatsapp-test': {
     title: 'WhatsApp test',
@@ -273,6 +275,7 @@ export const AREAS = {
     icon: MessageCircle,
     access: 'signedIn',
     group: 'engagement',
+    permission: 'messages.send',
   },
   '/profile': {
     title: 'Profile',

@@ -23,6 +23,9 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/payment-processing': lazy(() => import('@/web/pages/payment-processing')),
   '/device-control': lazy(() => import('@/web/pages/device-control')),
   '/collections': lazy(() => import('@/web/pages/collections')),
+  '/communications': lazy(() => import('@/web/pages/communications')),
+  '/ai-customer-service': lazy(() => import('@/web/pages/ai-customer-service')),
+  '/whatsapp-test': lazy(() => import('@/web/pages/whatsapp-test')),
 };
 
 /**

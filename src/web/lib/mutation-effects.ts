@@ -116,6 +116,14 @@ export const MUTATION_EFFECTS = {
   ],
   /** A statement import uploaded, re-mapped, confirmed or discarded: its preview, rows and the list. */
   paymentImportChanged: [k.paymentImports.all()],
+  /** A template created, edited, restored or deleted (its versions are under the same key). */
+  templatesChanged: [k.messages.templates()],
+  /** A segment saved or deleted: the list and the bulk sends that name it. */
+  segmentsChanged: [k.messages.segments(), k.messages.bulkSends()],
+  /** A bulk send confirmed or cancelled. */
+  bulkSendsChanged: [k.messages.bulkSends(), k.messages.outbox()],
+  /** A message queued (a single send) or queued again (a retry): the outbox and the contract pages' cards. */
+  messagesQueued: [k.messages.outbox(), k.contracts.all(), k.messages.bulkSends()],
 } satisfies Record<string, readonly QueryKey[] | ((id: string) => readonly QueryKey[])>;
 
 type Effects = typeof MUTATION_EFFECTS;

@@ -110,6 +110,14 @@ export const queryKeys = {
   messages: {
     /** A contract's messages (its page's card); under the contract's key, so what refreshes the contract refreshes them. */
     contract: (id: string, pageSize: number) => ['/api/contracts', id, 'messages', { pageSize }] as const,
+    /** /communications: the outbox list, templates (and their versions), segments and bulk sends. */
+    outbox: () => ['/api/outbox'] as const,
+    templates: () => ['/api/message-templates'] as const,
+    versions: (ref: object) => ['/api/message-templates', 'versions', ref] as const,
+    segments: () => ['/api/segments'] as const,
+    bulkSends: () => ['/api/bulk-sends'] as const,
+    /** The messaging providers' settings (the Providers tab). */
+    settings: () => ['/api/messaging/settings'] as const,
   },
   payments: {
     /** Every payment query: lists (ListPage keys start with the path) and receipts. */

@@ -5,6 +5,7 @@ import { can } from '@/contracts/roles';
 import { AREAS } from '@/web/app/areas';
 import { PageHeader } from '@/web/components/page-header';
 import { Button } from '@/web/components/ui/button';
+import { SendMessageButton } from '@/web/features/communications/send-message-dialog';
 import { KycBadge, RiskGrade } from '@/web/features/customers/badges';
 import { CustomerForm } from '@/web/features/customers/customer-form';
 import { DocumentsCard } from '@/web/features/customers/documents-card';
@@ -74,6 +75,7 @@ export default function CustomerDetailPage() {
         actions={
           <>
             <BackLink />
+            <SendMessageButton customerId={data.id} customerName={data.fullName} />
             {mayEdit && !editing && (
               <Button asChild>
                 <Link href={`${location}?edit=1`} data-testid="button-edit-customer">

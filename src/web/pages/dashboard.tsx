@@ -5,6 +5,7 @@ import { displayName, roleDescription } from '@/web/app/nav-rules';
 import { PageHeader } from '@/web/components/page-header';
 import { Badge } from '@/web/components/ui/badge';
 import { KpiCards } from '@/web/features/dashboard/kpi-cards';
+import { MyTasksCard } from '@/web/features/tasks/my-tasks-card';
 import { useAuth } from '@/web/hooks/use-auth';
 
 const SECTIONS: Array<{ group: AreaGroup; title: string; adminOnly?: boolean }> = [
@@ -49,6 +50,8 @@ export default function DashboardPage() {
       />
 
       <KpiCards />
+
+      <MyTasksCard />
 
       {sections.map(({ group, title }) => (
         <section key={group} aria-labelledby={`section-${group}`} data-testid={`section-${group}`}>

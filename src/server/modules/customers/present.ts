@@ -64,6 +64,7 @@ export function toCustomer(
     consents: {
       sms: iso(row.consentSmsAt),
       whatsapp: iso(row.consentWhatsappAt),
+      email: iso(row.consentEmailAt),
       marketing: iso(row.consentMarketingAt),
       dataProcessing: iso(row.consentDataProcessingAt),
     },

@@ -22,6 +22,7 @@ import { AppError, fieldError, notFound, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { uniqueViolation } from '../../unique';
+import { conversationTimeline } from '../conversations/timeline';
 import { findUserById } from '../users/service';
 import { loadKycState } from './kyc';
 import { customerListsChanged } from './list-cache';
@@ -32,6 +33,7 @@ import { assessRisk, scorecardOf } from './risk';
 const CONSENT_COLUMNS = {
   sms: 'consentSmsAt',
   whatsapp: 'consentWhatsappAt',
+  email: 'consentEmailAt',
   marketing: 'consentMarketingAt',
   dataProcessing: 'consentDataProcessingAt',
 } as const satisfies Record<Consent, keyof CustomerRow>;
@@ -51,6 +53,7 @@ const PLAIN_FIELDS = [
   'employment',
   'monthlyIncome',
   'assignedAgentId',
+  'language',
 ] as const;
 type PlainField = (typeof PLAIN_FIELDS)[number];
 
@@ -371,6 +374,7 @@ export async function listRegions(ctx: AppContext): Promise<string[]> {
 const CONSENT_LABELS: Record<Consent, string> = {
   sms: 'SMS',
   whatsapp: 'WhatsApp',
+  email: 'E-mail',
   marketing: 'Marketing',
   dataProcessing: 'Data processing',
 };
@@ -438,13 +442,15 @@ export async function customerTimeline(ctx: AppContext, id: string): Promise<Cus
     .where(and(eq(auditLog.entityType, 'customer'), eq(auditLog.entityId, id)))
     .orderBy(desc(auditLog.id))
     .limit(500);
-  return rows.map((row) => ({
+  const audited = rows.map((row) => ({
     id: row.id,
     at: row.at.toISOString(),
     action: row.action,
     actor: row.actorLabel,
     summary: summarise(row.action, row.before as Json, row.after as Json),
   }));
+  const lines = await conversationTimeline(ctx.db, id);
+  return [...audited, ...lines].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, 500);
 }
 
 /** For other areas (contracts): the facts they check before lending. */

@@ -1,28 +1,32 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { type Message, messageEndpoints } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
 import { contracts, customers, messages } from '../../../db/schema';
-import type { AppContext } from '../../context';
+import type { Executor } from '../../context';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
 
-/** A message with its customer's name and its contract's number, in one statement. */
+/**
+ * A message with its customer's name and its contract's number, in one statement. A reply to a
+ * number no customer has yet has no customer (LEFT JOIN: its name is null).
+ */
 // The outbox table is not aliased: the filters and sorts name its columns as drizzle writes them.
-const from = sql`${messages} JOIN ${customers} cu ON cu.id = ${messages.customerId}
+const from = sql`${messages} LEFT JOIN ${customers} cu ON cu.id = ${messages.customerId}
   LEFT JOIN ${contracts} c ON c.id = ${messages.contractId}`;
 
 const iso = (column: SQL) => sql`to_json(${column}) #>> '{}'`;
 
 async function selectMessages(
-  ctx: AppContext,
+  executor: Executor,
   where: SQL | undefined,
   orderBy: SQL,
   limit: number,
   offset: number,
 ): Promise<Message[]> {
   const rows = await queryRows<Message>(
-    ctx.db,
+    executor,
     sql`SELECT "messages".id, "messages".customer_id AS "customerId", cu.first_name || ' ' || cu.last_name AS "customerName",
+               "messages".subject, "messages".bulk_send_id AS "bulkSendId",
                "messages".contract_id AS "contractId", c.number AS "contractNumber", "messages".channel, "messages".recipient,
                "messages".template_key AS template, "messages".template_version AS "templateVersion", "messages".body, "messages".status,
                "messages".skipped_reason AS "skippedReason", "messages".failure_reason AS "failureReason", "messages".attempts,
@@ -42,6 +46,12 @@ async function selectMessages(
   }));
 }
 
+/** One message as the outbox lists it (a single send's or a retry's answer). */
+export async function messageById(executor: Executor, id: string): Promise<Message | undefined> {
+  const [message] = await selectMessages(executor, sql`"messages".id = ${id}`, sql`"messages".id`, 1, 0);
+  return message;
+}
+
 /** GET /api/outbox: every message, newest first (API.md "Messages"); the contract page's card. */
 export const messageList = defineList({
   name: 'message',
@@ -56,7 +66,7 @@ export const messageList = defineList({
   },
   search: (q) =>
     searchCondition(
-      sql`lower("messages".body || ' ' || "messages".recipient || ' ' || coalesce(c.number, '') || ' ' || cu.first_name || ' ' || cu.last_name)`,
+      sql`lower("messages".body || ' ' || "messages".recipient || ' ' || coalesce(c.number, '') || ' ' || coalesce(cu.first_name || ' ' || cu.last_name, ''))`,
       q,
     ),
   filters: {
@@ -66,6 +76,10 @@ export const messageList = defineList({
     contractId: (id) => eq(messages.contractId, id),
     customerId: (id) => eq(messages.customerId, id),
     recipient: (recipient) => eq(messages.recipient, recipient),
+    // Dates are UTC days: `to` takes the whole day.
+    from: (date) => gte(messages.createdAt, new Date(`${date}T00:00:00Z`)),
+    to: (date) => lt(messages.createdAt, new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000)),
+    bulkSendId: (id) => eq(messages.bulkSendId, id),
   },
   sorts: {
     createdAt: { columns: [messages.createdAt] },
@@ -73,10 +87,10 @@ export const messageList = defineList({
   },
   tieBreak: messages.id,
   rows: ({ ctx, where, orderBy, limit, offset }) =>
-    selectMessages(ctx, where, sql.join(orderBy, sql`, `), limit, offset),
+    selectMessages(ctx.db, where, sql.join(orderBy, sql`, `), limit, offset),
   csv: csvOf<Message>({ filename: 'outbox.csv', noun: 'messages' }, [
     { header: 'Created at', value: (m) => m.createdAt },
-    { header: 'Customer', value: (m) => m.customerName },
+    { header: 'Customer', value: (m) => m.customerName ?? '' },
     { header: 'Contract', value: (m) => m.contractNumber ?? '' },
     { header: 'Channel', value: (m) => m.channel },
     { header: 'Recipient', value: (m) => m.recipient },

@@ -21,7 +21,8 @@ export const DEFAULT_CHANNEL: MessageChannel = 'sms';
 export const DEFAULT_LANGUAGE = 'en';
 
 export interface MessageRequest {
-  customerId: string;
+  /** Null only with `recipient`: a conversation's reply to a number no customer has yet. */
+  customerId: string | null;
   contractId?: string | null;
   template: TemplateKey;
   /** The template's variables; `firstName` is the customer's unless given. */
@@ -29,6 +30,10 @@ export interface MessageRequest {
   source?: { type: string; id: string };
   /** The same key again queues nothing (a retried request, a re-run). Unique per message when absent. */
   dedupeKey?: string;
+  /** A conversation's reply goes back on the thread's channel, to the thread's number. */
+  channel?: MessageChannel;
+  recipient?: string;
+  conversationId?: string;
 }
 
 /**
@@ -46,13 +51,15 @@ export async function queueMessage(
     .where(
       and(
         eq(messageTemplates.key, request.template),
-        eq(messageTemplates.channel, DEFAULT_CHANNEL),
+        eq(messageTemplates.channel, request.channel ?? DEFAULT_CHANNEL),
         eq(messageTemplates.language, DEFAULT_LANGUAGE),
       ),
     );
-  if (!template) throw notFound(`No ${DEFAULT_CHANNEL} template "${request.template}"`);
-  const contact = (await messageContacts(ctx.tx, [request.customerId])).get(request.customerId);
-  if (!contact) throw notFound('Customer not found');
+  if (!template) throw notFound(`No ${request.channel ?? DEFAULT_CHANNEL} template "${request.template}"`);
+  const contact = request.customerId
+    ? (await messageContacts(ctx.tx, [request.customerId])).get(request.customerId)
+    : { firstName: '', phone: request.recipient };
+  if (!contact?.phone) throw notFound('Customer not found');
   const body = renderTemplate(template.body, { firstName: contact.firstName, ...request.variables });
   const id = randomUUID();
   const now = ctx.clock.now();
@@ -63,7 +70,7 @@ export async function queueMessage(
       customerId: request.customerId,
       contractId: request.contractId ?? null,
       channel: template.channel,
-      recipient: contact.phone,
+      recipient: request.recipient ?? contact.phone,
       templateKey: template.key,
       templateVersion: template.version,
       body,
@@ -71,6 +78,7 @@ export async function queueMessage(
       nextAttemptAt: now,
       sourceType: request.source?.type ?? null,
       sourceId: request.source?.id ?? null,
+      conversationId: request.conversationId ?? null,
       dedupeKey: request.dedupeKey ?? id,
       createdBy: actor.id,
       createdAt: now,

@@ -22,6 +22,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ContractAutoDebitCard } from '@/web/features/auto-debit/contract-auto-debit-card';
 import { ContractCaseCard } from '@/web/features/collections/contract-case-card';
+import { SendMessageButton } from '@/web/features/communications/send-message-dialog';
 import { ContractMessagesCard } from '@/web/features/messages/contract-messages-card';
 import {
   ContractPaymentsCard,
@@ -108,6 +109,7 @@ export function ContractDetailView({ id, user }: { id: string; user: User }) {
           <div className="flex flex-wrap items-center gap-2">
             <RecordPaymentButton contract={c} user={user} />
             <RequestMpesaButton contract={c} user={user} />
+            <SendMessageButton customerId={c.customer.id} contractId={c.id} customerName={c.customer.name} />
             <Button asChild variant="ghost" size="sm">
               <Link href="/contracts" data-testid="link-back-contracts">
                 <ArrowLeft aria-hidden="true" />

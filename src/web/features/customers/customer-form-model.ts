@@ -72,6 +72,7 @@ export interface FormContext {
 const NO_CONSENTS: Record<Consent, boolean> = {
   sms: false,
   whatsapp: false,
+  email: false,
   marketing: false,
   dataProcessing: false,
 };

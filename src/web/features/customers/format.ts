@@ -53,6 +53,7 @@ export const EMPLOYMENT_LABELS: Record<string, string> = {
 export const CONSENT_LABELS: Record<Consent, string> = {
   sms: 'SMS messages',
   whatsapp: 'WhatsApp messages',
+  email: 'E-mail messages',
   marketing: 'Marketing',
   dataProcessing: 'Data processing',
 };
@@ -60,6 +61,7 @@ export const CONSENT_LABELS: Record<Consent, string> = {
 export const CONSENT_HINTS: Record<Consent, string> = {
   sms: 'Reminders and receipts by SMS.',
   whatsapp: 'Reminders, receipts and unlock codes on WhatsApp.',
+  email: 'Statements, receipts and news by e-mail.',
   marketing: 'Offers and news about products.',
   dataProcessing: 'Storing and checking the data needed for credit.',
 };

@@ -1,0 +1,76 @@
+import type { APIRequestContext } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { owner } from './support/session';
+import { startBrowserSuite } from './support/suite';
+
+/**
+ * /communications in a real browser against the built app: a template written with a variable
+ * button, previewed on a real customer (their name and the pay-bill filled in, the SMS segments
+ * counted), sent to that customer from their page, and found in the outbox.
+ */
+const suite = startBrowserSuite();
+
+async function post(request: APIRequestContext, url: string, data: unknown) {
+  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
+  const response = await request.post(url, { headers: { 'x-csrf-token': csrfToken }, data });
+  if (response.status() !== 201) throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
+  return response.json();
+}
+
+describe('communications page', () => {
+  it('creates a template, previews it on a customer, sends it and shows it in the outbox', async () => {
+    const first = await suite.open();
+    expect((await first.context.request.post('/api/register', { data: owner })).status()).toBe(201);
+    await first.context.close();
+
+    const { page, context, errors } = await suite.openAs(owner, undefined, '/');
+    const customer = await post(context.request, '/api/customers', {
+      firstName: 'Wanjiru',
+      lastName: 'Kamau',
+      phone: '+254712345670',
+      consents: { sms: true },
+    });
+
+    await page.goto('/communications');
+    await page.getByTestId('button-new-template').click();
+    await page.getByTestId('dialog-template-editor').waitFor();
+    await page.getByTestId('button-save-template').click();
+    expect(await page.getByTestId('dialog-template-editor').getByText('Give the template a name').count()).toBe(1);
+    await page.getByTestId('input-template-name').fill('Harvest offer');
+    await page.getByTestId('input-template-body').fill('Hi ');
+    await page.getByTestId('button-variable-firstName').click();
+    await page.getByTestId('input-template-body').press('End');
+    await page.getByTestId('input-template-body').pressSequentially(', pay to paybill ');
+    await page.getByTestId('button-variable-payBill').click();
+    expect(await page.getByTestId('input-template-body').inputValue()).toBe(
+      'Hi {{firstName}}, pay to paybill {{payBill}}',
+    );
+
+    await page.getByTestId('select-preview-customer').click();
+    await page.getByTestId('select-preview-customer-search').fill('Wanjiru');
+    await page.getByRole('option', { name: /Wanjiru Kamau/ }).click();
+    await page.getByTestId('text-preview-body').waitFor();
+    expect(await page.getByTestId('text-preview-body').textContent()).toBe('Hi Wanjiru, pay to paybill 174379');
+    expect(await page.getByTestId('text-sms-estimate').textContent()).toContain('1 SMS segment');
+
+    await page.getByTestId('button-save-template').click();
+    await page.getByTestId('dialog-template-editor').waitFor({ state: 'detached' });
+    await page.getByTestId('card-template-harvest_offer').waitFor();
+
+    // A single send from the customer's page, previewed before it goes.
+    await page.goto(`/customers/${customer.id}`);
+    await page.getByTestId('button-send-message').click();
+    await page.getByTestId('dialog-send-message').waitFor();
+    await page.getByTestId('select-send-template').selectOption('harvest_offer');
+    await page.getByTestId('text-preview-body').waitFor();
+    expect(await page.getByTestId('text-preview-body').textContent()).toBe('Hi Wanjiru, pay to paybill 174379');
+    await page.getByTestId('button-confirm-send').click();
+    await page.getByTestId('dialog-send-message').waitFor({ state: 'detached' });
+
+    await page.goto('/communications?tab=outbox');
+    const row = page.getByRole('row', { name: /Hi Wanjiru, pay to paybill 174379/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Wanjiru Kamau');
+    expect(errors).toEqual([]);
+  });
+});

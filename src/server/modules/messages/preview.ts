@@ -1,0 +1,205 @@
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { TemplatePreview } from '../../../contracts/communications';
+import type { MessageChannel } from '../../../contracts/messages';
+import { queryRows } from '../../../db/client';
+import {
+  contractInstallments,
+  contracts,
+  customers,
+  messageTemplates,
+  messagingSettings,
+} from '../../../db/schema';
+import { minorUnitDigits, renderTemplate, smsSegments } from '../../../domain';
+import { businessToday } from '../../business-date';
+import type { AppServices, Executor } from '../../context';
+import { notFound } from '../../errors';
+import { organisation } from '../../organisation';
+import { paymentInstructions } from '../payments/mobile-money/instructions';
+import { DEFAULT_LANGUAGE } from './outbox';
+
+/**
+ * What a template says to a real customer (issue 15 "A preview rendered on a real customer"):
+ * the variables of CUSTOM_TEMPLATE_VARIABLES read from their data in SQL, one statement for one
+ * customer (the preview, a single send) or for a whole segment (a bulk send's INSERT … SELECT),
+ * so the two can never disagree. The contract is the customer's latest live one (active or
+ * defaulted); a customer with none gets "-" and zero amounts, never a blank.
+ */
+
+export interface RecipientSqlInput {
+  /** A condition on `cu` (customers). */
+  where: SQL;
+  currency: string;
+  payBill: string;
+  /** The business date: what is due up to it (or up to the next due date, whichever is later). */
+  today: string;
+  /** This contract's figures instead of the latest live contract's (a send from a contract's page). */
+  contractId?: string | undefined;
+}
+
+/** Minor units as `messageMoney` writes them ("KES 1,250.00"). */
+function moneySql(amount: SQL, currency: string): SQL {
+  const digits = minorUnitDigits(currency);
+  return sql`(${currency}::text || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
+        ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
+}
+
+const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
+  + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
+
+/**
+ * Rows (customer_id, contract_id, name, phone, email, language, consent_sms, consent_whatsapp,
+ * consent_email, vars) for every customer the condition holds. `vars` is the jsonb the templates
+ * are rendered with.
+ */
+export function recipientRowsSql(input: RecipientSqlInput): SQL {
+  return sql`
+    SELECT cu.id AS customer_id, lc.id AS contract_id, cu.first_name || ' ' || cu.last_name AS name,
+           cu.phone, cu.email, cu.language,
+           cu.consent_sms_at IS NOT NULL AS consent_sms, cu.consent_whatsapp_at IS NOT NULL AS consent_whatsapp,
+           cu.consent_email_at IS NOT NULL AS consent_email,
+           jsonb_build_object(
+             'firstName', cu.first_name, 'lastName', cu.last_name,
+             'contractNumber', coalesce(lc.number, '-'),
+             'amountDue', ${moneySql(sql`coalesce(due.amount, 0)`, input.currency)},
+             'dueDate', coalesce(to_char(coalesce(lc.next_due_date, due.next_date), 'YYYY-MM-DD'), '-'),
+             'balance', ${moneySql(sql`coalesce(lc.outstanding_total, 0)`, input.currency)},
+             'daysOverdue', coalesce(lc.dpd, 0)::text,
+             'payBill', ${input.payBill}::text,
+             'account', coalesce(lc.number, cu.phone)) AS vars
+    FROM ${customers} cu
+    LEFT JOIN LATERAL (
+      SELECT c.id, c.number, c.next_due_date, c.outstanding_total, c.dpd, c.schedule_version
+      FROM ${contracts} c WHERE c.customer_id = cu.id
+        AND ${input.contractId ? sql`c.id = ${input.contractId}` : sql`c.status IN ('active', 'defaulted')`}
+      ORDER BY c.activated_at DESC NULLS LAST, c.created_at DESC, c.id DESC LIMIT 1) lc ON TRUE
+    LEFT JOIN LATERAL (
+      SELECT sum(${remaining}) FILTER (
+               WHERE i.due_date <= GREATEST(coalesce(lc.next_due_date, ${input.today}::date), ${input.today}::date)) AS amount,
+             -- Where the stored next due date is not yet written: the first unpaid one from today.
+             min(i.due_date) FILTER (WHERE i.due_date >= ${input.today}::date) AS next_date
+      FROM ${contractInstallments} i
+      WHERE i.contract_id = lc.id AND i.schedule_version = lc.schedule_version AND i.settled_at IS NULL) due ON TRUE
+    WHERE ${input.where}`;
+}
+
+export interface RecipientRow {
+  customer_id: string;
+  contract_id: string | null;
+  name: string;
+  phone: string;
+  email: string | null;
+  language: string;
+  consent_sms: boolean;
+  consent_whatsapp: boolean;
+  consent_email: boolean;
+  vars: Record<string, string>;
+}
+
+/** The organisation's currency, the paybill and the business date, as recipientRowsSql needs them. */
+export async function recipientContext(
+  ctx: AppServices,
+  executor: Executor,
+): Promise<Omit<RecipientSqlInput, 'where'>> {
+  const org = await organisation(ctx, executor);
+  return {
+    currency: org.currency,
+    payBill: paymentInstructions(ctx.config, '').payBill,
+    today: businessToday(ctx, org),
+  };
+}
+
+export async function recipientOf(
+  ctx: AppServices,
+  executor: Executor,
+  customerId: string,
+  contractId?: string,
+): Promise<RecipientRow> {
+  const input = await recipientContext(ctx, executor);
+  const [row] = await queryRows<RecipientRow>(
+    executor,
+    recipientRowsSql({ ...input, contractId, where: sql`cu.id = ${customerId}` }),
+  );
+  if (!row) throw notFound('Customer not found');
+  if (contractId && row.contract_id !== contractId) throw notFound('This customer has no such contract');
+  return row;
+}
+
+type TemplateRow = typeof messageTemplates.$inferSelect;
+
+/**
+ * The customer's language's template when the key has it on the channel, else English's (the
+ * fallback): the rule the bulk send's SQL follows too (`templateForLanguageSql`).
+ */
+export async function templateFor(
+  executor: Executor,
+  key: string,
+  channel: MessageChannel,
+  language: string,
+): Promise<TemplateRow | undefined> {
+  const rows = await executor
+    .select()
+    .from(messageTemplates)
+    .where(
+      and(
+        eq(messageTemplates.key, key),
+        eq(messageTemplates.channel, channel),
+        inArray(messageTemplates.language, [language, DEFAULT_LANGUAGE]),
+      ),
+    );
+  return (
+    rows.find((row) => row.language === language) ?? rows.find((row) => row.language === DEFAULT_LANGUAGE)
+  );
+}
+
+/** The SMS cost of one segment (minor units) and the providers' rates a minute. */
+export async function messagingFigures(executor: Executor): Promise<{
+  costPerSegment: number;
+  ratePerMinute: Record<MessageChannel, number>;
+}> {
+  const [row] = await executor.select().from(messagingSettings).where(eq(messagingSettings.id, 'default'));
+  return {
+    costPerSegment: row?.smsCostPerSegment ?? 0,
+    ratePerMinute: {
+      sms: (row?.smsRatePerSecond ?? 50) * 60,
+      whatsapp: (row?.whatsappRatePerSecond ?? 50) * 60,
+      email: (row?.emailRatePerSecond ?? 10) * 60,
+    },
+  };
+}
+
+export function smsEstimate(body: string, costPerSegment: number, currency: string) {
+  const count = smsSegments(body);
+  return { ...count, costMinor: count.segments * costPerSegment, currency };
+}
+
+/** The template (or an unsaved text of it) rendered on a customer, with its SMS estimate. */
+export async function previewTemplate(
+  ctx: AppServices,
+  executor: Executor,
+  input: {
+    key: string;
+    channel: MessageChannel;
+    customerId: string;
+    contractId?: string | undefined;
+    body?: string | undefined;
+    subject?: string | undefined;
+  },
+): Promise<TemplatePreview> {
+  const recipient = await recipientOf(ctx, executor, input.customerId, input.contractId);
+  const template = await templateFor(executor, input.key, input.channel, recipient.language);
+  if (!template && !input.body) throw notFound(`No ${input.channel} template "${input.key}"`);
+  const body = renderTemplate(input.body ?? template?.body ?? '', recipient.vars);
+  const subjectText = input.subject ?? template?.subject ?? null;
+  const subject = subjectText ? renderTemplate(subjectText, recipient.vars) : null;
+  const { costPerSegment } = await messagingFigures(executor);
+  const { currency } = await organisation(ctx, executor);
+  return {
+    language: template?.language ?? recipient.language,
+    customerLanguage: recipient.language,
+    contractId: recipient.contract_id,
+    variables: recipient.vars,
+    subject,
+    body,
+    sms: smsEstimate(body, costPerSegment, currency),
+  };
+}
