@@ -61,11 +61,13 @@ export async function inboundWebhookBenchmarks(): Promise<Measurement[]> {
     }
 
     const times: number[] = [];
-    for (let i = 0; i < MESSAGES; i++) {
+    // The first messages warm the pool's connections (catalog, prepared statements): not measured.
+    const WARM_UP = 50;
+    for (let i = -WARM_UP; i < MESSAGES; i++) {
       const raw = JSON.stringify(
         textPayload({
-          from: phones[(i * 7919) % phones.length] as string,
-          text: QUESTIONS[i % QUESTIONS.length] as string,
+          from: phones[((i + WARM_UP) * 7919) % phones.length] as string,
+          text: QUESTIONS[(i + WARM_UP) % QUESTIONS.length] as string,
           id: newWamid(),
         }),
       );
@@ -76,7 +78,7 @@ export async function inboundWebhookBenchmarks(): Promise<Measurement[]> {
         body: raw,
       });
       await response.arrayBuffer();
-      times.push(performance.now() - t0);
+      if (i >= 0) times.push(performance.now() - t0);
       if (response.status !== 200) throw new Error(`webhook: ${response.status}`);
     }
     const queued = await client.query<{ n: number }>(
@@ -97,7 +99,7 @@ export async function inboundWebhookBenchmarks(): Promise<Measurement[]> {
         value: p99,
         unit: 'ms',
         budget: { limit: 100, kind: 'max' },
-        note: `p50 ${percentile(times, 50).toFixed(1)} ms, ${(p99 / Math.max(floorP99, 0.001)).toFixed(1)} × baseline, ${Number(queued.rows[0]?.n ?? 0)} replies queued`,
+        note: `p50 ${percentile(times, 50).toFixed(1)} ms, ${(p99 / Math.max(floorP99, 0.001)).toFixed(1)} × baseline, ${Number(queued.rows[0]?.n ?? 0)} replies queued (${WARM_UP} warm-up messages first)`,
       },
     ];
   } finally {

@@ -13,7 +13,8 @@ const suite = startBrowserSuite();
 async function post(request: APIRequestContext, url: string, data: unknown) {
   const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
   const response = await request.post(url, { headers: { 'x-csrf-token': csrfToken }, data });
-  if (response.status() !== 201) throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 201)
+    throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
   return response.json();
 }
 
@@ -35,7 +36,9 @@ describe('communications page', () => {
     await page.getByTestId('button-new-template').click();
     await page.getByTestId('dialog-template-editor').waitFor();
     await page.getByTestId('button-save-template').click();
-    expect(await page.getByTestId('dialog-template-editor').getByText('Give the template a name').count()).toBe(1);
+    expect(
+      await page.getByTestId('dialog-template-editor').getByText('Give the template a name').count(),
+    ).toBe(1);
     await page.getByTestId('input-template-name').fill('Harvest offer');
     await page.getByTestId('input-template-body').fill('Hi ');
     await page.getByTestId('button-variable-firstName').click();
@@ -50,7 +53,9 @@ describe('communications page', () => {
     await page.getByTestId('select-preview-customer-search').fill('Wanjiru');
     await page.getByRole('option', { name: /Wanjiru Kamau/ }).click();
     await page.getByTestId('text-preview-body').waitFor();
-    expect(await page.getByTestId('text-preview-body').textContent()).toBe('Hi Wanjiru, pay to paybill 174379');
+    expect(await page.getByTestId('text-preview-body').textContent()).toBe(
+      'Hi Wanjiru, pay to paybill 174379',
+    );
     expect(await page.getByTestId('text-sms-estimate').textContent()).toContain('1 SMS segment');
 
     await page.getByTestId('button-save-template').click();
@@ -63,7 +68,9 @@ describe('communications page', () => {
     await page.getByTestId('dialog-send-message').waitFor();
     await page.getByTestId('select-send-template').selectOption('harvest_offer');
     await page.getByTestId('text-preview-body').waitFor();
-    expect(await page.getByTestId('text-preview-body').textContent()).toBe('Hi Wanjiru, pay to paybill 174379');
+    expect(await page.getByTestId('text-preview-body').textContent()).toBe(
+      'Hi Wanjiru, pay to paybill 174379',
+    );
     await page.getByTestId('button-confirm-send').click();
     await page.getByTestId('dialog-send-message').waitFor({ state: 'detached' });
 

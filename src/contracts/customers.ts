@@ -58,6 +58,7 @@ export const CONSENTS = ['sms', 'whatsapp', 'email', 'marketing', 'dataProcessin
 /** Two-letter codes of the languages a customer's messages may be in (a template without one falls back to English). */
 export const CUSTOMER_LANGUAGES = ['en', 'sw', 'fr', 'pt', 'ar', 'am', 'ha', 'yo', 'lg', 'rw'] as const;
 export type Consent = (typeof CONSENTS)[number];
+export type CustomerLanguage = (typeof CUSTOMER_LANGUAGES)[number];
 
 /** Optional text: trimmed; an empty string clears the field (null). */
 const optionalText = (label: string, max: number) =>
@@ -214,6 +215,8 @@ export const customerSchema = z.object({
   monthlyIncome: z.number().int().nullable(),
   currency: z.string(),
   assignedAgent: personRef.nullable(),
+  /** The language of the customer's messages (two letters). */
+  language: z.string(),
   /** When each consent was given; null = not given. */
   consents: z.object({
     sms: z.string().nullable(),

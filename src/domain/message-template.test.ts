@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from './errors';
-import { messageMoney, renderTemplate, templateVariables } from './message-template';
+import { messageMoney, renderTemplate, splitTemplate, templateVariables } from './message-template';
 
 describe('message templates', () => {
   it('fills every placeholder, with or without spaces inside the braces', () => {
@@ -54,5 +54,18 @@ describe('message templates', () => {
     expect(messageMoney(125000, 'KES')).toBe('KES 1,250.00');
     expect(messageMoney(1500000, 'UGX')).toBe('UGX 1,500,000');
     expect(messageMoney(5, 'USD')).toBe('USD 0.05');
+  });
+
+  it('splits a template at its placeholders so that joining the pieces and values renders it', () => {
+    const template = 'Hi {{ firstName }}, {{a}}{{a}} and {single} {{}} end';
+    const { pieces, names } = splitTemplate(template);
+    expect(names).toEqual(['firstName', 'a', 'a']);
+    const values: Record<string, string> = { firstName: 'Amina', a: '{{a}}' };
+    const joined = pieces.reduce(
+      (text, piece, i) => text + piece + (i < names.length ? values[names[i] as string] : ''),
+      '',
+    );
+    expect(joined).toBe(renderTemplate(template, values));
+    expect(splitTemplate('plain')).toEqual({ pieces: ['plain'], names: [] });
   });
 });

@@ -18,6 +18,24 @@ export function templateVariables(template: string): string[] {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string))];
 }
 
+/**
+ * The template cut at its placeholders: `pieces` has one more entry than `names`, and the text is
+ * pieces[0] + value(names[0]) + pieces[1] + …, the rule `renderTemplate` applies (for code that
+ * builds the same text another way, such as one SQL expression for a whole bulk send).
+ */
+export function splitTemplate(template: string): { pieces: string[]; names: string[] } {
+  const pieces: string[] = [];
+  const names: string[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    pieces.push(template.slice(last, match.index));
+    names.push(match[1] as string);
+    last = match.index + match[0].length;
+  }
+  pieces.push(template.slice(last));
+  return { pieces, names };
+}
+
 /** The template with its variables filled in; a missing one is a `MESSAGE_VARIABLE_MISSING` error. */
 export function renderTemplate(template: string, variables: TemplateVariables): string {
   const missing = templateVariables(template).filter(

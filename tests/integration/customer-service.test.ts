@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
@@ -323,6 +325,49 @@ describe.each(DATABASE_KINDS)('customer-service assistant on %s', (kind) => {
     // Peter confirms with his account number.
     identityAsked(await ask(peter, 'unlock code'), figures.get(peter.id) as Figures, peter);
     expect(await ask(peter, `my account is ${peter.accountNumber}`)).toMatch(/re-sent/);
+  });
+
+  it('asks the optional model only what the parser did not understand, and never for figures', async () => {
+    const asked: string[] = [];
+    let answer: unknown = { intent: 'balance' };
+    const fake = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const messages = (JSON.parse(body) as { messages: Array<{ content: string }> }).messages;
+        asked.push(messages.at(-1)?.content ?? '');
+        if (answer === 'fail') {
+          response.writeHead(500).end();
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ choices: [{ message: { content: JSON.stringify(answer) } }] }));
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const { port } = fake.address() as AddressInfo;
+    await ctx().db.execute(
+      sql`UPDATE messaging_settings SET ai_base_url = ${`http://127.0.0.1:${port}/v1`}, ai_model = 'test'`,
+    );
+    try {
+      const f = figures.get(amina.id) as Figures;
+      balance(await ask(amina, 'yo what am i still carrying on this thing'), f, amina);
+      expect(asked).toEqual(['yo what am i still carrying on this thing']);
+      // The parser understood: the model is not asked.
+      balance(await ask(amina, 'what is my balance'), f, amina);
+      expect(asked).toHaveLength(1);
+      // A failing model, or one answering outside the intents, leaves the parser's reading.
+      answer = 'fail';
+      unknown(await ask(amina, 'blorp the flange'), f, amina);
+      answer = { intent: 'transfer_money', amount: 5000 };
+      unknown(await ask(amina, 'blorp the flange again'), f, amina);
+      expect(asked).toHaveLength(3);
+    } finally {
+      await ctx().db.execute(sql`UPDATE messaging_settings SET ai_base_url = NULL, ai_model = NULL`);
+      await new Promise((resolve) => fake.close(resolve));
+    }
   });
 
   it("never gives one customer another's data, whatever the phrasing", async () => {

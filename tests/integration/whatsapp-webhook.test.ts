@@ -209,6 +209,10 @@ describe.each(DATABASE_KINDS)('WhatsApp webhook and conversations on %s', (kind)
     expect(list.json<{ items: Array<{ id: string }> }>().items.map((c) => c.id)).toContain(
       detail.conversation.id,
     );
+    const found = await manager.get('/api/conversations?q=0711%20999%20888');
+    expect(found.json<{ items: Array<{ id: string }> }>().items.map((c) => c.id)).toEqual([
+      detail.conversation.id,
+    ]);
     const linked = await manager.post(`/api/conversations/${detail.conversation.id}/link`, {
       customerId: customer.id,
     });

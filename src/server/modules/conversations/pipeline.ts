@@ -59,17 +59,13 @@ export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): P
   const org = await organisation(ctx, ctx.tx);
   const phone = threadPhone(inbound.phone, org.country);
   const now = ctx.clock.now();
-  const [customer] = await ctx.tx
-    .select({ id: customers.id, firstName: customers.firstName, lastName: customers.lastName })
-    .from(customers)
-    .where(eq(customers.phone, phone))
-    .limit(1);
+  // The customer whose phone it is, looked up in the same statement (one round trip per message).
   const [thread] = await ctx.tx
     .insert(conversations)
     .values({
       id: randomUUID(),
       phone,
-      customerId: customer?.id ?? null,
+      customerId: sql`(SELECT ${customers.id} FROM ${customers} WHERE ${customers.phone} = ${phone} LIMIT 1)`,
       channel: inbound.channel,
       lastMessageAt: now,
       createdAt: now,
@@ -135,7 +131,7 @@ export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): P
         { userId: thread.takenOverBy },
         {
           title: 'New message in a conversation you took over',
-          message: `${customer ? `${customer.firstName} ${customer.lastName}` : phone}: ${inbound.body.slice(0, 200)}`,
+          message: `${await threadName(ctx, thread.customerId, phone)}: ${inbound.body.slice(0, 200)}`,
           type: 'info',
           link: `/ai-customer-service?conversation=${thread.id}`,
         },
@@ -150,6 +146,7 @@ export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): P
     text: inbound.body,
     channel: inbound.channel,
     query,
+    thread,
   });
   await answer(ctx, thread, result, reply);
   if (reply.contractId) {
@@ -163,6 +160,15 @@ export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): P
     );
   }
   return result;
+}
+
+async function threadName(ctx: TxContext, customerId: string | null, phone: string): Promise<string> {
+  if (!customerId) return phone;
+  const [row] = await ctx.tx
+    .select({ firstName: customers.firstName, lastName: customers.lastName })
+    .from(customers)
+    .where(eq(customers.id, customerId));
+  return row ? `${row.firstName} ${row.lastName}` : phone;
 }
 
 const channelLabel = (channel: ConversationChannel) =>
@@ -194,7 +200,10 @@ async function answer(
  */
 export async function writeOutboundLine(
   ctx: TxContext,
-  thread: Pick<typeof conversations.$inferSelect, 'id' | 'phone' | 'channel' | 'customerId'>,
+  thread: Pick<typeof conversations.$inferSelect, 'id' | 'phone' | 'channel' | 'customerId'> & {
+    /** The thread's last line's time, when the caller has it (the line this one answers). */
+    lastMessageAt?: Date;
+  },
   line: {
     author: 'assistant' | 'staff' | 'system';
     body: string;
@@ -203,13 +212,17 @@ export async function writeOutboundLine(
     userId: string | null;
   },
 ): Promise<{ lineId: string; messageId: string | null }> {
-  const [last] = await ctx.tx
-    .select({ at: conversations.lastMessageAt })
-    .from(conversations)
-    .where(eq(conversations.id, thread.id));
+  const last =
+    thread.lastMessageAt ??
+    (
+      await ctx.tx
+        .select({ at: conversations.lastMessageAt })
+        .from(conversations)
+        .where(eq(conversations.id, thread.id))
+    )[0]?.at;
   const now = ctx.clock.now();
   // Strictly after the thread's last line (the one it answers), so a thread read by time never ties.
-  const at = new Date(Math.max(now.getTime(), (last?.at.getTime() ?? 0) + 1));
+  const at = new Date(Math.max(now.getTime(), (last?.getTime() ?? 0) + 1));
   const messageId =
     thread.channel === 'portal'
       ? null

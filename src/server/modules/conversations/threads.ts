@@ -19,6 +19,7 @@ import type { Executor, TxContext } from '../../context';
 import { conflict, notFound, unprocessable } from '../../errors';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
+import { phoneSearchDigits } from '../customers/phone';
 import { tasksOfConversation } from '../tasks/service';
 import { writeOutboundLine } from './pipeline';
 
@@ -76,11 +77,15 @@ export const conversationList = defineList({
     );
     return row?.n ?? 0;
   },
-  search: (q) =>
-    searchCondition(
+  search: (q) => {
+    // "0712 345 678" finds +254712345678: a phone-like query is matched on its digits.
+    const digits = phoneSearchDigits(q);
+    const text = searchCondition(
       sql`lower("conversations".phone || ' ' || coalesce(cu.first_name || ' ' || cu.last_name || ' ' || cu.account_number, ''))`,
       q,
-    ),
+    );
+    return digits ? sql`(${text} OR "conversations".phone LIKE ${`%${digits}%`})` : text;
+  },
   filters: {
     mode: (mode) => eq(conversations.mode, mode),
     channel: (channel) => eq(conversations.channel, channel),

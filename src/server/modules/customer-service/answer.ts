@@ -44,7 +44,11 @@ export interface CustomerQuestion {
   channel: ConversationChannel;
   /** The reading, when the caller made it before its transaction (`readCustomerText`). */
   query?: CustomerQuery;
+  /** The thread as the caller just wrote it (else it is read). */
+  thread?: ThreadState;
 }
+
+type ThreadState = Pick<typeof conversations.$inferSelect, 'pending' | 'verifiedUntil' | 'phone'>;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 /** 2026-12-15 → 15 Dec 2026: unambiguous in every locale the customers read. */
@@ -82,14 +86,18 @@ export async function answerCustomer(ctx: TxContext, question: CustomerQuestion)
   const money = (minor: number) => formatMoney(minor, org.currency);
   const query = question.query ?? parseCustomerText(question.text, today);
   const customer = question.customerId ? await ownCustomer(ctx.tx, question.customerId) : null;
-  const [thread] = await ctx.tx
-    .select({
-      pending: conversations.pending,
-      verifiedUntil: conversations.verifiedUntil,
-      phone: conversations.phone,
-    })
-    .from(conversations)
-    .where(eq(conversations.id, question.conversationId));
+  const thread: ThreadState | undefined =
+    question.thread ??
+    (
+      await ctx.tx
+        .select({
+          pending: conversations.pending,
+          verifiedUntil: conversations.verifiedUntil,
+          phone: conversations.phone,
+        })
+        .from(conversations)
+        .where(eq(conversations.id, question.conversationId))
+    )[0];
   const reply = (
     text: string,
     intent: CustomerIntent,

@@ -254,7 +254,7 @@ export function parseDate(text: string, today: string): string | undefined {
 
 /** Reads a message: its intent, a date for a payoff, and the contract numbers it names. */
 export function parseCustomerText(text: string, today: string): CustomerQuery {
-  const contractNumbers = [...text.toUpperCase().matchAll(/\bCT-?\s?(\d{3,9})\b/g)].map(
+  const contractNumbers = [...text.toUpperCase().matchAll(/\bCT-?\s?(\d{2,9})\b/g)].map(
     (m) => `CT-${(m[1] as string).padStart(6, '0')}`,
   );
   const bare = text

@@ -61,6 +61,7 @@ export function toCustomer(
     monthlyIncome: row.monthlyIncome,
     currency,
     assignedAgent: personRef(joins.agent),
+    language: row.language,
     consents: {
       sms: iso(row.consentSmsAt),
       whatsapp: iso(row.consentWhatsappAt),

@@ -449,7 +449,9 @@ export async function customerTimeline(ctx: AppContext, id: string): Promise<Cus
     actor: row.actorLabel,
     summary: summarise(row.action, row.before as Json, row.after as Json),
   }));
+  // Conversation lines (issue 15) merged in by time; the audited order stands when there are none.
   const lines = await conversationTimeline(ctx.db, id);
+  if (!lines.length) return audited;
   return [...audited, ...lines].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, 500);
 }
 

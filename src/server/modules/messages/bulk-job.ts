@@ -1,22 +1,24 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { SegmentFilter } from '../../../contracts/communications';
-import type { MessageChannel } from '../../../contracts/messages';
+import { CUSTOM_TEMPLATE_VARIABLES, type MessageChannel } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
 import { bulkSends, messages, messageTemplates } from '../../../db/schema';
+import { splitTemplate } from '../../../domain';
 import type { AppContext, TxContext } from '../../context';
 import { defineJob } from '../../jobs/definition';
 import { withTransaction } from '../../transaction';
 import { consentCondition } from './bulk-send';
 import { DEFAULT_LANGUAGE } from './outbox';
-import { recipientContext, recipientRowsSql } from './preview';
+import { recipientColumnsSql, recipientContext } from './preview';
 import { segmentCondition } from './segments';
 
 /**
  * The bulk send's queueing (issue 15): when a bulk send's time comes, one INSERT … SELECT puts a
- * message for each consenting customer of its filter in the outbox, rendered in SQL by
- * `render_message` from the template in the customer's language or else English (the rule of
- * `templateFor`), each due `floor(n × 60 / rate)` seconds after the start so the provider's limit
+ * message for each consenting customer of its filter in the outbox, rendered in SQL from the
+ * template in the customer's language or else English (the rule of `templateFor`), the template
+ * compiled once into one text expression (the renderer's rule; `render_message` would parse it
+ * again for every row), each due `floor(n × 60 / rate)` seconds after the start so the provider's limit
  * holds. The dedupe key `bulk:<bulk id>:<customer id>` makes a re-run (a restart mid-way, a second
  * instance) queue nobody twice; the row is claimed FOR UPDATE SKIP LOCKED, so two instances never
  * work on the same send at once.
@@ -32,18 +34,55 @@ interface DueBulk {
   created_by: string | null;
 }
 
+type TemplateRow = typeof messageTemplates.$inferSelect;
+
+/**
+ * A template as one SQL text expression over the recipient's variable columns (`x."firstName"`):
+ * its pieces and values joined, as `renderTemplate` joins them (`splitTemplate`), so the statement
+ * parses nothing per row. Every variable a template staff wrote may use is a column, never null.
+ */
+function templateSql(text: string): SQL {
+  const { pieces, names } = splitTemplate(text);
+  const unknown = names.filter((name) => !(CUSTOM_TEMPLATE_VARIABLES as readonly string[]).includes(name));
+  if (unknown.length)
+    throw new Error(`The template uses ${unknown.join(', ')}, which a bulk send cannot fill`);
+  const parts: SQL[] = [sql`${pieces[0] ?? ''}::text`];
+  names.forEach((name, i) => {
+    parts.push(sql`x.${sql.identifier(name)}`, sql`${pieces[i + 1] ?? ''}::text`);
+  });
+  return sql`(${sql.join(parts, sql` || `)})`;
+}
+
+/** The customer's language's value, else English's (the rule of `templateFor`). */
+function byLanguage(rows: TemplateRow[], english: TemplateRow, value: (row: TemplateRow) => SQL): SQL {
+  const others = rows.filter((row) => row.language !== DEFAULT_LANGUAGE);
+  if (!others.length) return value(english);
+  const cases = others.map((row) => sql`WHEN ${row.language}::text THEN ${value(row)}`);
+  return sql`CASE x.language ${sql.join(cases, sql` `)} ELSE ${value(english)} END`;
+}
+
 /** Queues one bulk send's messages; answers how many were queued now. */
 export async function queueBulkSend(ctx: TxContext, bulk: DueBulk): Promise<number> {
   const now = ctx.clock.now();
   const start = new Date(Math.max(now.getTime(), new Date(bulk.scheduled_at).getTime())).toISOString();
+  const rows = await ctx.tx
+    .select()
+    .from(messageTemplates)
+    .where(and(eq(messageTemplates.key, bulk.template_key), eq(messageTemplates.channel, bulk.channel)));
+  const english = rows.find((row) => row.language === DEFAULT_LANGUAGE);
+  // Without its English text (deleted since it was confirmed) nobody can be sent it.
+  if (!english) return 0;
   const input = await recipientContext(ctx, ctx.tx);
-  const recipients = recipientRowsSql({
+  const recipients = recipientColumnsSql({
     ...input,
     where: sql`${segmentCondition(bulk.filter)} AND ${consentCondition(bulk.channel)}`,
   });
   const address = bulk.channel === 'email' ? sql`x.email` : sql`x.phone`;
-  const pick = (column: string) =>
-    sql.raw(`CASE WHEN tl.key IS NOT NULL THEN tl.${column} ELSE te.${column} END`);
+  const body = byLanguage(rows, english, (row) => templateSql(row.body));
+  const subject = byLanguage(rows, english, (row) =>
+    row.subject ? templateSql(row.subject) : sql`NULL::text`,
+  );
+  const version = byLanguage(rows, english, (row) => sql`${row.version}::int`);
   const nowIso = now.toISOString();
   const [row] = await queryRows<{ n: number }>(
     ctx.tx,
@@ -54,17 +93,12 @@ export async function queueBulkSend(ctx: TxContext, bulk: DueBulk): Promise<numb
       INSERT INTO ${messages} (id, customer_id, contract_id, channel, recipient, template_key, template_version,
                                body, subject, status, next_attempt_at, bulk_send_id, source_type, source_id,
                                dedupe_key, created_by, created_at, updated_at)
-      SELECT gen_random_uuid()::text, x.customer_id, x.contract_id, ${bulk.channel}, ${address}, te.key,
-             ${pick('version')}, render_message(${pick('body')}, x.vars),
-             CASE WHEN ${pick('subject')} IS NULL THEN NULL ELSE render_message(${pick('subject')}, x.vars) END,
+      SELECT gen_random_uuid()::text, x.customer_id, x.contract_id, ${bulk.channel}, ${address}, ${bulk.template_key},
+             ${version}, ${body}, ${subject},
              'queued', ${start}::timestamptz + floor(x.n * 60.0 / ${bulk.rate_per_minute}::int) * interval '1 second',
              ${bulk.id}, 'bulk_send', ${bulk.id}, 'bulk:' || ${bulk.id}::text || ':' || x.customer_id,
              ${bulk.created_by}::text, ${nowIso}::timestamptz, ${nowIso}::timestamptz
       FROM x
-      JOIN ${messageTemplates} te ON te.key = ${bulk.template_key} AND te.channel = ${bulk.channel}
-                                 AND te.language = ${DEFAULT_LANGUAGE}
-      LEFT JOIN ${messageTemplates} tl ON tl.key = ${bulk.template_key} AND tl.channel = ${bulk.channel}
-                                      AND tl.language = x.language
       WHERE ${address} IS NOT NULL
       ON CONFLICT (dedupe_key) DO NOTHING
       RETURNING 1

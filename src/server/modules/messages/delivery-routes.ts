@@ -5,6 +5,7 @@ import { unauthorized } from '../../errors';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { type DeliveryState, recordDeliveryStatus, SMS_PROVIDER_NAME } from './delivery-status';
+import { sendMessagesJob } from './sender';
 import {
   readMessagingSettings,
   smsCallbackTokenValid,
@@ -12,6 +13,7 @@ import {
   updateMessagingSettings,
 } from './settings';
 import { sendTestMessage } from './test-send';
+import { MESSAGES_QUEUED } from './wake';
 
 /**
  * An Africa's Talking delivery report's status, as ours: `Success` is delivered; `Sent`,
@@ -30,6 +32,24 @@ export function smsDeliveryState(status: string): DeliveryState | null {
 export async function deliveryRoutes(app: AppInstance): Promise<void> {
   const { ctx } = app;
   const admin = { access: 'admin.integrations', tags: ['messaging'] } as const;
+
+  /**
+   * Wakes the sender when a message was queued anywhere (a payment's token, a reply), so it goes
+   * out at once, not at the next tick. Calls within a moment are one wake; a wake while a run is
+   * active queues one more run (the job is a singleton).
+   */
+  let waking: NodeJS.Timeout | undefined;
+  ctx.bus.on(MESSAGES_QUEUED, () => {
+    if (!app.jobs.running || waking) return;
+    waking = setTimeout(() => {
+      waking = undefined;
+      if (!app.jobs.running) return;
+      app.jobs.send(sendMessagesJob, {}).catch((error: unknown) => {
+        ctx.log.error({ err: error }, 'could not wake the message sender');
+      });
+    }, 100);
+    waking.unref();
+  });
 
   route(app, endpoints.settings, admin, async () =>
     toMessagingSettings(ctx, await readMessagingSettings(ctx.db)),

@@ -8,6 +8,7 @@ import type { Actor } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { notFound } from '../../errors';
 import { messageContacts, messageContactsSql } from '../customers/contacts';
+import { messagesQueued } from './wake';
 
 /**
  * The message outbox (decision 027): every message to a customer is queued here, in the
@@ -86,6 +87,8 @@ export async function queueMessage(
     })
     .onConflictDoNothing({ target: messages.dedupeKey })
     .returning({ id: messages.id });
+  // Sent at once (a token, a receipt, a reply), not at the next scheduler tick.
+  if (inserted.length) await messagesQueued(ctx);
   return inserted[0]?.id ?? null;
 }
 

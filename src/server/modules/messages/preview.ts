@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { TemplatePreview } from '../../../contracts/communications';
-import type { MessageChannel } from '../../../contracts/messages';
+import { CUSTOM_TEMPLATE_VARIABLES, type MessageChannel } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
 import {
   contractInstallments,
@@ -48,24 +48,23 @@ const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.i
 
 /**
  * Rows (customer_id, contract_id, name, phone, email, language, consent_sms, consent_whatsapp,
- * consent_email, vars) for every customer the condition holds. `vars` is the jsonb the templates
- * are rendered with.
+ * consent_email) and one text column per CUSTOM_TEMPLATE_VARIABLES name ("firstName", …) for every
+ * customer the condition holds: what a bulk send's statement renders from.
  */
-export function recipientRowsSql(input: RecipientSqlInput): SQL {
+export function recipientColumnsSql(input: RecipientSqlInput): SQL {
   return sql`
     SELECT cu.id AS customer_id, lc.id AS contract_id, cu.first_name || ' ' || cu.last_name AS name,
            cu.phone, cu.email, cu.language,
            cu.consent_sms_at IS NOT NULL AS consent_sms, cu.consent_whatsapp_at IS NOT NULL AS consent_whatsapp,
            cu.consent_email_at IS NOT NULL AS consent_email,
-           jsonb_build_object(
-             'firstName', cu.first_name, 'lastName', cu.last_name,
-             'contractNumber', coalesce(lc.number, '-'),
-             'amountDue', ${moneySql(sql`coalesce(due.amount, 0)`, input.currency)},
-             'dueDate', coalesce(to_char(coalesce(lc.next_due_date, due.next_date), 'YYYY-MM-DD'), '-'),
-             'balance', ${moneySql(sql`coalesce(lc.outstanding_total, 0)`, input.currency)},
-             'daysOverdue', coalesce(lc.dpd, 0)::text,
-             'payBill', ${input.payBill}::text,
-             'account', coalesce(lc.number, cu.phone)) AS vars
+           cu.first_name AS "firstName", cu.last_name AS "lastName",
+           coalesce(lc.number, '-') AS "contractNumber",
+           ${moneySql(sql`coalesce(due.amount, 0)`, input.currency)} AS "amountDue",
+           coalesce(to_char(coalesce(lc.next_due_date, due.next_date), 'YYYY-MM-DD'), '-') AS "dueDate",
+           ${moneySql(sql`coalesce(lc.outstanding_total, 0)`, input.currency)} AS "balance",
+           coalesce(lc.dpd, 0)::text AS "daysOverdue",
+           ${input.payBill}::text AS "payBill",
+           coalesce(lc.number, cu.phone) AS "account"
     FROM ${customers} cu
     LEFT JOIN LATERAL (
       SELECT c.id, c.number, c.next_due_date, c.outstanding_total, c.dpd, c.schedule_version
@@ -80,6 +79,15 @@ export function recipientRowsSql(input: RecipientSqlInput): SQL {
       FROM ${contractInstallments} i
       WHERE i.contract_id = lc.id AND i.schedule_version = lc.schedule_version AND i.settled_at IS NULL) due ON TRUE
     WHERE ${input.where}`;
+}
+
+/** The same rows with the variables gathered in `vars` (jsonb), as the preview renders them. */
+export function recipientRowsSql(input: RecipientSqlInput): SQL {
+  const pairs = sql.join(
+    CUSTOM_TEMPLATE_VARIABLES.map((name) => sql`${name}::text, r.${sql.identifier(name)}`),
+    sql`, `,
+  );
+  return sql`SELECT r.*, jsonb_build_object(${pairs}) AS vars FROM (${recipientColumnsSql(input)}) r`;
 }
 
 export interface RecipientRow {

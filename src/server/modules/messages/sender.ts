@@ -56,7 +56,11 @@ import { readMessagingSettings } from './settings';
 const BATCH = 1000;
 /** A channel's batch is what its rate limit sends in this many seconds, so channels finish together. */
 const CLAIM_SECONDS = 10;
-/** Answers recorded per write: what a kill could make us resend, per channel. */
+/**
+ * Answers recorded per write: what a kill could make us resend, per channel. At most a second's
+ * worth at the channel's rate, so the reference a delivery report names is written before the
+ * report can come (a gateway reports within seconds).
+ */
 const CHUNK = 250;
 /** Sends in flight per channel. */
 const CONCURRENCY = 16;
@@ -104,7 +108,7 @@ export async function sendDueMessages(
   const windows = new Map(
     MESSAGE_CHANNELS.map((channel) => [
       channel,
-      new RateWindow(set.ratePerSecond(channel), options.timer ?? realTimer),
+      windowFor(ctx, channel, set.ratePerSecond(channel), options.timer),
     ]),
   );
   const limits = Object.fromEntries(
@@ -131,7 +135,7 @@ export async function sendDueMessages(
             windows.get(channel) as RateWindow,
             claim.leased[channel],
             run,
-            options,
+            { ...options, rate: set.ratePerSecond(channel) },
           ),
         ),
       );
@@ -142,6 +146,32 @@ export async function sendDueMessages(
     if (!providers) await set.close();
   }
   return run;
+}
+
+/**
+ * Each app's rate windows live across runs (on real time), so a run that starts right after another
+ * does not get a fresh second's worth of sends on top of the last one's. A changed rate starts a
+ * new window; a test's own timer gets its own.
+ */
+const runningWindows = new WeakMap<AppContext, Map<MessageChannel, { rate: number; window: RateWindow }>>();
+
+function windowFor(
+  ctx: AppContext,
+  channel: MessageChannel,
+  rate: number,
+  timer: Timer | undefined,
+): RateWindow {
+  if (timer) return new RateWindow(rate, timer);
+  let windows = runningWindows.get(ctx);
+  if (!windows) {
+    windows = new Map();
+    runningWindows.set(ctx, windows);
+  }
+  const current = windows.get(channel);
+  if (current?.rate === rate) return current.window;
+  const window = new RateWindow(rate, realTimer);
+  windows.set(channel, { rate, window });
+  return window;
 }
 
 interface Leased extends OutgoingMessage {
@@ -273,10 +303,11 @@ async function sendChannel(
   window: RateWindow,
   leased: Leased[],
   run: SenderRun,
-  options: SenderOptions,
+  options: SenderOptions & { rate: number },
 ): Promise<void> {
-  for (let start = 0; start < leased.length; start += CHUNK) {
-    const chunk = leased.slice(start, start + CHUNK);
+  const size = Math.max(1, Math.min(CHUNK, Math.ceil(options.rate)));
+  for (let start = 0; start < leased.length; start += size) {
+    const chunk = leased.slice(start, start + size);
     const answers: Answer[] = [];
     let next = 0;
     const worker = async () => {

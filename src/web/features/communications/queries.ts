@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { communicationEndpoints } from '@/contracts/communications';
 import { type MessageTemplate, messageEndpoints } from '@/contracts/messages';
+import { LANGUAGE_LABELS as CUSTOMER_LANGUAGE_LABELS } from '@/web/features/customers/format';
 import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 
@@ -61,17 +62,6 @@ export function sendableGroups(items: readonly MessageTemplate[]): TemplateGroup
 
 export const CHANNEL_LABELS = { sms: 'SMS', whatsapp: 'WhatsApp', email: 'E-mail' } as const;
 
-export const LANGUAGE_LABELS: Record<string, string> = {
-  en: 'English',
-  sw: 'Swahili',
-  fr: 'French',
-  pt: 'Portuguese',
-  ar: 'Arabic',
-  am: 'Amharic',
-  ha: 'Hausa',
-  yo: 'Yoruba',
-  lg: 'Luganda',
-  rw: 'Kinyarwanda',
-};
+export const LANGUAGE_LABELS: Record<string, string> = CUSTOMER_LANGUAGE_LABELS;
 
 export const languageLabel = (code: string) => LANGUAGE_LABELS[code] ?? code;

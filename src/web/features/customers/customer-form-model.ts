@@ -40,6 +40,8 @@ export interface CustomerFormValues {
   /** Major units as typed ("45,000.50"). */
   monthlyIncome: string;
   assignedAgentId: string;
+  /** The language of the customer's messages. */
+  language: string;
   consents: Record<Consent, boolean>;
 }
 
@@ -60,6 +62,7 @@ export const CUSTOMER_FIELDS: readonly CustomerField[] = [
   'employment',
   'monthlyIncome',
   'assignedAgentId',
+  'language',
 ];
 
 export interface FormContext {
@@ -93,6 +96,7 @@ export function emptyCustomerValues(assignedAgentId = ''): CustomerFormValues {
     employment: '',
     monthlyIncome: '',
     assignedAgentId,
+    language: 'en',
     consents: { ...NO_CONSENTS },
   };
 }
@@ -114,6 +118,7 @@ export function valuesFromCustomer(customer: Customer): CustomerFormValues {
     monthlyIncome:
       customer.monthlyIncome === null ? '' : toMajorString(customer.monthlyIncome, customer.currency),
     assignedAgentId: customer.assignedAgent?.id ?? '',
+    language: customer.language,
     consents: Object.fromEntries(CONSENTS.map((name) => [name, customer.consents[name] !== null])) as Record<
       Consent,
       boolean
@@ -193,6 +198,7 @@ export function toCreateBody(values: CustomerFormValues, context: FormContext): 
   if (values.employment) body.employment = values.employment as CustomerCreateBody['employment'];
   const income = parseIncome(values.monthlyIncome, context.currency);
   if ('value' in income && income.value !== null) body.monthlyIncome = income.value;
+  if (values.language) body.language = values.language as CustomerCreateBody['language'];
   body.consents = { ...values.consents };
   return body;
 }
@@ -230,6 +236,7 @@ export function toUpdateBody(
   if ('value' in income && income.value !== customer.monthlyIncome) set('monthlyIncome', income.value);
   const agent = values.assignedAgentId || null;
   if (agent !== (customer.assignedAgent?.id ?? null)) set('assignedAgentId', agent);
+  if (values.language && values.language !== customer.language) set('language', values.language);
   const consents: Partial<Record<Consent, boolean>> = {};
   for (const name of CONSENTS) {
     if (values.consents[name] !== (customer.consents[name] !== null)) consents[name] = values.consents[name];

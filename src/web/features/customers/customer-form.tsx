@@ -42,7 +42,14 @@ import {
   validateCustomerForm,
   valuesFromCustomer,
 } from './customer-form-model';
-import { ageFrom, CONSENT_HINTS, CONSENT_LABELS, EMPLOYMENT_LABELS, GENDER_LABELS } from './format';
+import {
+  ageFrom,
+  CONSENT_HINTS,
+  CONSENT_LABELS,
+  EMPLOYMENT_LABELS,
+  GENDER_LABELS,
+  LANGUAGE_LABELS,
+} from './format';
 import { useRegions, useStaff } from './queries';
 
 interface CustomerFormProps {
@@ -233,6 +240,10 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
             <option key={region} value={region} />
           ))}
         </datalist>
+        {select('language', 'Message language', {
+          hint: 'Messages go in this language when a template has it, else in English.',
+          options: LANGUAGE_LABELS,
+        })}
       </FormSection>
 
       <FormSection

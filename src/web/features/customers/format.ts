@@ -1,4 +1,4 @@
-import type { Consent, DOCUMENT_STATUSES, KycStatus, Risk } from '@/contracts/customers';
+import type { Consent, CustomerLanguage, DOCUMENT_STATUSES, KycStatus, Risk } from '@/contracts/customers';
 import { formatMoney } from '@/domain';
 
 /** What the customer pages show, free of React: labels, colours and formatting. */
@@ -48,6 +48,20 @@ export const EMPLOYMENT_LABELS: Record<string, string> = {
   retired: 'Retired',
   unemployed: 'Unemployed',
   other: 'Other',
+};
+
+/** The languages a customer's messages may be in (CUSTOMER_LANGUAGES). */
+export const LANGUAGE_LABELS: Record<CustomerLanguage, string> = {
+  en: 'English',
+  sw: 'Swahili',
+  fr: 'French',
+  pt: 'Portuguese',
+  ar: 'Arabic',
+  am: 'Amharic',
+  ha: 'Hausa',
+  yo: 'Yoruba',
+  lg: 'Luganda',
+  rw: 'Kinyarwanda',
 };
 
 export const CONSENT_LABELS: Record<Consent, string> = {

@@ -43,7 +43,14 @@ export function makeCustomer(overrides: Partial<Customer> = {}): Customer {
     monthlyIncome: 4_500_000,
     currency: 'KES',
     assignedAgent: { id: agent.id, name: 'Joseph Kamau' },
-    consents: { sms: '2026-01-10T08:00:00.000Z', whatsapp: null, marketing: null, dataProcessing: null },
+    language: 'en',
+    consents: {
+      sms: '2026-01-10T08:00:00.000Z',
+      whatsapp: null,
+      email: null,
+      marketing: null,
+      dataProcessing: null,
+    },
     kyc: {
       status: 'pending',
       rejectionReason: null,
