@@ -99,7 +99,8 @@ describe('customer form rules', () => {
       email: 'A@B.CO',
       gender: 'female',
       monthlyIncome: 45_000,
-      consents: { sms: true, whatsapp: false, marketing: false, dataProcessing: false },
+      language: 'en',
+      consents: { sms: true, whatsapp: false, email: false, marketing: false, dataProcessing: false },
     });
     const customer = makeCustomer();
     const unchanged = valuesFromCustomer(customer);
