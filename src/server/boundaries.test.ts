@@ -42,6 +42,14 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   userPreferences: ['modules/settings'],
   tutorialProgress: ['modules/help'],
   organisationSettings: ['organisation.ts'],
+  // communications.ts: the outbox's settings and bulk sends, the threads (the customer-service
+  // assistant is the threads' own voice: it writes their pending question), staff tasks.
+  messagingSettings: ['modules/messages'],
+  segments: ['modules/messages'],
+  bulkSends: ['modules/messages'],
+  conversations: ['modules/conversations', 'modules/customer-service'],
+  conversationMessages: ['modules/conversations', 'modules/customer-service'],
+  staffTasks: ['modules/tasks'],
 };
 
 /** Reads across areas that stay for now, each with its reason. Key: `file: table`. */
@@ -135,6 +143,36 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/collections/promises.ts: contracts': 'the collector’s notice names the contract number',
   'modules/collections/assign.ts: users':
     'round-robin deals cases to active staff only, in one statement per region',
+  // Communications (issue 15): reads of the parties a thread, a task or a message is about.
+  'modules/conversations/pipeline.ts: customers':
+    'an inbound message finds the customer whose phone wrote, inside the thread’s insert',
+  'modules/conversations/threads.ts: customers': 'the threads list shows and searches the customer’s name',
+  'modules/conversations/threads.ts: messages': 'a thread shows each outbound line’s delivery state',
+  'modules/conversations/threads.ts: staffTasks': 'the threads list counts each thread’s open tasks',
+  'modules/conversations/threads.ts: users': 'a thread shows who wrote each staff line',
+  'modules/conversations/whatsapp-test.ts: messages':
+    'the WhatsApp test page shows the outbound payloads its message queued',
+  'modules/customer-service/data.ts: customers':
+    'the assistant answers from the customer’s own record, read in one place (the portal reuses it)',
+  'modules/customer-service/data.ts: contracts': 'the assistant answers from the customer’s own contracts',
+  'modules/customer-service/data.ts: contractInstallments':
+    'the assistant answers next due and payoff from the schedule',
+  'modules/customer-service/data.ts: payments': 'the assistant answers the customer’s payment history',
+  'modules/customer-service/data.ts: devices': 'the assistant names the customer’s device',
+  'modules/customer-service/data.ts: deviceModels': 'the assistant names the customer’s device',
+  // A segment, a bulk send and a template preview render every recipient's figures in one
+  // statement (issue 15 budget: 100,000 queued within 10 s), like the close's reminders.
+  'modules/messages/segments.ts: customers': 'a segment is a filter over customers, counted in one statement',
+  'modules/messages/segments.ts: contracts': 'a segment filters by bucket, DPD, plan and agent of live contracts',
+  'modules/messages/segments.ts: devices': 'a segment filters by product (the contract’s unit)',
+  'modules/messages/segments.ts: deviceModels': 'a segment filters by product (the unit’s model)',
+  'modules/messages/bulk-send.ts: customers': 'a bulk send counts its recipients and exclusions in one statement',
+  'modules/messages/preview.ts: customers': 'recipients’ names, phones and languages, rendered set-based',
+  'modules/messages/preview.ts: contracts': 'recipients’ latest live contract figures, rendered set-based',
+  'modules/messages/preview.ts: contractInstallments': 'recipients’ next due date and amount, rendered set-based',
+  'modules/tasks/service.ts: contracts': 'tasks shown with their contract number',
+  'modules/tasks/service.ts: customers': 'tasks shown with their customer’s name',
+  'modules/tasks/service.ts: users': 'tasks shown with their assignee’s name',
   'modules/collections/collectors.ts: users': 'collectors are the staff whose role works collections',
 };
 

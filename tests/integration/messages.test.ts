@@ -440,7 +440,11 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
       { field: 'body', message: expect.stringContaining('{{amount}}') },
     ]);
     expect((await admin.put('/api/message-templates', { key: 'token', body: '  ' })).statusCode).toBe(400);
-    expect((await admin.put('/api/message-templates', { key: 'nope', body: 'x' })).statusCode).toBe(400);
+    // Any key may name a template staff created (issue 15): one that does not exist is not found.
+    expect((await admin.put('/api/message-templates', { key: 'nope', body: 'x' })).statusCode).toBe(404);
+    expect((await admin.put('/api/message-templates', { key: 'No such key!', body: 'x' })).statusCode).toBe(
+      400,
+    );
     const edited = await admin.put('/api/message-templates', {
       key: 'token',
       body: '{{firstName}}: code {{token}} for {{contractNumber}} ({{tokenDescription}}).',

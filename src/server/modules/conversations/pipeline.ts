@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { ConversationChannel, CustomerIntent } from '../../../contracts/conversations';
 import { conversationMessages, conversations, customers } from '../../../db/schema';
-import { SYSTEM_ACTOR, writeAudit } from '../../audit';
+import { SYSTEM_ACTOR } from '../../audit';
 import type { TxContext } from '../../context';
 import { organisation } from '../../organisation';
 import { addEvent } from '../contracts/events';
 import { type AssistantReply, answerCustomer } from '../customer-service/answer';
 import type { CustomerQuery } from '../customer-service/intent';
 import { parseCustomerText } from '../customer-service/intent';
-import { customerListsChanged } from '../customers/list-cache';
+import { setChannelConsent } from '../customers/consent';
 import { normalisePhone } from '../customers/phone';
 import { queueMessage } from '../messages/outbox';
 import { notify } from '../notifications/service';
@@ -52,8 +52,6 @@ export function threadPhone(raw: string, country: string): string {
     return withPlus.replace(/[^\d+]/g, '').slice(0, 20) || text.slice(0, 20);
   }
 }
-
-const CONSENT_COLUMN = { sms: 'consentSmsAt', whatsapp: 'consentWhatsappAt' } as const;
 
 export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): Promise<InboundResult> {
   const org = await organisation(ctx, ctx.tx);
@@ -257,7 +255,7 @@ export async function writeOutboundLine(
   return { lineId, messageId };
 }
 
-/** STOP (and its kin) withdraws the consent to the channel; START gives it again. Audited. */
+/** STOP (and its kin) withdraws the consent to the channel; START gives it again (customers' change, audited). */
 async function changeConsent(
   ctx: TxContext,
   customerId: string | null,
@@ -265,33 +263,8 @@ async function changeConsent(
   give: boolean,
 ): Promise<string> {
   const name = channel === 'whatsapp' ? 'WhatsApp' : 'SMS';
-  const done = give
+  if (customerId) await setChannelConsent(ctx, customerId, channel, give, name);
+  return give
     ? `You are subscribed again to our ${name} messages. Reply STOP to unsubscribe.`
     : `You will no longer receive our ${name} messages. Reply START to subscribe again.`;
-  if (!customerId) return done;
-  const column = CONSENT_COLUMN[channel];
-  const [row] = await ctx.tx
-    .select({ at: customers[column] })
-    .from(customers)
-    .where(eq(customers.id, customerId))
-    .for('update');
-  if (!row || (row.at !== null) === give) return done;
-  const at = give ? ctx.clock.now() : null;
-  await ctx.tx
-    .update(customers)
-    .set({ [column]: at, updatedAt: ctx.clock.now(), version: sql`${customers.version} + 1` })
-    .where(eq(customers.id, customerId));
-  await customerListsChanged(ctx, ctx.tx);
-  await writeAudit(
-    ctx.tx,
-    { ...SYSTEM_ACTOR, label: `customer by ${name}` },
-    {
-      action: give ? 'customer.consent_given' : 'customer.consent_withdrawn',
-      entityType: 'customer',
-      entityId: customerId,
-      before: { consent: channel, at: row.at?.toISOString() ?? null },
-      after: { consent: channel, at: at?.toISOString() ?? null, keyword: give ? 'START' : 'STOP' },
-    },
-  );
-  return done;
 }

@@ -5,7 +5,6 @@ import { listRoute } from '../../list-route';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { conversationList, getThread, handBack, linkThread, staffReply, takeOver } from './threads';
-import { senderWaker } from './wake';
 import { runWhatsappTest } from './whatsapp-test';
 
 /** /ai-customer-service's threads and staff actions, and /whatsapp-test (issue 15 §5–§6). */
@@ -17,14 +16,10 @@ export async function conversationRoutes(app: AppInstance): Promise<void> {
 
   listRoute(app, conversationList, read);
   route(app, endpoints.get, read, (request) => getThread(ctx.db, request.params.id));
-  const wake = senderWaker(app);
-  route(app, endpoints.reply, send, async (request) => {
-    const detail = await withTransaction(ctx, (tx) =>
-      staffReply(tx, actorOf(request), request.params.id, request.body.text),
-    );
-    wake(detail.conversation.channel !== 'portal');
-    return detail;
-  });
+  // The reply is queued through the outbox, whose commit wakes the sender (messages/wake.ts).
+  route(app, endpoints.reply, send, (request) =>
+    withTransaction(ctx, (tx) => staffReply(tx, actorOf(request), request.params.id, request.body.text)),
+  );
   route(app, endpoints.takeOver, send, (request) =>
     withTransaction(ctx, (tx) => takeOver(tx, actorOf(request), request.params.id)),
   );

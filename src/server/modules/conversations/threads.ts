@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import {
   type Conversation,
   type ConversationDetail,
@@ -20,7 +20,8 @@ import { conflict, notFound, unprocessable } from '../../errors';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
 import { phoneSearchDigits } from '../customers/phone';
-import { tasksOfConversation } from '../tasks/service';
+import { linkConversationMessages } from '../messages/conversation-outbox';
+import { linkConversationTasks, tasksOfConversation } from '../tasks/service';
 import { writeOutboundLine } from './pipeline';
 
 /**
@@ -221,14 +222,8 @@ export async function linkThread(
     .where(eq(customers.id, customerId));
   if (!customer) throw unprocessable('Customer not found');
   await ctx.tx.update(conversations).set({ customerId }).where(eq(conversations.id, id));
-  await ctx.tx
-    .update(staffTasks)
-    .set({ customerId })
-    .where(and(eq(staffTasks.conversationId, id), isNull(staffTasks.customerId)));
-  await ctx.tx
-    .update(messages)
-    .set({ customerId })
-    .where(and(eq(messages.conversationId, id), isNull(messages.customerId)));
+  await linkConversationTasks(ctx, id, customerId);
+  await linkConversationMessages(ctx, id, customerId);
   await writeAudit(ctx.tx, actor, {
     action: 'conversation.link',
     entityType: 'conversation',

@@ -1,17 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { ConversationChannel, CustomerIntent } from '../../../contracts/conversations';
-import { conversations, messages, staffTasks } from '../../../db/schema';
+import { conversations } from '../../../db/schema';
 import { formatMoney, payoffQuote } from '../../../domain';
 import { SYSTEM_ACTOR } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { AppContext, TxContext } from '../../context';
 import { organisation } from '../../organisation';
+import { latestTokenMessage, resendTokenMessage } from '../messages/conversation-outbox';
 import { paymentInstructions } from '../payments/mobile-money/instructions';
-import { createTask } from '../tasks/service';
+import { createTask, openTaskOfConversation } from '../tasks/service';
 import {
   dueSummary,
-  latestTokenMessage,
   type OwnContract,
   type OwnCustomer,
   ownContracts,
@@ -334,29 +333,18 @@ async function resendToken(
       queued: [],
     };
   }
-  const id = randomUUID();
-  const now = ctx.clock.now();
-  await ctx.tx.insert(messages).values({
-    id,
+  const id = await resendTokenMessage(ctx, latest, {
     customerId: customer.id,
-    contractId: latest.contractId,
     // A portal chat's code goes by SMS: the portal shows the code itself.
     channel: question.channel === 'whatsapp' ? 'whatsapp' : 'sms',
     recipient: phone,
-    templateKey: 'token',
-    templateVersion: latest.templateVersion,
-    body: latest.body,
-    status: 'queued',
-    nextAttemptAt: now,
-    sourceType: 'conversation',
-    sourceId: question.conversationId,
     conversationId: question.conversationId,
-    dedupeKey: `token-resend:${latest.id}:${id}`,
-    createdAt: now,
-    updatedAt: now,
   });
+  const contractNumber = (await ownContracts(ctx.tx, customer.id)).find(
+    (contract) => contract.id === latest.contractId,
+  )?.number;
   return {
-    text: `I have re-sent your latest unlock code${latest.contractNumber ? ` for ${latest.contractNumber}` : ''} (issued ${longDate(latest.createdAt.toISOString())}). It arrives in a separate message.`,
+    text: `I have re-sent your latest unlock code${contractNumber ? ` for ${contractNumber}` : ''} (issued ${longDate(latest.createdAt.toISOString())}). It arrives in a separate message.`,
     intent: 'token',
     contractId: latest.contractId,
     taskId: null,
@@ -374,12 +362,7 @@ async function handOff(
   customer: OwnCustomer | null,
   title: string,
 ): Promise<string | null> {
-  const [open] = await ctx.tx
-    .select({ id: staffTasks.id })
-    .from(staffTasks)
-    .where(and(eq(staffTasks.conversationId, question.conversationId), eq(staffTasks.status, 'open')))
-    .limit(1);
-  if (open) return null;
+  if (await openTaskOfConversation(ctx.tx, question.conversationId)) return null;
   const contracts = customer ? await ownContracts(ctx.tx, customer.id) : [];
   const live = contracts.filter((c) => c.status === 'active' || c.status === 'defaulted');
   return createTask(ctx, SYSTEM_ACTOR, {

@@ -5,7 +5,6 @@ import {
   customers,
   deviceModels,
   devices,
-  messages,
   payments,
 } from '../../../db/schema';
 import type { InstallmentPosition, InterestMethod } from '../../../domain';
@@ -139,23 +138,4 @@ export async function ownPayments(
     .where(and(eq(payments.customerId, customerId), eq(payments.status, 'posted')))
     .orderBy(desc(payments.receivedAt), desc(payments.id))
     .limit(limit);
-}
-
-/** The customer's latest token message in the outbox (what a re-send copies). */
-export async function latestTokenMessage(executor: Executor, customerId: string) {
-  const [row] = await executor
-    .select({
-      id: messages.id,
-      contractId: messages.contractId,
-      templateVersion: messages.templateVersion,
-      body: messages.body,
-      createdAt: messages.createdAt,
-      contractNumber: contracts.number,
-    })
-    .from(messages)
-    .leftJoin(contracts, eq(contracts.id, messages.contractId))
-    .where(and(eq(messages.customerId, customerId), eq(messages.templateKey, 'token')))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
-  return row ?? null;
 }

@@ -1,10 +1,10 @@
-import { eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type Message, messageEndpoints } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
 import { contracts, customers, messages } from '../../../db/schema';
 import type { Executor } from '../../context';
 import { csvOf, defineList } from '../../list-definition';
-import { searchCondition } from '../../lists';
+import { searchCondition, withinDays } from '../../lists';
 
 /**
  * A message with its customer's name and its contract's number, in one statement. A reply to a
@@ -76,9 +76,9 @@ export const messageList = defineList({
     contractId: (id) => eq(messages.contractId, id),
     customerId: (id) => eq(messages.customerId, id),
     recipient: (recipient) => eq(messages.recipient, recipient),
-    // Dates are UTC days: `to` takes the whole day.
-    from: (date) => gte(messages.createdAt, new Date(`${date}T00:00:00Z`)),
-    to: (date) => lt(messages.createdAt, new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000)),
+    // Days in the organisation's time zone, as every list has them: `to` takes the whole day.
+    from: (from, env) => withinDays(messages.createdAt, from, undefined, env.timeZone),
+    to: (to, env) => withinDays(messages.createdAt, undefined, to, env.timeZone),
     bulkSendId: (id) => eq(messages.bulkSendId, id),
   },
   sorts: {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Task, taskListQuery } from '../../../contracts/tasks';
 import { contracts, customers, staffTasks, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
@@ -47,6 +47,31 @@ export async function createTask(ctx: TxContext, actor: Actor, task: NewTask): P
     task: `staff_task:${id}`,
   });
   return id;
+}
+
+/** The open task a conversation already has, if any (one hand-off at a time per thread). */
+export async function openTaskOfConversation(
+  executor: Executor,
+  conversationId: string,
+): Promise<string | null> {
+  const [open] = await executor
+    .select({ id: staffTasks.id })
+    .from(staffTasks)
+    .where(and(eq(staffTasks.conversationId, conversationId), eq(staffTasks.status, 'open')))
+    .limit(1);
+  return open?.id ?? null;
+}
+
+/** An unknown number's thread linked to a customer: its tasks become that customer's. */
+export async function linkConversationTasks(
+  ctx: TxContext,
+  conversationId: string,
+  customerId: string,
+): Promise<void> {
+  await ctx.tx
+    .update(staffTasks)
+    .set({ customerId })
+    .where(and(eq(staffTasks.conversationId, conversationId), isNull(staffTasks.customerId)));
 }
 
 const select = {

@@ -8,7 +8,6 @@ import { withTransaction } from '../../../transaction';
 import { readCustomerText } from '../../customer-service/answer';
 import { recordDeliveryStatus, WHATSAPP_PROVIDER_NAME } from '../../messages/delivery-status';
 import { type InboundResult, receiveInbound } from '../pipeline';
-import { senderWaker } from '../wake';
 import { readPayload, signatureHolds, webhookSecrets } from '../whatsapp';
 
 const RAW_BODY = Symbol('rawBody');
@@ -83,8 +82,6 @@ export async function conversationWebhookRoutes(app: AppInstance): Promise<void>
     rateLimit: { max: 6000, timeWindow: '1 minute' },
   } as const;
 
-  const wake = senderWaker(app);
-
   route(app, endpoints.whatsappVerify, options, async (request, reply) => {
     const { verifyToken } = await webhookSecrets(ctx);
     const given = request.query['hub.verify_token'];
@@ -112,7 +109,7 @@ export async function conversationWebhookRoutes(app: AppInstance): Promise<void>
       }
       const { from, text, id } = request.body;
       const query = await readCustomerText(ctx, text);
-      const received = await withTransaction(ctx, (tx) =>
+      await withTransaction(ctx, (tx) =>
         receiveInbound(tx, {
           channel: 'sms',
           phone: from,
@@ -122,7 +119,6 @@ export async function conversationWebhookRoutes(app: AppInstance): Promise<void>
           query,
         }),
       );
-      wake(received.queued.length > 0);
       return { ok: true as const };
     });
   });
@@ -153,13 +149,12 @@ export async function conversationWebhookRoutes(app: AppInstance): Promise<void>
       }
     });
     route(scope, endpoints.whatsappInbound, options, async (request) => {
-      const received = await receiveWhatsapp(
+      await receiveWhatsapp(
         ctx,
         (request as WithRawBody)[RAW_BODY] ?? '',
         request.headers['x-hub-signature-256'],
         request.body,
       );
-      wake(received.some((r) => r.queued.length > 0));
       return { ok: true as const };
     });
   });
