@@ -163,13 +163,16 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   // A segment, a bulk send and a template preview render every recipient's figures in one
   // statement (issue 15 budget: 100,000 queued within 10 s), like the close's reminders.
   'modules/messages/segments.ts: customers': 'a segment is a filter over customers, counted in one statement',
-  'modules/messages/segments.ts: contracts': 'a segment filters by bucket, DPD, plan and agent of live contracts',
+  'modules/messages/segments.ts: contracts':
+    'a segment filters by bucket, DPD, plan and agent of live contracts',
   'modules/messages/segments.ts: devices': 'a segment filters by product (the contract’s unit)',
   'modules/messages/segments.ts: deviceModels': 'a segment filters by product (the unit’s model)',
-  'modules/messages/bulk-send.ts: customers': 'a bulk send counts its recipients and exclusions in one statement',
+  'modules/messages/bulk-send.ts: customers':
+    'a bulk send counts its recipients and exclusions in one statement',
   'modules/messages/preview.ts: customers': 'recipients’ names, phones and languages, rendered set-based',
   'modules/messages/preview.ts: contracts': 'recipients’ latest live contract figures, rendered set-based',
-  'modules/messages/preview.ts: contractInstallments': 'recipients’ next due date and amount, rendered set-based',
+  'modules/messages/preview.ts: contractInstallments':
+    'recipients’ next due date and amount, rendered set-based',
   'modules/tasks/service.ts: contracts': 'tasks shown with their contract number',
   'modules/tasks/service.ts: customers': 'tasks shown with their customer’s name',
   'modules/tasks/service.ts: users': 'tasks shown with their assignee’s name',

@@ -7,7 +7,7 @@ import {
   type BulkSendBody,
   communicationEndpoints,
 } from '@/contracts/communications';
-import { MESSAGE_CHANNELS, type MessageChannel } from '@/contracts/messages';
+import type { MessageChannel } from '@/contracts/messages';
 import { can } from '@/contracts/roles';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
 import { EmptyMessage } from '@/web/components/empty-message';
@@ -26,6 +26,7 @@ import { formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { ChannelField } from './channel-field';
 import { SmsEstimate } from './preview-panel';
 import { CHANNEL_LABELS, sendableGroups, useBulkSends, useSegments, useTemplates } from './queries';
 
@@ -152,25 +153,16 @@ function BulkForm() {
                 </NativeSelect>
               )}
             </FormField>
-            <FormField id={`${id}-channel`} label="Channel" error={errors.channel}>
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  value={channel}
-                  onChange={(event) => {
-                    setChannel(event.target.value as MessageChannel);
-                    setTemplateKey('');
-                  }}
-                  data-testid="select-bulk-channel"
-                >
-                  {MESSAGE_CHANNELS.map((c) => (
-                    <option key={c} value={c}>
-                      {CHANNEL_LABELS[c]}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+            <ChannelField
+              id={`${id}-channel`}
+              value={channel}
+              onChange={(next) => {
+                setChannel(next);
+                setTemplateKey('');
+              }}
+              error={errors.channel}
+              testId="select-bulk-channel"
+            />
             <FormField id={`${id}-template`} label="Template" error={errors.templateKey}>
               {(control) => (
                 <NativeSelect

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Send } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { communicationEndpoints } from '@/contracts/communications';
-import { MESSAGE_CHANNELS, type MessageChannel } from '@/contracts/messages';
+import type { MessageChannel } from '@/contracts/messages';
 import { can } from '@/contracts/roles';
 import { smsSegments } from '@/domain/sms-segments';
 import { FormAlert } from '@/web/components/form-alert';
@@ -24,6 +24,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { ChannelField } from './channel-field';
 import { PreviewPanel } from './preview-panel';
 import { CHANNEL_LABELS, sendableGroups, useTemplates } from './queries';
 
@@ -128,25 +129,16 @@ function SendMessageDialog({
           </DialogHeader>
           <FormAlert message={general} />
           <div className="grid grid-cols-2 gap-3">
-            <FormField id={`${id}-channel`} label="Channel" error={errors.channel}>
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  value={channel}
-                  onChange={(event) => {
-                    setChannel(event.target.value as MessageChannel);
-                    setTemplateKey('');
-                  }}
-                  data-testid="select-send-channel"
-                >
-                  {MESSAGE_CHANNELS.map((c) => (
-                    <option key={c} value={c}>
-                      {CHANNEL_LABELS[c]}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+            <ChannelField
+              id={`${id}-channel`}
+              value={channel}
+              onChange={(next) => {
+                setChannel(next);
+                setTemplateKey('');
+              }}
+              error={errors.channel}
+              testId="select-send-channel"
+            />
             <FormField id={`${id}-mode`} label="Message">
               {(control) => (
                 <NativeSelect

@@ -3,7 +3,6 @@ import { type FormEvent, useId, useRef, useState } from 'react';
 import { communicationEndpoints } from '@/contracts/communications';
 import {
   CUSTOM_TEMPLATE_VARIABLES,
-  MESSAGE_CHANNELS,
   type MessageChannel,
   type MessageTemplate,
   messageEndpoints,
@@ -27,6 +26,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { ChannelField } from './channel-field';
 import { CustomerPicker } from './customer-picker';
 import { PreviewPanel } from './preview-panel';
 import { CHANNEL_LABELS, LANGUAGE_LABELS } from './queries';
@@ -171,22 +171,13 @@ export function TemplateEditor({ mode, onClose }: { mode: EditorMode; onClose: (
           ) : null}
           {editing ? null : (
             <div className="grid grid-cols-2 gap-3">
-              <FormField id={`${id}-channel`} label="Channel" error={errors.channel}>
-                {(control) => (
-                  <NativeSelect
-                    {...control}
-                    value={channel}
-                    onChange={(event) => setChannel(event.target.value as MessageChannel)}
-                    data-testid="select-template-channel"
-                  >
-                    {MESSAGE_CHANNELS.map((c) => (
-                      <option key={c} value={c}>
-                        {CHANNEL_LABELS[c]}
-                      </option>
-                    ))}
-                  </NativeSelect>
-                )}
-              </FormField>
+              <ChannelField
+                id={`${id}-channel`}
+                value={channel}
+                onChange={setChannel}
+                error={errors.channel}
+                testId="select-template-channel"
+              />
               <FormField id={`${id}-language`} label="Language" error={errors.language}>
                 {(control) => (
                   <NativeSelect
