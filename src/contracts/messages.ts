@@ -21,6 +21,15 @@ export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'skipped'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
+/** How each status reads to staff (the outbox, the contract's card, the customer's timeline). */
+export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
+  queued: 'Queued',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  failed: 'Failed',
+  skipped: 'Not sent',
+};
+
 export const TEMPLATE_KEYS = [
   'reminder_before_due',
   'overdue_day_1',

@@ -199,6 +199,17 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
       'message_sent',
       'Overdue, day 3 sent by SMS',
     ]);
+    // And on each customer's timeline (issue 15 §4): what was sent and what was not, never the body.
+    const timeline = async (customerId: string) =>
+      (await manager.get(`/api/customers/${customerId}/timeline`)).json<
+        { action: string; summary: string }[]
+      >();
+    expect(await timeline(contract.customerId)).toContainEqual(
+      expect.objectContaining({ action: 'message.sent', summary: 'Overdue, day 3 by SMS: sent' }),
+    );
+    expect(await timeline(otherCustomer)).toContainEqual(
+      expect.objectContaining({ action: 'message.skipped', summary: 'Reminder before due by SMS: not sent' }),
+    );
     // Nothing is due any more: a second run sends nothing.
     expect(await sendDueMessages(ctx(), provider)).toMatchObject({ sent: 0, skipped: 0 });
   });

@@ -23,6 +23,7 @@ import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { uniqueViolation } from '../../unique';
 import { conversationTimeline } from '../conversations/timeline';
+import { outboxTimeline } from '../messages/timeline';
 import { findUserById } from '../users/service';
 import { loadKycState } from './kyc';
 import { customerListsChanged } from './list-cache';
@@ -449,8 +450,9 @@ export async function customerTimeline(ctx: AppContext, id: string): Promise<Cus
     actor: row.actorLabel,
     summary: summarise(row.action, row.before as Json, row.after as Json),
   }));
-  // Conversation lines (issue 15) merged in by time; the audited order stands when there are none.
-  const lines = await conversationTimeline(ctx.db, id);
+  // Messages (issue 15): conversation lines and what the outbox sent, merged in by time; the
+  // audited order stands when there are none.
+  const lines = [...(await conversationTimeline(ctx.db, id)), ...(await outboxTimeline(ctx.db, id))];
   if (!lines.length) return audited;
   return [...audited, ...lines].sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0)).slice(0, 500);
 }

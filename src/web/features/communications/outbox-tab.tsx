@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { communicationEndpoints } from '@/contracts/communications';
 import {
   MESSAGE_CHANNELS,
+  MESSAGE_STATUS_LABELS,
   MESSAGE_STATUSES,
   type Message,
   messageEndpoints,
@@ -15,7 +16,7 @@ import { type Column, ListPage, type ListStateApi, TwoLineCell } from '@/web/com
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { MESSAGE_STATUS_LABELS, messageDetail } from '@/web/features/messages/contract-messages-card';
+import { messageDetail } from '@/web/features/messages/contract-messages-card';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';

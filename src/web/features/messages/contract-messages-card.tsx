@@ -1,7 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Contract } from '@/contracts/contracts';
-import { type Message, type MessageStatus, messageEndpoints, templateLabel } from '@/contracts/messages';
+import {
+  MESSAGE_STATUS_LABELS,
+  type Message,
+  type MessageStatus,
+  messageEndpoints,
+  templateLabel,
+} from '@/contracts/messages';
 import { can } from '@/contracts/roles';
 import { Spinner } from '@/web/components/loaders';
 import { Badge } from '@/web/components/ui/badge';
@@ -12,14 +18,6 @@ import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
-
-export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
-  queued: 'Queued',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  skipped: 'Not sent',
-};
 
 const STATUS_VARIANT: Record<MessageStatus, 'secondary' | 'success' | 'destructive' | 'warning'> = {
   queued: 'secondary',
