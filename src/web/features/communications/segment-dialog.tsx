@@ -18,8 +18,10 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog';
 import { Input } from '@/web/components/ui/input';
+import { useStaff } from '@/web/features/customers/queries';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
 import { useDebounced } from '@/web/features/payments/contract-picker';
+import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
@@ -78,9 +80,9 @@ export function cleanFilter(f: SegmentFilter): SegmentFilter {
 }
 
 /**
- * Creates or edits a segment: its name and its filter (bucket, DPD range, region, plan, product),
+ * Creates or edits a segment: its name and its filter (bucket, DPD range, region, plan, product, agent),
  * with the count of customers it holds as it is written. Customers and contracts have no tags
- * yet, so there is no tag part; the API also takes agents (`agentIds`).
+ * yet, so there is no tag part.
  */
 export function SegmentDialog({ segment, onClose }: { segment: Segment | null; onClose: () => void }) {
   const id = useId();
@@ -103,6 +105,12 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
     queryKey: ['/api/service-plans', 'segment-choices'],
     queryFn: () => api(planEndpoints.list, { query: { pageSize: 200 } }),
   });
+  // The agents to choose from: everyone for administrators (who may list staff), oneself for others.
+  const { user } = useAuth();
+  const staff = useStaff(user);
+  const agentOptions: (readonly [string, string])[] = user ? [[user.id, 'Mine (assigned to me)']] : [];
+  for (const person of staff.data ?? [])
+    if (person.id !== user?.id) agentOptions.push([person.id, `${person.firstName} ${person.lastName}`]);
   const models = useQuery({
     queryKey: ['/api/device-models', 'segment-choices'],
     queryFn: () => api(deviceModelEndpoints.list, { query: { pageSize: 200 } }),
@@ -250,6 +258,13 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
             value={filter.deviceModelIds ?? []}
             onChange={set('deviceModelIds')}
             testId="model"
+          />
+          <Choices
+            legend="Agent"
+            options={agentOptions}
+            value={filter.agentIds ?? []}
+            onChange={set('agentIds')}
+            testId="agent"
           />
           <p className="text-sm" aria-live="polite" data-testid="text-segment-count">
             {count.isPending
