@@ -42,10 +42,14 @@ export const queryKeys = {
     detail: (id: string) => ['/api/device-models', id] as const,
     /** The whole catalogue by name (pickers and filters), keyed by its address. */
     catalogue: (url: string) => ['/api/device-models', 'all', url] as const,
+    /** The models by name, for pickers (a segment's model filter). */
+    choices: () => ['/api/device-models', 'choices'] as const,
   },
   plans: {
     all: () => ['/api/service-plans'] as const,
     detail: (id: string) => ['/api/service-plans', id] as const,
+    /** Every plan by name, for pickers (a segment's plan filter). */
+    choices: () => ['/api/service-plans', 'choices'] as const,
   },
   contracts: {
     all: () => ['/api/contracts'] as const,
@@ -118,6 +122,20 @@ export const queryKeys = {
     bulkSends: () => ['/api/bulk-sends'] as const,
     /** The messaging providers' settings (the Providers tab). */
     settings: () => ['/api/messaging/settings'] as const,
+    /** A template rendered on a customer (the editor's and the send dialog's preview). */
+    preview: (input: object) => ['/api/message-templates/preview', input] as const,
+    /** A segment's filter counted as it is written. */
+    segmentCount: (filter: string) => ['/api/segments/count', filter] as const,
+  },
+  /** /ai-customer-service: threads and the hand-off tasks. */
+  conversations: {
+    all: () => ['/api/conversations'] as const,
+    list: (query: Record<string, string>) => ['/api/conversations', 'list', query] as const,
+    thread: (id: string) => ['/api/conversations', id] as const,
+  },
+  tasks: {
+    all: () => ['/api/tasks'] as const,
+    list: (query: Record<string, string>) => ['/api/tasks', query] as const,
   },
   payments: {
     /** Every payment query: lists (ListPage keys start with the path) and receipts. */

@@ -4,6 +4,7 @@ import type { MessageChannel } from '@/contracts/messages';
 import { Spinner } from '@/web/components/loaders';
 import { api } from '@/web/lib/api';
 import { money } from '@/web/lib/money';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { languageLabel } from './queries';
 
@@ -46,7 +47,7 @@ export function PreviewPanel({
     ...(subject ? { subject } : {}),
   };
   const preview = useQuery({
-    queryKey: ['/api/message-templates/preview', input],
+    queryKey: queryKeys.messages.preview(input),
     queryFn: () => api(communicationEndpoints.previewTemplate, { body: input }),
     enabled: Boolean(templateKey && customerId),
     retry: false,

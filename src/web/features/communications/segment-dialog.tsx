@@ -102,7 +102,7 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
     queryFn: () => api(customerEndpoints.regions),
   });
   const plans = useQuery({
-    queryKey: ['/api/service-plans', 'segment-choices'],
+    queryKey: queryKeys.plans.choices(),
     queryFn: () => api(planEndpoints.list, { query: { pageSize: 200 } }),
   });
   // The agents to choose from: everyone for administrators (who may list staff), oneself for others.
@@ -112,13 +112,13 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
   for (const person of staff.data ?? [])
     if (person.id !== user?.id) agentOptions.push([person.id, `${person.firstName} ${person.lastName}`]);
   const models = useQuery({
-    queryKey: ['/api/device-models', 'segment-choices'],
+    queryKey: queryKeys.deviceModels.choices(),
     queryFn: () => api(deviceModelEndpoints.list, { query: { pageSize: 200 } }),
   });
   const full = cleanFilter({ ...filter, dpdMin: toInt(dpdMin), dpdMax: toInt(dpdMax) });
   const settled = useDebounced(JSON.stringify(full), 300);
   const count = useQuery({
-    queryKey: ['/api/segments/count', settled],
+    queryKey: queryKeys.messages.segmentCount(settled),
     queryFn: () => api(communicationEndpoints.countSegment, { body: { filter: JSON.parse(settled) } }),
     retry: false,
   });

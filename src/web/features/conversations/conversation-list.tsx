@@ -14,9 +14,9 @@ import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
-import { conversationKeys } from './keys';
 import { CHANNEL_LABELS, MODE_LABELS } from './labels';
 
 const PAGE_SIZE = 20;
@@ -51,7 +51,7 @@ export function ConversationList({
     ...(unlinked ? { unlinked } : {}),
   };
   const list = useQuery({
-    queryKey: conversationKeys.list(query),
+    queryKey: queryKeys.conversations.list(query),
     queryFn: () => api(conversationEndpoints.list, { query }),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,

@@ -19,10 +19,11 @@ import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
 import { TaskItem } from '../tasks/task-list';
-import { conversationChanged, conversationKeys } from './keys';
+import { conversationChanged } from './keys';
 import { AUTHOR_LABELS, CHANNEL_LABELS, MODE_LABELS } from './labels';
 
 /** One line of a thread: the customer's on the left, ours on the right, with who and when. */
@@ -56,14 +57,14 @@ export function ThreadView({ id }: { id: string }) {
   const [text, setText] = useState('');
   const [picked, setPicked] = useState<CustomerListItem | null>(null);
   const thread = useQuery({
-    queryKey: conversationKeys.thread(id),
+    queryKey: queryKeys.conversations.thread(id),
     queryFn: () => api(conversationEndpoints.get, { params: { id } }),
     refetchInterval: 5_000,
   });
   const act = useMutation({
     mutationFn: (action: () => Promise<ConversationDetail>) => action(),
     onSuccess: (detail) => {
-      client.setQueryData(conversationKeys.thread(id), detail);
+      client.setQueryData(queryKeys.conversations.thread(id), detail);
       void conversationChanged(client);
     },
     onError: (failure) =>

@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Task, taskEndpoints } from '@/contracts/tasks';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
-import { conversationChanged, taskKeys } from '../conversations/keys';
+import { conversationChanged } from '../conversations/keys';
 
 /** Staff tasks: mine or everyone's, open or done (GET /api/tasks). */
 export function useTasks(query: { mine?: 'true' | 'false'; status?: 'open' | 'done' }, enabled = true) {
   return useQuery({
-    queryKey: taskKeys.list(query),
+    queryKey: queryKeys.tasks.list(query),
     queryFn: () => api(taskEndpoints.list, { query }),
     enabled,
     refetchInterval: 30_000,
