@@ -26,9 +26,9 @@ import { formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
-import { ChannelField } from './channel-field';
+import { ChannelField, TemplateField } from './message-fields';
 import { SmsEstimate } from './preview-panel';
-import { CHANNEL_LABELS, sendableGroups, useBulkSends, useSegments, useTemplates } from './queries';
+import { CHANNEL_LABELS, useBulkSends, useSegments, useTemplates } from './queries';
 
 /**
  * The Send tab: a bulk send to a segment. "Check" counts who will receive it, who is left out
@@ -60,9 +60,6 @@ function BulkForm() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [checked, setChecked] = useState<{ body: BulkSendBody; preview: BulkPreview } | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const groups = sendableGroups(templates.data?.items ?? []).filter((g) =>
-    g.rows.some((r) => r.channel === channel),
-  );
 
   const bodyOf = (): BulkSendBody | null => {
     const found: Record<string, string> = {};
@@ -163,23 +160,15 @@ function BulkForm() {
               error={errors.channel}
               testId="select-bulk-channel"
             />
-            <FormField id={`${id}-template`} label="Template" error={errors.templateKey}>
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  value={templateKey}
-                  onChange={(event) => setTemplateKey(event.target.value)}
-                  data-testid="select-bulk-template"
-                >
-                  <option value="">Choose…</option>
-                  {groups.map((g) => (
-                    <option key={g.key} value={g.key}>
-                      {g.name}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+            <TemplateField
+              id={`${id}-template`}
+              channel={channel}
+              templates={templates.data?.items ?? []}
+              value={templateKey}
+              onChange={setTemplateKey}
+              error={errors.templateKey}
+              testId="select-bulk-template"
+            />
             <FormField id={`${id}-when`} label="When" error={errors.scheduledAt}>
               {(control) => (
                 <div className="flex gap-2">

@@ -24,9 +24,9 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
-import { ChannelField } from './channel-field';
+import { ChannelField, TemplateField } from './message-fields';
 import { PreviewPanel } from './preview-panel';
-import { CHANNEL_LABELS, sendableGroups, useTemplates } from './queries';
+import { useTemplates } from './queries';
 
 /**
  * "Send message" on a customer's or a contract's page: a template staff wrote (rendered on this
@@ -81,9 +81,6 @@ function SendMessageDialog({
   const [templateKey, setTemplateKey] = useState('');
   const [text, setText] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const groups = sendableGroups(templates.data?.items ?? []).filter((group) =>
-    group.rows.some((row) => row.channel === channel),
-  );
   const mutation = useMutation({
     mutationFn: () =>
       api(communicationEndpoints.send, {
@@ -154,32 +151,15 @@ function SendMessageDialog({
             </FormField>
           </div>
           {mode === 'template' ? (
-            <FormField
+            <TemplateField
               id={`${id}-template`}
-              label="Template"
+              channel={channel}
+              templates={templates.data?.items ?? []}
+              value={templateKey}
+              onChange={setTemplateKey}
               error={errors.templateKey}
-              hint={
-                groups.length
-                  ? undefined
-                  : `No ${CHANNEL_LABELS[channel]} template yet: write one under Communications.`
-              }
-            >
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  value={templateKey}
-                  onChange={(event) => setTemplateKey(event.target.value)}
-                  data-testid="select-send-template"
-                >
-                  <option value="">Choose…</option>
-                  {groups.map((group) => (
-                    <option key={group.key} value={group.key}>
-                      {group.name}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
+              testId="select-send-template"
+            />
           ) : (
             <FormField
               id={`${id}-body`}

@@ -26,8 +26,8 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
-import { ChannelField } from './channel-field';
 import { CustomerPicker } from './customer-picker';
+import { ChannelField } from './message-fields';
 import { PreviewPanel } from './preview-panel';
 import { CHANNEL_LABELS, LANGUAGE_LABELS } from './queries';
 
