@@ -6,7 +6,8 @@ import { startBrowserSuite } from './support/suite';
 /**
  * /communications in a real browser against the built app: a template written with a variable
  * button, previewed on a real customer (their name and the pay-bill filled in, the SMS segments
- * counted), sent to that customer from their page, and found in the outbox.
+ * counted), sent to that customer from their page, and found in the outbox; then the customer
+ * tagged in their form and a segment made of that tag.
  */
 const suite = startBrowserSuite();
 
@@ -78,6 +79,26 @@ describe('communications page', () => {
     const row = page.getByRole('row', { name: /Hi Wanjiru, pay to paybill 174379/ });
     await row.waitFor();
     expect(await row.textContent()).toContain('Wanjiru Kamau');
+
+    // Tagged in the customer's form, then a segment by that tag counts her (and only her).
+    await post(context.request, '/api/customers', {
+      firstName: 'Otieno',
+      lastName: 'Ouma',
+      phone: '+254712345671',
+      consents: { sms: true },
+    });
+    await page.goto(`/customers/${customer.id}?edit=1`);
+    await page.getByTestId('input-tags').fill('Fund-A, harvest');
+    await page.getByTestId('button-save-customer').click();
+    await page.getByTestId('text-customer-tags').getByText('fund-a').waitFor();
+    await page.goto('/communications?tab=segments');
+    await page.getByTestId('button-new-segment').click();
+    await page.getByTestId('input-segment-name').fill('Fund A');
+    await page.getByTestId('checkbox-tag-fund-a').check();
+    await page.getByTestId('text-segment-count').getByText('1 customer in this segment').waitFor();
+    await page.getByTestId('button-save-segment').click();
+    await page.getByTestId('dialog-segment').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('panel-segments').textContent()).toContain('tagged fund-a');
     expect(errors).toEqual([]);
   });
 });

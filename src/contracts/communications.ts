@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerTag } from './customers';
 import { DEVICE_CATEGORIES } from './devices';
 import { endpoint, idParams, okSchema } from './endpoint';
 import { MESSAGE_CHANNELS, messageSchema, messageTemplateSchema } from './messages';
@@ -116,7 +117,7 @@ export const singleSendSchema = z.object({ message: messageSchema });
 /**
  * A segment's filter: every part given must hold. A customer is in it when one of their live
  * contracts (active or defaulted) matches the contract parts (bucket, DPD, plan, product, agent)
- * and they match the region. Customers and contracts have no tags yet, so there is no tag part.
+ * and they match the customer parts: region, agent, and tags (any one of them).
  */
 export const segmentFilterSchema = z.strictObject({
   buckets: z.array(z.string().trim().min(1).max(20)).max(20).optional(),
@@ -128,6 +129,8 @@ export const segmentFilterSchema = z.strictObject({
   categories: z.array(z.enum(DEVICE_CATEGORIES)).max(10).optional(),
   /** The customer's assigned agent. */
   agentIds: z.array(z.string().min(1).max(64)).max(50).optional(),
+  /** Customers carrying any of these tags. */
+  tags: z.array(customerTag).max(50).optional(),
 });
 export type SegmentFilter = z.infer<typeof segmentFilterSchema>;
 

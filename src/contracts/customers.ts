@@ -131,6 +131,17 @@ const consentsBody = z.strictObject(
   { error: 'Consents must be an object of true/false flags' },
 );
 
+export const MAX_CUSTOMER_TAGS = 20;
+
+/** A tag: lower-case letters, digits and - _ . (so it reads the same in a URL and a CSV). */
+export const customerTag = z
+  .string({ error: 'A tag is text' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'A tag cannot be empty')
+  .max(40, 'A tag is at most 40 characters')
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u, 'A tag is letters, digits, "-", "_" or "." (no spaces)');
+
 const customerFields = {
   firstName: requiredName('First name'),
   lastName: requiredName('Last name'),
@@ -160,6 +171,12 @@ const customerFields = {
   /** The language of the customer's messages. */
   language: z
     .enum(CUSTOMER_LANGUAGES, { error: `Language must be one of: ${CUSTOMER_LANGUAGES.join(', ')}` })
+    .optional(),
+  /** Labels (a fund, a campaign): stored lower-case, each once, in the order given. */
+  tags: z
+    .array(customerTag, { error: 'Tags must be a list of words' })
+    .max(MAX_CUSTOMER_TAGS, `At most ${MAX_CUSTOMER_TAGS} tags`)
+    .transform((tags) => [...new Set(tags)])
     .optional(),
 };
 
@@ -217,6 +234,7 @@ export const customerSchema = z.object({
   assignedAgent: personRef.nullable(),
   /** The language of the customer's messages (two letters). */
   language: z.string(),
+  tags: z.array(z.string()),
   /** When each consent was given; null = not given. */
   consents: z.object({
     sms: z.string().nullable(),
@@ -270,6 +288,8 @@ export const customerListQuery = listQuery(['createdAt', 'name', 'accountNumber'
     .enum(KYC_STATUSES, { error: `kycStatus must be one of: ${KYC_STATUSES.join(', ')}` })
     .optional(),
   region: z.string().trim().max(100, 'region must be at most 100 characters').optional(),
+  /** Customers carrying this tag. */
+  tag: customerTag.optional(),
   assignedAgentId: z.uuid('assignedAgentId must be a staff user id').optional(),
   riskGrade: z.enum(RISK_GRADES, { error: 'riskGrade must be one of A, B, C, D, E' }).optional(),
   /** Created on or after this business date (organisation time zone). */
@@ -357,6 +377,8 @@ export const customerEndpoints = {
   }),
   /** The regions already used, for the form's suggestions. */
   regions: endpoint({ method: 'GET', path: '/api/customers/regions', response: z.array(z.string()) }),
+  /** The tags in use, for filters and the form's suggestions. */
+  tags: endpoint({ method: 'GET', path: '/api/customers/tags', response: z.array(z.string()) }),
   create: endpoint({
     method: 'POST',
     path: '/api/customers',

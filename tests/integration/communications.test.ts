@@ -355,4 +355,29 @@ describe.each(DATABASE_KINDS)('communications on %s', (kind) => {
     expect((await collector.delete(`/api/segments/${segment.id}`)).statusCode).toBe(200);
     expect(await audits('segment.delete')).toBe(1);
   });
+
+  it('filters a segment by tag: any one of its tags, with the other parts, as the customer form saves them', async () => {
+    const before = await collector.get(`/api/customers/${contract.customerId}`);
+    const tagged = await admin.patch(`/api/customers/${contract.customerId}`, {
+      version: before.json<{ version: number }>().version,
+      tags: ['Fund-A', 'harvest', 'fund-a'],
+    });
+    expect(tagged.statusCode, tagged.body).toBe(200);
+    expect(tagged.json<{ tags: string[] }>().tags).toEqual(['fund-a', 'harvest']);
+    const count = async (filter: Record<string, unknown>) =>
+      (await collector.post('/api/segments/count', { filter })).json<{ customers: number }>().customers;
+    expect(await count({ tags: ['fund-a'] })).toBe(1);
+    expect(await count({ tags: ['fund-b', 'harvest'] })).toBe(1);
+    expect(await count({ tags: ['fund-b'] })).toBe(0);
+    expect(await count({ tags: ['fund-a'], regions: ['Coast'], buckets: ['current'] })).toBe(1);
+    expect(await count({ tags: ['fund-a'], regions: ['Fallback'] })).toBe(0);
+    const bad = await collector.post('/api/segments/count', { filter: { tags: ['two words'] } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('no spaces');
+    expect((await collector.get('/api/customers/tags')).json<string[]>()).toEqual(['fund-a', 'harvest']);
+    const listed = await collector.get('/api/customers?tag=harvest');
+    expect(listed.json<{ items: Array<{ id: string }> }>().items.map((c) => c.id)).toEqual([
+      contract.customerId,
+    ]);
+  });
 });

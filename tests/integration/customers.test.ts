@@ -328,6 +328,17 @@ describe.each(DATABASE_KINDS)('customers on %s', (kind) => {
     expect(cleared.json()).toMatchObject({ region: null, version: 3 });
     const same = await agent.patch(`/api/customers/${customer.id}`, { version: 3, region: null });
     expect(same.json().version).toBe(3);
+    // Tags: lower-cased, each once; the same list again changes nothing; a bad one says why.
+    const tagged = await agent.patch(`/api/customers/${customer.id}`, {
+      version: 3,
+      tags: ['VIP', 'vip', 'fund-a'],
+    });
+    expect(tagged.json()).toMatchObject({ tags: ['vip', 'fund-a'], version: 4 });
+    const again = await agent.patch(`/api/customers/${customer.id}`, { version: 4, tags: ['vip', 'fund-a'] });
+    expect(again.json().version).toBe(4);
+    const spaced = await agent.patch(`/api/customers/${customer.id}`, { version: 4, tags: ['fund a'] });
+    expect(spaced.statusCode).toBe(400);
+    expect(spaced.json().errors[0]).toMatchObject({ field: 'tags.0' });
     // The income changed the scorecard.
     expect(first.json().risk.factors[0]).toMatchObject({ factor: 'income', value: '90000' });
     const audit = await t.app.ctx.db

@@ -47,6 +47,8 @@ export const customers = pgTable(
     consentEmailAt: timestamp('consent_email_at', { withTimezone: true }),
     /** Two-letter language for messages; a template missing in it falls back to English. */
     language: text('language').notNull().default('en'),
+    /** Lower-case labels staff give (a fund, a campaign, a partner), for lists and segments. */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
     consentMarketingAt: timestamp('consent_marketing_at', { withTimezone: true }),
     consentDataProcessingAt: timestamp('consent_data_processing_at', { withTimezone: true }),
     kycStatus: text('kyc_status', { enum: KYC_STATUSES }).notNull().default('not_started'),
@@ -84,6 +86,7 @@ export const customers = pgTable(
     index('customers_kyc_idx').on(t.kycStatus, t.createdAt),
     index('customers_region_idx').on(t.region),
     index('customers_agent_idx').on(t.assignedAgentId),
+    index('customers_tags_idx').using('gin', t.tags),
     check('customers_kyc_status_check', inList(t.kycStatus, KYC_STATUSES)),
     check('customers_income_check', sql`${t.monthlyIncome} IS NULL OR ${t.monthlyIncome} >= 0`),
   ],

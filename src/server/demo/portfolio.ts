@@ -272,6 +272,9 @@ async function seedCustomers(
         ]),
         employment: random.pick(['salaried', 'business_owner', 'self_employed', 'casual'] as const),
         monthlyIncome: income * 100,
+        // Two funds finance the book (investor codes may be scoped to one); some came by referral.
+        // Chosen by position, not by `random`, so the rest of the book stays the same.
+        tags: [i % 3 === 2 ? 'fund-b' : 'fund-a', ...(i % 10 === 4 ? ['referral'] : [])],
         consents: {
           sms: true,
           dataProcessing: true,

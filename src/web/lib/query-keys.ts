@@ -29,6 +29,7 @@ export const queryKeys = {
     documents: (id: string) => ['/api/customers', id, 'documents'] as const,
     timeline: (id: string) => ['/api/customers', id, 'timeline'] as const,
     regions: () => ['/api/customers', 'regions'] as const,
+    tags: () => ['/api/customers', 'tags'] as const,
   },
   devices: {
     all: () => ['/api/devices'] as const,

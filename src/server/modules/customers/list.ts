@@ -1,4 +1,4 @@
-import { eq, or, type SQL } from 'drizzle-orm';
+import { arrayContains, eq, or, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type CustomerListItem, customerEndpoints } from '../../../contracts/customers';
 import { customers, users } from '../../../db/schema';
@@ -37,6 +37,7 @@ export const customerList = defineList({
   filters: {
     kycStatus: (status) => eq(customers.kycStatus, status),
     region: (region) => eq(customers.region, region),
+    tag: (tag) => arrayContains(customers.tags, [tag]),
     assignedAgentId: (id) => eq(customers.assignedAgentId, id),
     riskGrade: (grade) => eq(customers.riskGrade, grade),
     createdFrom: (from, env) => withinDays(customers.createdAt, from, undefined, env.timeZone),

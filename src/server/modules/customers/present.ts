@@ -62,6 +62,7 @@ export function toCustomer(
     currency,
     assignedAgent: personRef(joins.agent),
     language: row.language,
+    tags: row.tags,
     consents: {
       sms: iso(row.consentSmsAt),
       whatsapp: iso(row.consentWhatsappAt),

@@ -14,7 +14,14 @@ import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { documentFile, listDocuments, reviewDocument, type Upload, uploadDocument } from './kyc';
 import { customerList } from './list';
-import { createCustomer, customerTimeline, getCustomer, listRegions, updateCustomer } from './service';
+import {
+  createCustomer,
+  customerTimeline,
+  getCustomer,
+  listRegions,
+  listTags,
+  updateCustomer,
+} from './service';
 
 const UPLOAD_HELP = 'Send multipart/form-data with a "type" field and one "file"';
 
@@ -77,6 +84,7 @@ export async function customerRoutes(app: AppInstance): Promise<void> {
   listRoute(app, customerList, read);
 
   route(app, customerEndpoints.regions, read, () => listRegions(ctx));
+  route(app, customerEndpoints.tags, read, () => listTags(ctx));
 
   route(app, customerEndpoints.create, write, (request) =>
     withTransaction(ctx, (tx) => createCustomer(tx, actorOf(request), request.session?.user, request.body)),

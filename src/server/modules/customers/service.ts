@@ -55,6 +55,7 @@ const PLAIN_FIELDS = [
   'monthlyIncome',
   'assignedAgentId',
   'language',
+  'tags',
 ] as const;
 type PlainField = (typeof PLAIN_FIELDS)[number];
 
@@ -291,8 +292,12 @@ export async function createCustomer(
   }
 }
 
-const sameValue = (a: unknown, b: unknown) =>
-  a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+const sameValue = (a: unknown, b: unknown): boolean => {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  return a === b;
+};
 
 /**
  * Optimistic concurrency: the change names the version it was based on; if someone saved in
@@ -361,6 +366,15 @@ export async function updateCustomer(
   }
 }
 
+/** The tags in use (most used first), for filters, segments and the form's suggestions. */
+export async function listTags(ctx: AppContext): Promise<string[]> {
+  const rows = await queryRows<{ tag: string }>(
+    ctx.db,
+    sql`SELECT tag FROM ${customers}, unnest(tags) AS tag GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 500`,
+  );
+  return rows.map((row) => row.tag);
+}
+
 /** The regions in use, for the list's filter. */
 export async function listRegions(ctx: AppContext): Promise<string[]> {
   const rows = await ctx.db
@@ -395,6 +409,8 @@ const FIELD_LABELS: Record<string, string> = {
   employment: 'employment',
   monthlyIncome: 'monthly income',
   assignedAgentId: 'assigned agent',
+  language: 'message language',
+  tags: 'tags',
 };
 
 type Json = Record<string, unknown> | null;

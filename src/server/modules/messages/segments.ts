@@ -12,7 +12,7 @@ import { conflict, notFound } from '../../errors';
  * Segments (issue 15 "Sends"): a saved filter over customers and their contracts. A customer is
  * in one when they match its customer parts (region, agent) and, if it has contract parts
  * (bucket, DPD range, plan, product), one of their live contracts (active or defaulted) matches
- * them all. Customers and contracts carry no tags, so there is no tag part. The condition is SQL
+ * them all; a tags part holds a customer with any one of its tags. The condition is SQL
  * over `customers cu`, for the count, the preview and the bulk send's one INSERT … SELECT.
  */
 
@@ -25,6 +25,7 @@ export function segmentCondition(filter: SegmentFilter): SQL {
   const parts: SQL[] = [];
   if (filter.regions?.length) parts.push(sql`cu.region = ANY(${textArray(filter.regions)})`);
   if (filter.agentIds?.length) parts.push(sql`cu.assigned_agent_id = ANY(${textArray(filter.agentIds)})`);
+  if (filter.tags?.length) parts.push(sql`cu.tags && ${textArray(filter.tags)}`);
   const onContract: SQL[] = [];
   if (filter.buckets?.length) onContract.push(sql`sc.bucket = ANY(${textArray(filter.buckets)})`);
   if (filter.dpdMin !== undefined) onContract.push(sql`sc.dpd >= ${filter.dpdMin}`);

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { communicationEndpoints, type Segment, type SegmentFilter } from '@/contracts/communications';
-import { customerEndpoints } from '@/contracts/customers';
 import { DEVICE_CATEGORIES, deviceModelEndpoints } from '@/contracts/devices';
 import { planEndpoints } from '@/contracts/plans';
 import { settingsEndpoints } from '@/contracts/settings';
@@ -18,7 +17,7 @@ import {
   DialogTitle,
 } from '@/web/components/ui/dialog';
 import { Input } from '@/web/components/ui/input';
-import { useStaff } from '@/web/features/customers/queries';
+import { useCustomerTags, useRegions, useStaff } from '@/web/features/customers/queries';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
 import { useDebounced } from '@/web/features/payments/contract-picker';
 import { useAuth } from '@/web/hooks/use-auth';
@@ -80,9 +79,8 @@ export function cleanFilter(f: SegmentFilter): SegmentFilter {
 }
 
 /**
- * Creates or edits a segment: its name and its filter (bucket, DPD range, region, plan, product, agent),
- * with the count of customers it holds as it is written. Customers and contracts have no tags
- * yet, so there is no tag part.
+ * Creates or edits a segment: its name and its filter (bucket, DPD range, region, plan, product,
+ * agent, tag), with the count of customers it holds as it is written.
  */
 export function SegmentDialog({ segment, onClose }: { segment: Segment | null; onClose: () => void }) {
   const id = useId();
@@ -97,10 +95,8 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
     queryKey: queryKeys.settings.options(),
     queryFn: () => api(settingsEndpoints.options),
   });
-  const regions = useQuery({
-    queryKey: queryKeys.customers.regions(),
-    queryFn: () => api(customerEndpoints.regions),
-  });
+  const regions = useRegions();
+  const tags = useCustomerTags();
   const plans = useQuery({
     queryKey: queryKeys.plans.choices(),
     queryFn: () => api(planEndpoints.list, { query: { pageSize: 200 } }),
@@ -171,8 +167,8 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
           <DialogHeader>
             <DialogTitle>{segment ? `Edit ${segment.name}` : 'New segment'}</DialogTitle>
             <DialogDescription>
-              A customer is in it when one of their live contracts matches every part given (and their region
-              does).
+              A customer is in it when one of their live contracts matches every part given (and their region,
+              agent and tags do).
             </DialogDescription>
           </DialogHeader>
           <FormAlert message={general} />
@@ -265,6 +261,13 @@ export function SegmentDialog({ segment, onClose }: { segment: Segment | null; o
             value={filter.agentIds ?? []}
             onChange={set('agentIds')}
             testId="agent"
+          />
+          <Choices
+            legend="Tag (any of)"
+            options={(tags.data ?? []).map((t) => [t, t] as const)}
+            value={filter.tags ?? []}
+            onChange={set('tags')}
+            testId="tag"
           />
           <p className="text-sm" aria-live="polite" data-testid="text-segment-count">
             {count.isPending

@@ -29,6 +29,7 @@ export function describeFilter(f: SegmentFilter): string {
   if (f.deviceModelIds?.length)
     parts.push(`${f.deviceModelIds.length} model${f.deviceModelIds.length === 1 ? '' : 's'}`);
   if (f.agentIds?.length) parts.push(`${f.agentIds.length} agent${f.agentIds.length === 1 ? '' : 's'}`);
+  if (f.tags?.length) parts.push(`tagged ${f.tags.join(' or ')}`);
   return parts.length ? parts.join('; ') : 'every customer';
 }
 

@@ -42,6 +42,8 @@ export interface CustomerFormValues {
   assignedAgentId: string;
   /** The language of the customer's messages. */
   language: string;
+  /** As typed: separated by commas or spaces. */
+  tags: string;
   consents: Record<Consent, boolean>;
 }
 
@@ -63,6 +65,7 @@ export const CUSTOMER_FIELDS: readonly CustomerField[] = [
   'monthlyIncome',
   'assignedAgentId',
   'language',
+  'tags',
 ];
 
 export interface FormContext {
@@ -97,6 +100,7 @@ export function emptyCustomerValues(assignedAgentId = ''): CustomerFormValues {
     monthlyIncome: '',
     assignedAgentId,
     language: 'en',
+    tags: '',
     consents: { ...NO_CONSENTS },
   };
 }
@@ -119,6 +123,7 @@ export function valuesFromCustomer(customer: Customer): CustomerFormValues {
       customer.monthlyIncome === null ? '' : toMajorString(customer.monthlyIncome, customer.currency),
     assignedAgentId: customer.assignedAgent?.id ?? '',
     language: customer.language,
+    tags: customer.tags.join(', '),
     consents: Object.fromEntries(CONSENTS.map((name) => [name, customer.consents[name] !== null])) as Record<
       Consent,
       boolean
@@ -174,6 +179,18 @@ export function parseIncome(text: string, currency: string): { value: number | n
 
 const textOrNull = (value: string) => (value.trim() === '' ? null : value.trim());
 
+/** "Fund-A, school  fees" → ["fund-a", "school", "fees"]: each once, lower-case, as the API keeps them. */
+export function parseTags(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((tag) => tag.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+}
+
 /** Every field for POST /api/customers (empty optional fields left out). */
 export function toCreateBody(values: CustomerFormValues, context: FormContext): CustomerCreateBody {
   const body: CustomerCreateBody = {
@@ -199,6 +216,8 @@ export function toCreateBody(values: CustomerFormValues, context: FormContext): 
   const income = parseIncome(values.monthlyIncome, context.currency);
   if ('value' in income && income.value !== null) body.monthlyIncome = income.value;
   if (values.language) body.language = values.language as CustomerCreateBody['language'];
+  const tags = parseTags(values.tags);
+  if (tags.length) body.tags = tags;
   body.consents = { ...values.consents };
   return body;
 }
@@ -237,6 +256,8 @@ export function toUpdateBody(
   const agent = values.assignedAgentId || null;
   if (agent !== (customer.assignedAgent?.id ?? null)) set('assignedAgentId', agent);
   if (values.language && values.language !== customer.language) set('language', values.language);
+  const tags = parseTags(values.tags);
+  if (tags.join(',') !== customer.tags.join(',')) set('tags', tags);
   const consents: Partial<Record<Consent, boolean>> = {};
   for (const name of CONSENTS) {
     if (values.consents[name] !== (customer.consents[name] !== null)) consents[name] = values.consents[name];

@@ -124,6 +124,14 @@ describe('customer form rules', () => {
       monthlyIncome: 5_000_000,
       consents: { sms: false, marketing: true },
     });
+    // Tags as typed: commas or spaces, any case, each once; the same tags again are no change.
+    expect(toUpdateBody({ ...unchanged, tags: 'Fund-A, vip  fund-a' }, customer, KE)).toEqual({
+      version: 1,
+      tags: ['fund-a', 'vip'],
+    });
+    const tagged = { ...customer, tags: ['fund-a', 'vip'] };
+    expect(toUpdateBody({ ...unchanged, tags: 'fund-a,vip' }, tagged, KE)).toEqual({ version: 1 });
+    expect(toUpdateBody({ ...unchanged, tags: '' }, tagged, KE)).toEqual({ version: 1, tags: [] });
   });
 
   it('recognises a duplicate refusal and the customer its details name', () => {

@@ -50,7 +50,7 @@ import {
   GENDER_LABELS,
   LANGUAGE_LABELS,
 } from './format';
-import { useRegions, useStaff } from './queries';
+import { useCustomerTags, useRegions, useStaff } from './queries';
 
 interface CustomerFormProps {
   /** The customer to edit; without it the form creates one. */
@@ -69,6 +69,12 @@ const testId = (name: string) => `input-${name.replace(/[A-Z]/g, (c) => `-${c.to
 /** The sections lay their fields out two by two on wider screens. */
 const SECTION_GRID = 'grid grid-cols-1 gap-4 sm:grid-cols-2';
 const today = () => new Date().toISOString().slice(0, 10);
+
+/** The tags already in use, so staff reuse "fund-a" rather than write "fund_a". */
+const tagHint = (inUse: readonly string[]) =>
+  `Words separated by commas, e.g. a fund or a campaign.${
+    inUse.length ? ` In use: ${inUse.slice(0, 8).join(', ')}${inUse.length > 8 ? '…' : ''}` : ''
+  }`;
 
 /** Create or edit a customer: every field the API takes, checked as typed, refusals under their field. */
 export function CustomerForm({ customer, context, user, onSaved, onCancel }: CustomerFormProps) {
@@ -146,6 +152,7 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
   const e164 = phone.trim() ? toE164(phone, context.country) : null;
   const age = dateOfBirth ? ageFrom(dateOfBirth) : null;
   const regions = useRegions();
+  const tags = useCustomerTags();
   const agentOptions = useAgentOptions(user, customer);
 
   // Each field is named after its value: the id and test id come from the name.
@@ -243,6 +250,10 @@ export function CustomerForm({ customer, context, user, onSaved, onCancel }: Cus
         {select('language', 'Message language', {
           hint: 'Messages go in this language when a template has it, else in English.',
           options: LANGUAGE_LABELS,
+        })}
+        {text('tags', 'Tags (optional)', {
+          hint: tagHint(tags.data ?? []),
+          maxLength: 900,
         })}
       </FormSection>
 

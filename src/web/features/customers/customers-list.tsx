@@ -7,7 +7,7 @@ import { useAuth } from '@/web/hooks/use-auth';
 import { formatDay } from '@/web/lib/format';
 import { KycBadge, RiskGrade } from './badges';
 import { KYC_STATUS_LABELS } from './format';
-import { useRegions, useStaff } from './queries';
+import { useCustomerTags, useRegions, useStaff } from './queries';
 
 const KYC_OPTIONS = KYC_STATUSES.map((status) => [status, KYC_STATUS_LABELS[status]] as const);
 const GRADE_OPTIONS = RISK_GRADES.map((grade) => [grade, `Grade ${grade}`] as const);
@@ -71,6 +71,7 @@ const COLUMNS: ReadonlyArray<Column<CustomerListItem>> = [
 export function CustomersList() {
   const { user } = useAuth();
   const regions = useRegions();
+  const tags = useCustomerTags();
   const staff = useStaff(user);
 
   const agentOptions: [string, string][] = [];
@@ -92,6 +93,14 @@ export function CustomersList() {
       allLabel: 'All regions',
       options: (regions.data ?? []).map((region) => [region, region] as const),
       testId: 'region',
+      keepCurrent: true,
+    },
+    {
+      name: 'tag',
+      label: 'Tag',
+      allLabel: 'Any tag',
+      options: (tags.data ?? []).map((tag) => [tag, tag] as const),
+      testId: 'tag',
       keepCurrent: true,
     },
     {

@@ -2,6 +2,7 @@ import { Check, EyeOff, Minus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { CONSENTS, type Customer } from '@/contracts/customers';
 import { formatMoney } from '@/domain';
+import { Badge } from '@/web/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { formatDateTime, formatDay } from '@/web/lib/format';
 import { formatPhone } from './customer-form-model';
@@ -55,6 +56,19 @@ export function ProfileCard({ customer }: { customer: Customer }) {
           </Item>
           <Item label="Region" testId="text-customer-region">
             {customer.region ?? none}
+          </Item>
+          <Item label="Tags" testId="text-customer-tags">
+            {customer.tags.length ? (
+              <span className="flex flex-wrap gap-1">
+                {customer.tags.map((tag) => (
+                  <Badge key={tag} variant="secondary">
+                    {tag}
+                  </Badge>
+                ))}
+              </span>
+            ) : (
+              none
+            )}
           </Item>
           <Item label="Address" testId="text-customer-address">
             {customer.address ?? none}

@@ -42,6 +42,15 @@ export function useOrganisation() {
   });
 }
 
+/** The tags customers carry, most used first. */
+export function useCustomerTags() {
+  return useQuery({
+    queryKey: queryKeys.customers.tags(),
+    queryFn: () => api(customerEndpoints.tags),
+    staleTime: 60_000,
+  });
+}
+
 export function useRegions() {
   return useQuery({
     queryKey: queryKeys.customers.regions(),

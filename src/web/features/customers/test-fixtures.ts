@@ -44,6 +44,7 @@ export function makeCustomer(overrides: Partial<Customer> = {}): Customer {
     currency: 'KES',
     assignedAgent: { id: agent.id, name: 'Joseph Kamau' },
     language: 'en',
+    tags: [],
     consents: {
       sms: '2026-01-10T08:00:00.000Z',
       whatsapp: null,
