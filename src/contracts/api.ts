@@ -12,12 +12,14 @@ import { contractEndpoints } from './contracts';
 import { conversationEndpoints, conversationWebhookEndpoints } from './conversations';
 import { customerEndpoints } from './customers';
 import { dashboardEndpoints } from './dashboard';
+import { demoEndpoints } from './demo';
 import { deviceControlEndpoints } from './device-control';
 import { deviceMetricsEndpoints } from './device-metrics';
 import { deviceEndpoints, deviceModelEndpoints } from './devices';
 import type { Endpoint } from './endpoint';
 import { healthEndpoints } from './health';
 import { helpEndpoints } from './help';
+import { investorEndpoints } from './investor';
 import { jobEndpoints } from './jobs';
 import { ledgerEndpoints } from './ledger';
 import { messageEndpoints } from './messages';
@@ -26,6 +28,7 @@ import { notificationEndpoints } from './notifications';
 import { paymentImportEndpoints } from './payment-imports';
 import { mobileMoneyEndpoints, paymentEndpoints } from './payments';
 import { planEndpoints } from './plans';
+import { portalEndpoints } from './portal';
 import { profileEndpoints } from './profile';
 import { recoveryEndpoints } from './recoveries';
 import { settingsEndpoints } from './settings';
@@ -73,6 +76,9 @@ export const ENDPOINTS = {
   conversations: conversationEndpoints,
   conversationWebhooks: conversationWebhookEndpoints,
   tasks: taskEndpoints,
+  portal: portalEndpoints,
+  investor: investorEndpoints,
+  demo: demoEndpoints,
 } satisfies Record<string, Record<string, Endpoint>>;
 
 /** Every endpoint, flat. */

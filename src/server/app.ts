@@ -17,6 +17,7 @@ import { AuditSealer } from './audit-sealer';
 import type { Config } from './config';
 import { type AppContext, type Clock, systemClock } from './context';
 import { AppError } from './errors';
+import { resolveGuestSession } from './guest-sessions';
 import { InvalidationBus } from './invalidation';
 import { JobQueue } from './jobs/queue';
 import { JOBS } from './jobs/registry';
@@ -32,10 +33,12 @@ import { contractRoutes } from './modules/contracts/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { conversationWebhookRoutes } from './modules/conversations/webhooks/routes';
 import { customerRoutes } from './modules/customers/routes';
+import { demoContentRoutes } from './modules/demo-content/routes';
 import { deviceControlRoutes } from './modules/devices/control/routes';
 import { deviceRoutes } from './modules/devices/routes';
 import { healthRoutes } from './modules/health/routes';
 import { helpRoutes } from './modules/help/routes';
+import { investorRoutes } from './modules/investor/routes';
 import { jobRoutes } from './modules/jobs/routes';
 import { ledgerRoutes } from './modules/ledger/routes';
 import { deliveryRoutes } from './modules/messages/delivery-routes';
@@ -46,6 +49,7 @@ import { paymentImportRoutes } from './modules/payments/import-routes';
 import { mobileMoneyRoutes } from './modules/payments/mobile-money/routes';
 import { paymentRoutes } from './modules/payments/routes';
 import { planRoutes } from './modules/plans/routes';
+import { portalRoutes } from './modules/portal/routes';
 import { profileRoutes } from './modules/profile/routes';
 import { recoveryRoutes } from './modules/recoveries/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -125,6 +129,9 @@ const MODULES = [
   conversationRoutes,
   conversationWebhookRoutes,
   taskRoutes,
+  portalRoutes,
+  investorRoutes,
+  demoContentRoutes,
 ];
 
 export async function buildApp(options: BuildOptions): Promise<AppInstance> {
@@ -169,6 +176,8 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
   app.decorate('ctx', { config, database, db: database.db, keyring, clock, sessions, bus, log: app.log });
   app.decorate('readiness', { ready: false });
   app.decorateRequest('session', null);
+  app.decorateRequest('customerSession', null);
+  app.decorateRequest('investorSession', null);
   app.decorate('jobs', new JobQueue(app.ctx, JOBS));
   // Audit rows are written unsealed and chained by this loop within a second (decision 023).
   app.decorate('auditSealer', new AuditSealer(database.db, app.log, { isReady: () => app.readiness.ready }));
@@ -216,6 +225,7 @@ export async function buildApp(options: BuildOptions): Promise<AppInstance> {
       throw new AppError(503, 'STARTING', 'The server is starting; try again in a moment');
     }
     await resolveSession(request, sessions);
+    await resolveGuestSession(app.ctx, request);
     checkCsrf(request, keyring);
     checkAccess(request);
   });

@@ -50,6 +50,12 @@ const TABLE_OWNERS: Record<string, readonly string[]> = {
   conversations: ['modules/conversations', 'modules/customer-service'],
   conversationMessages: ['modules/conversations', 'modules/customer-service'],
   staffTasks: ['modules/tasks'],
+  // portals.ts (issue 16): sign-in codes and sessions of customers and investors, the demo's content.
+  portalOtps: ['modules/portal'],
+  guestSessions: ['guest-sessions.ts', 'modules/portal', 'modules/investor'],
+  investorCodes: ['modules/investor', 'guest-sessions.ts'],
+  demoVersions: ['modules/demo-content'],
+  demoImages: ['modules/demo-content'],
 };
 
 /** Reads across areas that stay for now, each with its reason. Key: `file: table`. */

@@ -10,6 +10,10 @@ const CSRF_EXEMPT = [
   'POST /api/login',
   'POST /api/admin-login',
   'POST /api/register',
+  // Portal and investor sign-in (API.md): rate limited instead; sign-in renews the CSRF pair.
+  'POST /api/portal/otp',
+  'POST /api/portal/login',
+  'POST /api/investor/login',
   // Provider webhooks: not browser calls; they carry the callback token instead.
   'POST /api/webhooks/mpesa/c2b/confirmation',
   'POST /api/webhooks/mpesa/c2b/validation',
@@ -24,6 +28,10 @@ const CSRF_EXEMPT = [
   // The SMS gateway's delivery reports (the token in the callback URL).
   'POST /api/webhooks/sms/status',
 ];
+
+/** A staff permission (not public, any staff session, or a customer's or investor's session). */
+const STAFF_PERMISSION = (access: RouteEntry['access']) =>
+  !['public', 'signedIn', 'customer', 'investor'].includes(access);
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const concrete = (url: string) => url.replace(/:\w+/g, SAMPLE_ID);
@@ -171,7 +179,7 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
     const clients = Object.fromEntries(
       await Promise.all(ROLES.map(async (role) => [role, await t.signedIn(role)] as const)),
     );
-    const guarded = routes.filter((route) => route.access !== 'public' && route.access !== 'signedIn');
+    const guarded = routes.filter((route) => STAFF_PERMISSION(route.access));
     expect(guarded.length).toBeGreaterThan(0);
     for (const route of guarded) {
       const needed = PERMISSIONS[route.access as keyof typeof PERMISSIONS];
@@ -186,10 +194,19 @@ describe.each(DATABASE_KINDS)('route guards on %s', (kind) => {
     }
   });
 
+  it('answers a staff session with 401 on every customer and investor route (their own sessions only)', async () => {
+    const admin = await t.signedIn('admin');
+    const guest = routes.filter((r) => r.access === 'customer' || r.access === 'investor');
+    for (const route of guest) {
+      const response = await send(admin, route, true);
+      expect(response.statusCode, key(route)).toBe(401);
+    }
+  });
+
   it('lets an owner whose role is low through every permission', async () => {
     // The owner passes every check whatever the role column says.
     const owner = await t.signedIn('viewer', { isOwner: true });
-    for (const route of routes.filter((r) => r.access !== 'public' && r.access !== 'signedIn')) {
+    for (const route of routes.filter((r) => STAFF_PERMISSION(r.access))) {
       const response = await send(owner, route, true);
       expect(response.json().code, key(route)).not.toBe('ROLE_FORBIDDEN');
     }

@@ -16,5 +16,6 @@ export * from './messages';
 export * from './notifications';
 export * from './payments';
 export * from './plans';
+export * from './portals';
 export * from './preferences';
 export * from './recoveries';

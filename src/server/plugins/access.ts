@@ -7,9 +7,11 @@ import { forbidden, unauthorized } from '../errors';
  * so a new module cannot forget its guard.
  * - 'public': anyone, signed in or not;
  * - 'signedIn': any active staff session;
- * - a permission name: a staff session whose role holds it (contracts/roles.ts).
+ * - a permission name: a staff session whose role holds it (contracts/roles.ts);
+ * - 'customer': a customer's portal session (guest-sessions.ts), never a staff one;
+ * - 'investor': an investor's session with a live code, never a staff one.
  */
-export type Access = 'public' | 'signedIn' | Permission;
+export type Access = 'public' | 'signedIn' | 'customer' | 'investor' | Permission;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -63,6 +65,15 @@ export function registerAccessRules(app: FastifyInstance, table: RouteEntry[]): 
 export function checkAccess(request: FastifyRequest): void {
   const access = request.routeOptions.config.access;
   if (!access || access === 'public') return;
+  if (access === 'customer') {
+    if (!request.customerSession)
+      throw unauthorized('Sign in with your phone number and the code we send you');
+    return;
+  }
+  if (access === 'investor') {
+    if (!request.investorSession) throw unauthorized('Sign in with your investor code');
+    return;
+  }
   const user = request.session?.user;
   if (!user) throw unauthorized();
   if (access === 'signedIn') return;

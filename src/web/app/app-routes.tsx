@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { Redirect, useLocation } from 'wouter';
 import type { User } from '@/contracts/auth';
 import { PublicLayout } from '@/web/components/public-layout';
@@ -6,7 +6,13 @@ import { findArea } from './areas';
 
 const SignedInApp = lazy(() => import('./signed-in-app'));
 const AreaPage = lazy(() => import('@/web/pages/area-page'));
-const CalculatorPage = lazy(() => import('@/web/pages/calculator'));
+/** The public areas that are built; the others show their area page. Each its own chunk. */
+const PUBLIC_PAGES: Record<string, ComponentType> = {
+  '/calculator': lazy(() => import('@/web/pages/calculator')),
+  '/customer': lazy(() => import('@/web/pages/customer-portal')),
+  '/investor': lazy(() => import('@/web/pages/investor-portal')),
+  '/demo': lazy(() => import('@/web/pages/demo')),
+};
 const NotFoundPage = lazy(() => import('@/web/pages/not-found'));
 
 /**
@@ -19,11 +25,8 @@ export default function AppRoutes({ user }: { user: User | null }) {
   const match = findArea(location);
 
   if (match?.area.access === 'public') {
-    return (
-      <PublicLayout signedIn={!!user}>
-        {match.path === '/calculator' ? <CalculatorPage /> : <AreaPage area={match.area} />}
-      </PublicLayout>
-    );
+    const Page = PUBLIC_PAGES[match.path];
+    return <PublicLayout signedIn={!!user}>{Page ? <Page /> : <AreaPage area={match.area} />}</PublicLayout>;
   }
   if (user) return <SignedInApp user={user} />;
   if (match) return <Redirect to="/login" replace />;

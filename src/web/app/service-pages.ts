@@ -26,6 +26,8 @@ export const SERVICE_PAGES: Partial<Record<AreaPath, ComponentType>> = {
   '/communications': lazy(() => import('@/web/pages/communications')),
   '/ai-customer-service': lazy(() => import('@/web/pages/ai-customer-service')),
   '/whatsapp-test': lazy(() => import('@/web/pages/whatsapp-test')),
+  '/admin/investor-codes': lazy(() => import('@/web/pages/admin-investor-codes')),
+  '/admin/demo-editor': lazy(() => import('@/web/pages/admin-demo-editor')),
 };
 
 /**

@@ -178,4 +178,14 @@ export const queryKeys = {
     detail: (id: string) => ['/api/payment-imports', id] as const,
     rows: (id: string, query: object) => ['/api/payment-imports', id, 'rows', query] as const,
   },
+  // Issue 16: each block belongs to its area (customer portal, investor codes and portal, demo).
+  portal: {
+    all: () => ['/api/portal'] as const,
+  },
+  investor: {
+    all: () => ['/api/investor'] as const,
+  },
+  demo: {
+    all: () => ['/api/demo'] as const,
+  },
 } as const;
