@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUTH_PATHS } from './auth-paths';
 import { endpoint, okSchema } from './endpoint';
 import { ROLES } from './roles';
 
@@ -125,20 +126,25 @@ export const inviteLookupQuery = z.strictObject({ token: z.string().min(1, 'toke
 
 /** /api/login, /api/register...: signing in and out, and who is signed in. */
 export const authEndpoints = {
-  csrfToken: endpoint({ method: 'GET', path: '/api/csrf-token', response: csrfTokenResponse }),
-  login: endpoint({ method: 'POST', path: '/api/login', body: loginBody, response: userSchema }),
+  csrfToken: endpoint({ method: 'GET', path: AUTH_PATHS.csrfToken, response: csrfTokenResponse }),
+  login: endpoint({ method: 'POST', path: AUTH_PATHS.login, body: loginBody, response: userSchema }),
   /** The administrator sign-in: refuses roles below admin. */
-  adminLogin: endpoint({ method: 'POST', path: '/api/admin-login', body: loginBody, response: userSchema }),
+  adminLogin: endpoint({
+    method: 'POST',
+    path: AUTH_PATHS.adminLogin,
+    body: loginBody,
+    response: userSchema,
+  }),
   register: endpoint({
     method: 'POST',
-    path: '/api/register',
+    path: AUTH_PATHS.register,
     body: registerBody,
     response: userSchema,
     status: 201,
   }),
-  logout: endpoint({ method: 'POST', path: '/api/logout', response: okSchema }),
+  logout: endpoint({ method: 'POST', path: AUTH_PATHS.logout, response: okSchema }),
   /** The signed-in user (401 when signed out). */
-  user: endpoint({ method: 'GET', path: '/api/user', response: userSchema }),
+  user: endpoint({ method: 'GET', path: AUTH_PATHS.user, response: userSchema }),
 };
 
 // The message stays the one these routes have always given, without naming what the id is of.

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ErrorBoundary } from '@/web/components/error-boundary';
-import { Toaster } from '@/web/components/ui/toaster';
+import { LazyToaster } from '@/web/components/lazy-toaster';
 import { queryClient } from '@/web/lib/queryClient';
 import { Router } from './router';
 import { ThemeProvider } from './theme';
@@ -17,7 +17,7 @@ export function App() {
         <ErrorBoundary>
           <Router />
         </ErrorBoundary>
-        <Toaster />
+        <LazyToaster />
       </ThemeProvider>
     </QueryClientProvider>
   );

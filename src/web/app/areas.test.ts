@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AREA_PATHS, findArea } from './areas';
+import { AREA_PATHS, AREAS, findArea } from './areas';
+import { PUBLIC_PATHS, publicPathOf } from './public-paths';
 
 const SEED_SIGNED_IN = [
   '/',
@@ -50,6 +51,15 @@ describe('area table', () => {
     expect(findArea('/contracts')?.area.title).toBe('Contracts');
     expect(findArea('/crm/contacts/abc')?.path).toBe('/crm/contacts/:id');
     expect(findArea('/calculator')?.area.access).toBe('public');
+  });
+
+  it('routes exactly the public areas before the rest (the first chunk has no area table)', () => {
+    const publicAreas = AREA_PATHS.filter((path) => AREAS[path].access === 'public');
+    expect([...PUBLIC_PATHS].sort()).toEqual([...publicAreas].sort());
+    expect(publicPathOf('/customer')).toBe('/customer');
+    expect(publicPathOf('/customer/contracts/1')).toBe('/customer');
+    expect(publicPathOf('/customers')).toBeNull();
+    expect(publicPathOf('/demos')).toBeNull();
   });
 
   it('finds nothing for unknown paths', () => {

@@ -1,5 +1,5 @@
 import { MutationCache, QueryClient, type QueryFunction } from '@tanstack/react-query';
-import { authEndpoints } from '@/contracts/auth';
+import { AUTH_PATHS, SESSION_CHANGE_PATHS } from '@/contracts/auth-paths';
 import { type ErrorCode, isErrorCode } from '@/contracts/errors';
 
 /**
@@ -25,7 +25,7 @@ export function cachedCsrfToken(): string | null {
 export async function getCsrfToken(): Promise<string | null> {
   if (csrfToken) return csrfToken;
   try {
-    const response = await fetch(authEndpoints.csrfToken.path, { credentials: 'include' });
+    const response = await fetch(AUTH_PATHS.csrfToken, { credentials: 'include' });
     if (!response.ok) {
       await response.body?.cancel();
       throw new Error(`CSRF token fetch failed: ${response.status}`);
@@ -100,11 +100,7 @@ export async function throwIfResNotOk(response: Response): Promise<void> {
 
 const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 /** Calls after which another session is in force, so the cached CSRF token is no longer valid. */
-const SESSION_CHANGES = new Set<string>(
-  [authEndpoints.login, authEndpoints.adminLogin, authEndpoints.register, authEndpoints.logout].map(
-    (e) => e.path,
-  ),
-);
+const SESSION_CHANGES = new Set<string>(SESSION_CHANGE_PATHS);
 
 export async function apiRequest(
   method: string,
@@ -117,7 +113,7 @@ export async function apiRequest(
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(extra)) if (value !== undefined) headers[name] = value;
   if (data !== undefined) headers['Content-Type'] = 'application/json';
-  if (MUTATING.has(upper) && !(upper === 'POST' && url === authEndpoints.login.path)) {
+  if (MUTATING.has(upper) && !(upper === 'POST' && url === AUTH_PATHS.login)) {
     const token = await getCsrfToken();
     if (token) headers['x-csrf-token'] = token;
   }
