@@ -135,6 +135,15 @@ export const AUDIT_ACTIONS = [
   'conversation.link',
   /** A staff task (a hand-off) marked done. */
   'task.done',
+  /** The public demo's content (issue 16): a draft saved, published, an earlier version made the draft. */
+  'demo.draft_save',
+  'demo.publish',
+  'demo.revert',
+  'demo.image_upload',
+  /** Investor codes: issued (shown once), revoked, used to sign in. */
+  'investor_code.issue',
+  'investor_code.revoke',
+  'investor_code.login',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -174,6 +183,10 @@ export const AUDIT_ENTITY_TYPES = [
   /** A customer-service thread (one per phone number). */
   'conversation',
   'staff_task',
+  /** A version of the public demo's content, and an image it shows. */
+  'demo_version',
+  'demo_image',
+  'investor_code',
 ] as const;
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number];
 

@@ -24,8 +24,11 @@ export interface Endpoint {
    * document, a CSV): the web links to those with `endpointUrl()`, it does not `api()` them.
    */
   response: z.ZodType | 'file';
-  /** The success status when it is not 200 (201 for a creation, 204 for an answer without a body). */
-  status?: 201 | 204;
+  /**
+   * The success status when it is not 200: 201 for a creation, 202 for work accepted and queued
+   * (a sign-in code, an SMS), 204 for an answer without a body.
+   */
+  status?: 201 | 202 | 204;
   /**
    * Another status the route answers with the same schema: 200 beside a 201 for a call that
    * creates only the first time (a deposit sent again, a device import's dry run), 503 for

@@ -6,6 +6,7 @@ import { queryRows } from '../../src/db/client';
 import type { RouteEntry } from '../../src/server/plugins/access';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
+import { portalSignIn } from '../support/portal';
 
 type Method = 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'GET';
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
@@ -46,19 +47,32 @@ async function rowCounts(t: TestApp): Promise<Record<string, number>> {
 describe.each(DATABASE_KINDS)('bad input on %s', (kind) => {
   let t: TestApp;
   let owner: TestClient;
+  /** A customer's portal session: the portal's routes check their bodies only for a customer. */
+  let customer: TestClient;
   let routes: RouteEntry[];
   beforeAll(async () => {
     t = await startTestApp(kind);
     owner = await t.signedIn('admin', { isOwner: true });
+    const phone = '+254712000999';
+    const created = await owner.post('/api/customers', { firstName: 'Bad', lastName: 'Input', phone });
+    expect(created.statusCode, created.body).toBe(201);
+    customer = await portalSignIn(t, owner, phone);
     routes = t.app.routeTable.filter((route) => route.method !== 'GET' && bodySchema(route));
   });
   afterAll(() => t.close());
 
+  const clientFor = (route: RouteEntry) => (route.access === 'customer' ? customer : owner);
   const send = (
     route: RouteEntry,
     body: unknown,
     options: { raw?: string | Buffer; headers?: Record<string, string> } = {},
-  ) => owner.request(route.method as Method, concrete(route.url), body, options);
+  ) =>
+    (route.access === 'customer' ? customer : owner).request(
+      route.method as Method,
+      concrete(route.url),
+      body,
+      options,
+    );
 
   function expectClearRefusal(response: Awaited<ReturnType<typeof send>>, label: string) {
     expect(response.statusCode, `${label}: ${response.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
@@ -184,7 +198,7 @@ describe.each(DATABASE_KINDS)('bad input on %s', (kind) => {
 
   it('refuses malformed path parameters and query strings with 400', async () => {
     for (const route of t.app.routeTable.filter((r) => r.url.includes(':'))) {
-      const response = await owner.request(
+      const response = await clientFor(route).request(
         route.method as Method,
         route.url.replace(/:\w+/g, 'not-an-id'),
         route.method === 'GET' ? undefined : {},

@@ -385,6 +385,7 @@ export const AREAS = {
     icon: KeyRound,
     access: 'signedIn',
     group: 'admin',
+    permission: 'admin.users',
   },
   '/admin/demo-editor': {
     title: 'Demo editor',
@@ -393,6 +394,7 @@ export const AREAS = {
     icon: SquarePen,
     access: 'signedIn',
     group: 'admin',
+    permission: 'admin.settings',
   },
   '/admin/treasury': {
     title: 'Treasury',

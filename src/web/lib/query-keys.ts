@@ -180,12 +180,30 @@ export const queryKeys = {
   },
   // Issue 16: each block belongs to its area (customer portal, investor codes and portal, demo).
   portal: {
+    /** Everything the signed-in customer sees: dropped at sign-in and sign-out. */
     all: () => ['/api/portal'] as const,
+    me: () => ['/api/portal', 'me'] as const,
+    contracts: () => ['/api/portal', 'contracts'] as const,
+    /** A pay-now push, polled until the customer answers on their phone. */
+    push: (id: string) => ['/api/portal', 'pushes', id] as const,
   },
   investor: {
     all: () => ['/api/investor'] as const,
+    /** Staff: /admin/investor-codes. */
+    codes: () => ['/api/investor-codes'] as const,
+    me: () => ['/api/investor', 'me'] as const,
+    summary: () => ['/api/investor', 'summary'] as const,
+    cashFlows: () => ['/api/investor', 'cash-flows'] as const,
+    vintages: () => ['/api/investor', 'vintages'] as const,
+    parTrend: () => ['/api/investor', 'par-trend'] as const,
   },
   demo: {
     all: () => ['/api/demo'] as const,
+    /** What /demo shows: the published content (or the default), or the draft in a preview. */
+    content: (source: 'published' | 'draft') => ['/api/demo', 'content', source] as const,
+    draft: () => ['/api/demo', 'draft'] as const,
+    versions: () => ['/api/demo', 'versions'] as const,
+    /** The calculator's quote for a device on a plan (the same engine as the contracts). */
+    quote: (query: object) => ['/api/demo', 'quote', query] as const,
   },
 } as const;

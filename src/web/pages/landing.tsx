@@ -5,6 +5,7 @@ import {
   Landmark,
   Lock,
   type LucideIcon,
+  Presentation,
   UserRound,
   Wallet,
 } from 'lucide-react';
@@ -46,6 +47,13 @@ const PUBLIC_LINKS: Array<{ href: string; icon: LucideIcon; title: string; text:
     title: 'Device calculator',
     text: 'See the instalment and total cost of financing a device.',
     testId: 'link-calculator',
+  },
+  {
+    href: '/demo',
+    icon: Presentation,
+    title: 'Financing demo',
+    text: 'Walk through financing a device, from choosing it to the unlock code.',
+    testId: 'link-demo',
   },
   {
     href: '/customer',
@@ -149,7 +157,7 @@ export default function LandingPage() {
         <h2 id="public-links-title" className="font-semibold text-lg">
           For customers, investors and prospects
         </h2>
-        <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-3">
+        <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {PUBLIC_LINKS.map(({ href, icon: Icon, title, text, testId }) => (
             <li key={href}>
               <Link

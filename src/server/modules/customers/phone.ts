@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { type CountryCode, isSupportedCountry, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { customers } from '../../../db/schema';
+import type { Executor } from '../../context';
 import { fieldError } from '../../errors';
 
 /**
@@ -28,4 +31,14 @@ export function phoneSearchDigits(q: string): string | null {
   if (!/^[+\d][\d\s().-]{4,}$/.test(q)) return null;
   const digits = q.replace(/\D/g, '');
   return digits.replace(/^0+/, '') || null;
+}
+
+/** The customer whose phone this is (E.164, unique), or null: the portal's sign-in asks it. */
+export async function customerOfPhone(executor: Executor, phone: string): Promise<string | null> {
+  const [row] = await executor
+    .select({ id: customers.id })
+    .from(customers)
+    .where(eq(customers.phone, phone))
+    .limit(1);
+  return row?.id ?? null;
 }

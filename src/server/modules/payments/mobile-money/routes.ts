@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { mobileMoneyEndpoints } from '../../../../contracts/payments';
 import type { AppInstance } from '../../../app';
 import { actorOf } from '../../../audit';
@@ -7,25 +6,10 @@ import { route } from '../../../route';
 import { withTransaction } from '../../../transaction';
 import { paymentResult } from '../read';
 import { matchSuspense, refundSuspense } from '../suspense';
-import { ProviderError } from './provider';
-import { mobileMoneyProvider } from './providers';
-import { createPush, handleStkCallback, pushRefused, pushSent, pushView } from './push';
+import { pushView } from './push';
+import { registerPushStarter, retryingDeadlocks } from './push-starter';
 import { ACCEPTED, mpesaActor, readC2b, receiveMobileMoney, validateC2b } from './receive';
 import { checkCallbackCaller } from './webhook-auth';
-
-/** A concurrent writer's deadlock (PostgreSQL aborts one side): the callback is tried again. */
-async function retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      const code =
-        (error as { code?: string; cause?: { code?: string } }).code ??
-        (error as { cause?: { code?: string } }).cause?.code;
-      if ((code !== '40P01' && code !== '40001') || attempt >= 4) throw error;
-    }
-  }
-}
 
 /**
  * M-Pesa (Daraja style, PRODUCT.md section 7; API.md "Contracts and payments"): the C2B
@@ -42,17 +26,7 @@ export async function mobileMoneyRoutes(app: AppInstance): Promise<void> {
   } as const;
   const tags = ['payments'];
 
-  const stkResult = (request: FastifyRequest | null, body: Parameters<typeof handleStkCallback>[2]) =>
-    retryingDeadlocks(() =>
-      withTransaction(ctx, (tx) => handleStkCallback(tx, mpesaActor(request ?? undefined), body)),
-    );
-
-  const provider = mobileMoneyProvider(ctx.config, {
-    clock: ctx.clock,
-    log: ctx.log,
-    deliver: (body) => stkResult(null, body),
-  });
-  app.addHook('onClose', async () => provider.close());
+  const pushes = registerPushStarter(app);
 
   route(app, mobileMoneyEndpoints.c2bConfirmation, webhook, async (request) => {
     checkCallbackCaller(ctx.config, request, request.query.token);
@@ -82,7 +56,7 @@ export async function mobileMoneyRoutes(app: AppInstance): Promise<void> {
 
   route(app, mobileMoneyEndpoints.stkCallback, webhook, async (request) => {
     checkCallbackCaller(ctx.config, request, request.query.token);
-    const result = await stkResult(request, request.body);
+    const result = await pushes.result(request, request.body);
     if (result === 'unknown') {
       request.log.warn(
         { checkoutRequestId: request.body.Body.stkCallback.CheckoutRequestID },
@@ -109,32 +83,11 @@ export async function mobileMoneyRoutes(app: AppInstance): Promise<void> {
   );
 
   // Any staff who take payments may ask for one: the money only counts once M-Pesa confirms it.
-  route(app, mobileMoneyEndpoints.push, { access: 'payments.cash', tags }, async (request) => {
-    const actor = actorOf(request);
-    const { id, request: push } = await withTransaction(ctx, (tx) =>
-      createPush(tx, actor, provider.name, request.body, callbackUrl(request)),
-    );
-    try {
-      const accepted = await provider.initiatePush(push);
-      await withTransaction(ctx, (tx) => pushSent(tx, id, accepted));
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      request.log.warn({ pushId: id, err: error }, 'M-Pesa push refused');
-      await withTransaction(ctx, (tx) => pushRefused(tx, id, error.message));
-    }
-    return pushView(ctx.db, id);
-  });
+  route(app, mobileMoneyEndpoints.push, { access: 'payments.cash', tags }, async (request) =>
+    pushView(ctx.db, await pushes.start(request, actorOf(request), request.body)),
+  );
 
   route(app, mobileMoneyEndpoints.pushStatus, { access: 'business.read', tags }, (request) =>
     pushView(ctx.db, request.params.id),
   );
-
-  /** Where the provider sends a push's result: the public address, with the callback token. */
-  function callbackUrl(request: FastifyRequest): string {
-    const base =
-      ctx.config.MPESA_CALLBACK_BASE_URL ?? ctx.config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
-    const url = new URL('/api/webhooks/mpesa/stk/callback', base);
-    if (ctx.config.MPESA_CALLBACK_TOKEN) url.searchParams.set('token', ctx.config.MPESA_CALLBACK_TOKEN);
-    return url.toString();
-  }
 }
