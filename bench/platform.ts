@@ -6,6 +6,7 @@ import { chromium } from 'playwright-core';
 import { ensureDemoTemplate } from '../src/server/demo/template';
 import { median, ownerSession, startServer } from '../tests/support/server-process';
 import { loadTest } from './lib/load';
+import { phonePerformance } from './lib/page-performance';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
 
@@ -28,7 +29,7 @@ export async function platformBenchmarks(): Promise<Measurement[]> {
     ])),
     ...(await firstLoad('/login', 'first load of /login')),
     ...(await firstLoad('/calculator', 'first load of /calculator')),
-    ...(await firstLoad('/customer', 'first load of /customer', 120)),
+    ...(await firstLoad('/customer', 'first load of /customer', 120, { phoneScore: true })),
   ];
 }
 
@@ -123,7 +124,12 @@ async function throughput(endpoints: Endpoint[]): Promise<Measurement[]> {
  * Loads a page in Chromium and sums the gzipped size of every JavaScript file it fetched (what a
  * first visit downloads), from the built files on disk.
  */
-export async function firstLoad(route: string, name: string, limitKb = 150): Promise<Measurement[]> {
+export async function firstLoad(
+  route: string,
+  name: string,
+  limitKb = 150,
+  options: { phoneScore?: boolean } = {},
+): Promise<Measurement[]> {
   const server = await startServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -147,13 +153,23 @@ export async function firstLoad(route: string, name: string, limitKb = 150): Pro
     let total = 0;
     for (const script of scripts)
       total += gzipSync(readFileSync(path.join('dist/web', script)), { level: 9 }).length;
+    const size: Measurement = {
+      name,
+      value: total / 1024,
+      unit: 'KB gzipped JS',
+      budget: { limit: limitKb, kind: 'max' },
+      note: `${scripts.size} files`,
+    };
+    if (!options.phoneScore) return [size];
+    const phone = await phonePerformance(browser, `${server.url}${route}`);
     return [
+      size,
       {
-        name,
-        value: total / 1024,
-        unit: 'KB gzipped JS',
-        budget: { limit: limitKb, kind: 'max' },
-        note: `${scripts.size} files`,
+        name: `${route} on a throttled phone: Lighthouse-style score`,
+        value: phone.score,
+        unit: 'of 100',
+        budget: { limit: 90, kind: 'min' },
+        note: `FCP ${phone.fcpMs.toFixed(0)} ms, LCP ${phone.lcpMs.toFixed(0)} ms, TBT ${phone.tbtMs.toFixed(0)} ms, CLS ${phone.cls.toFixed(3)} (slow 4G, CPU 4x, from Chromium's trace)`,
       },
     ];
   } finally {
