@@ -7,6 +7,7 @@ import { collectionsQueueBenchmarks } from './collections-queue';
 import { contractBenchmarks } from './contracts';
 import { engineBenchmarks } from './engine';
 import { inboundWebhookBenchmarks } from './inbound-webhook';
+import { investorBenchmarks } from './investor';
 import { failed, type Measurement, printTable } from './lib/report';
 import { originationBenchmarks } from './origination';
 import { outboxBenchmarks } from './outbox';
@@ -24,6 +25,7 @@ const SUITES: Record<string, () => Promise<Measurement[]>> = {
   'bulk-send': bulkSendBenchmarks,
   outbox: outboxBenchmarks,
   'inbound-webhook': inboundWebhookBenchmarks,
+  investor: investorBenchmarks,
 };
 
 if (!existsSync('dist/server/main.js') || !existsSync('dist/web/index.html')) {

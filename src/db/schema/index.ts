@@ -10,6 +10,7 @@ export * from './device-control';
 export * from './device-metrics';
 export * from './devices';
 export * from './idempotency';
+export * from './investor-figures';
 export * from './jobs';
 export * from './ledger';
 export * from './messages';

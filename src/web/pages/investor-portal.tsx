@@ -1,7 +1,6 @@
-import { AREAS } from '@/web/app/areas';
-import AreaPage from './area-page';
+import { InvestorPortal } from '@/web/features/investor/portal';
 
-/** /investor (issue 16): replaced by its page as it is built. */
+/** /investor (issue 16 §3): investors sign in with a code and see aggregate figures only. */
 export default function InvestorPortalPage() {
-  return <AreaPage area={AREAS['/investor']} />;
+  return <InvestorPortal />;
 }

@@ -4,7 +4,9 @@ import { queryRows } from '../../../db/client';
 import {
   contractInstallments,
   contracts,
+  customers,
   devices,
+  investorFigures,
   lateFeeCharges,
   paymentAllocations,
   payments,
@@ -46,6 +48,9 @@ export async function writeSnapshot(
     ? sql`ON CONFLICT (business_date) DO UPDATE SET ${sql.raw(SNAPSHOT_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}`
     : sql`ON CONFLICT (business_date) DO NOTHING`;
   const figures = options.stored ? storedFigures(date, org) : figuresAsOf(date, org, closedOn);
+  const investorConflict = options.replace
+    ? sql`ON CONFLICT (fund, business_date, vintage) DO UPDATE SET ${sql.raw(INVESTOR_COLUMNS.map((c) => `${c} = excluded.${c}`).join(', '))}`
+    : sql`ON CONFLICT (fund, business_date, vintage) DO NOTHING`;
   const [row] = await queryRows<{ contracts: number }>(
     ctx.tx,
     sql`
@@ -87,7 +92,7 @@ export async function writeSnapshot(
              ${ctx.clock.now().toISOString()}::timestamptz
       FROM totals t, due, collected, disbursed, buckets
       ${conflict}
-    )
+    ), ${investorFiguresOf(date, closedOn, investorConflict)}
     SELECT (t.active_count + t.defaulted_count)::int AS contracts FROM totals t`,
   );
   return { contracts: row?.contracts ?? 0 };
@@ -174,6 +179,81 @@ function storedFigures(date: string, org: Organisation): SQL {
       FROM live l LEFT JOIN arrears a ON a.contract_id = l.id
     )`;
 }
+
+/**
+ * The investor portal's figures (issue 16, `investor_figures`): every contract activated by the
+ * date, per fund (each of its customer's tags, and '' for the whole book) and vintage (its start
+ * month): what was disbursed, collected and due up to the date, and from `fig` (the same per-
+ * contract figures as the portfolio row) what is outstanding and at risk at its end. Collected is
+ * counted as the portfolio row counts it: instalment lines of posted payments valued by the date,
+ * deposits and credit excluded.
+ */
+function investorFiguresOf(date: string, closedOn: SQL, conflict: SQL): SQL {
+  return sql`
+    inv_contracts AS (
+      SELECT c.id, c.principal, c.schedule_version, date_trunc('month', c.start_date)::date AS vintage,
+             CASE WHEN c.closed_at IS NOT NULL AND ${closedOn} <= ${date}::date THEN c.status END AS closed_as,
+             cu.tags
+      FROM ${contracts} c JOIN ${customers} cu ON cu.id = c.customer_id
+      WHERE c.activated_at IS NOT NULL AND c.start_date <= ${date}::date
+    ), inv_paid AS (
+      SELECT a.contract_id, sum(a.amount) AS collected,
+             sum(a.amount) FILTER (WHERE a.component = 'principal') AS principal
+      FROM ${paymentAllocations} a JOIN ${payments} p ON p.id = a.payment_id
+      WHERE a.superseded_at IS NULL AND p.status = 'posted' AND p.method <> 'deposit' AND p.value_date <= ${date}::date
+        AND a.installment_number IS NOT NULL AND a.component <> 'credit'
+      GROUP BY a.contract_id
+    ), inv_due AS (
+      SELECT i.contract_id, sum(i.principal_due + i.interest_due + i.fee_due) AS due
+      FROM inv_contracts k
+      JOIN ${contractInstallments} i ON i.contract_id = k.id AND i.schedule_version = k.schedule_version
+      WHERE i.due_date <= ${date}::date
+      GROUP BY i.contract_id
+    ), inv_rows AS (
+      SELECT f.fund, k.vintage, k.principal, k.closed_as,
+             coalesce(pd.collected, 0) AS collected, coalesce(pd.principal, 0) AS collected_principal,
+             coalesce(d.due, 0) AS due, fig.contract_id IS NOT NULL AS live, coalesce(fig.principal, 0) AS outstanding,
+             coalesce(fig.dpd, 0) AS dpd, fig.status
+      FROM inv_contracts k
+      LEFT JOIN inv_paid pd ON pd.contract_id = k.id
+      LEFT JOIN inv_due d ON d.contract_id = k.id
+      LEFT JOIN fig ON fig.contract_id = k.id
+      CROSS JOIN LATERAL unnest(ARRAY[''] || k.tags) AS f(fund)
+    ), investor AS (
+      INSERT INTO ${investorFigures} (business_date, fund, vintage, ${sql.raw(INVESTOR_COLUMNS.join(', '))})
+      SELECT ${date}::date, fund, vintage, count(*)::int, sum(principal)::bigint, sum(collected)::bigint,
+             sum(collected_principal)::bigint, sum(due)::bigint, count(*) FILTER (WHERE live)::int,
+             sum(outstanding)::bigint,
+             coalesce(sum(outstanding) FILTER (WHERE dpd > 30), 0)::bigint,
+             coalesce(sum(outstanding) FILTER (WHERE dpd > 90), 0)::bigint,
+             count(*) FILTER (WHERE status = 'defaulted')::int,
+             coalesce(sum(outstanding) FILTER (WHERE status = 'defaulted'), 0)::bigint,
+             count(*) FILTER (WHERE closed_as = 'written_off')::int,
+             coalesce(sum(principal - collected_principal) FILTER (WHERE closed_as = 'written_off'), 0)::bigint,
+             count(*) FILTER (WHERE closed_as = 'repossessed')::int,
+             coalesce(sum(principal - collected_principal) FILTER (WHERE closed_as = 'repossessed'), 0)::bigint
+      FROM inv_rows GROUP BY fund, vintage
+      ${conflict}
+    )`;
+}
+
+const INVESTOR_COLUMNS = [
+  'contracts',
+  'disbursed',
+  'collected',
+  'collected_principal',
+  'due',
+  'live_count',
+  'outstanding_principal',
+  'par30_amount',
+  'par90_amount',
+  'defaulted_count',
+  'defaulted_principal',
+  'written_off_count',
+  'written_off_principal',
+  'repossessed_count',
+  'repossessed_principal',
+] as const;
 
 const ratio = (amount: ReturnType<typeof sql>) =>
   sql`CASE WHEN t.outstanding_principal > 0 THEN round(${amount}::numeric / t.outstanding_principal, 6) ELSE 0 END`;

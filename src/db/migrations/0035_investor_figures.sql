@@ -1,0 +1,21 @@
+CREATE TABLE "investor_figures" (
+	"fund" text NOT NULL,
+	"business_date" date NOT NULL,
+	"vintage" date NOT NULL,
+	"contracts" integer NOT NULL,
+	"disbursed" bigint NOT NULL,
+	"collected" bigint NOT NULL,
+	"collected_principal" bigint NOT NULL,
+	"due" bigint NOT NULL,
+	"live_count" integer NOT NULL,
+	"outstanding_principal" bigint NOT NULL,
+	"par30_amount" bigint NOT NULL,
+	"par90_amount" bigint NOT NULL,
+	"defaulted_count" integer NOT NULL,
+	"defaulted_principal" bigint NOT NULL,
+	"written_off_count" integer NOT NULL,
+	"written_off_principal" bigint NOT NULL,
+	"repossessed_count" integer NOT NULL,
+	"repossessed_principal" bigint NOT NULL,
+	CONSTRAINT "investor_figures_fund_business_date_vintage_pk" PRIMARY KEY("fund","business_date","vintage")
+);
