@@ -184,6 +184,8 @@ export const ERROR_CODES = {
   REFERENCE_USED: 'REFERENCE_USED',
   /** 422: a payment for a contract that is not active (draft, cancelled, paid off...). */
   CONTRACT_NOT_ACTIVE: 'CONTRACT_NOT_ACTIVE',
+  /** 409: a mobile-money request to pay is already waiting on the customer's phone for this contract. */
+  PUSH_PENDING: 'PUSH_PENDING',
   /** 409: a reversal or transfer for a payment that is not posted, or one already awaiting approval. */
   PAYMENT_STATE: 'PAYMENT_STATE',
   /** 409: a statement import that is not in a state for this (confirm after posting, discard while posting), or whose columns are not all mapped. */

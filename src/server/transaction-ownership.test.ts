@@ -37,6 +37,10 @@ const OWNERS = new Set([
   'modules/messages/delivery-routes.ts',
   // The bulk send's queueing: each due send claimed and queued in its own transaction.
   'modules/messages/bulk-job.ts',
+  // An STK push for the staff route and the portal's pay now: recorded, the provider asked
+  // outside any transaction, then its answer recorded; and the provider's result, retried on a
+  // deadlock.
+  'modules/payments/mobile-money/push-starter.ts',
 ]);
 
 describe('transaction ownership', () => {

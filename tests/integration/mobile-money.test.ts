@@ -613,6 +613,11 @@ describe.each(DATABASE_KINDS)('mobile money on %s', (kind) => {
       );
       expect(push.checkoutRequestId).toBe(sent?.checkoutRequestId);
       if (!sent) throw new Error('no push reached the fake');
+      // While it waits on the phone, a second request for the contract is refused: asked once.
+      const again = await staff.post('/api/payments/push', { contractId: contract.id, amount: 12_300 });
+      expect(again.statusCode).toBe(409);
+      expect(again.json().code).toBe('PUSH_PENDING');
+      expect(fake.pushes.at(-1)).toBe(sent);
 
       const answered = await fake.complete(sent, { success: true });
       expect(answered.status).toBe(200);

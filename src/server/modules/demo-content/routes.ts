@@ -102,7 +102,7 @@ export async function demoContentRoutes(app: AppInstance): Promise<void> {
     },
   );
 
-  route(app, endpoints.draft, editor, () => readDraft(ctx));
+  route(app, endpoints.draft, editor, () => readDraft(ctx, ctx.db));
 
   route(app, endpoints.saveDraft, editor, (request) =>
     withTransaction(ctx, (tx) => saveDraft(tx, actorOf(request), request.body)),

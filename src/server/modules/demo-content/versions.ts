@@ -112,7 +112,7 @@ async function presentDraft(
 }
 
 /** GET /api/demo/draft: the draft, or (none yet) the published content the first save starts from. */
-export async function readDraft(ctx: AppContext, executor: Executor = ctx.db): Promise<DemoDraft> {
+export async function readDraft(ctx: AppContext, executor: Executor): Promise<DemoDraft> {
   return presentDraft(ctx, executor, await rowWithStatus(executor, 'draft'));
 }
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Push, PushBody, StkCallback } from '../../../../contracts/payments';
 import { mobileMoneyPushes } from '../../../../db/schema';
 import { formatMoney, minorUnitDigits } from '../../../../domain';
 import { type Actor, writeAudit } from '../../../audit';
 import type { Executor, TxContext } from '../../../context';
-import { fieldError, notFound, unprocessable } from '../../../errors';
+import { conflict, fieldError, notFound, unprocessable } from '../../../errors';
 import { organisation } from '../../../organisation';
 import { pushTarget } from '../../contracts/push-target';
 import { normalisePhone } from '../../customers/phone';
@@ -21,6 +21,9 @@ import { providerAmount, providerInstant, receiveMobileMoney } from './receive';
  */
 
 type PushRow = typeof mobileMoneyPushes.$inferSelect;
+
+/** How long a pending push keeps another one for its contract from being sent. */
+const PENDING_BLOCKS_MS = 2 * 60_000;
 
 export async function createPush(
   ctx: TxContext,
@@ -44,6 +47,27 @@ export async function createPush(
     throw fieldError(
       'amount',
       `M-Pesa takes whole amounts: ${formatMoney(body.amount, target.currency)} is not one`,
+    );
+  // One request waiting on a phone at a time per contract: a second press (the portal's pay now,
+  // a staff double click) would ask the customer twice. Serialised per contract, so two at once
+  // cannot both pass; a push left pending by a lost callback stops blocking after two minutes.
+  await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`mobile-money-push:${target.id}`}))`);
+  const since = new Date(ctx.clock.now().getTime() - PENDING_BLOCKS_MS);
+  const [waiting] = await ctx.tx
+    .select({ id: mobileMoneyPushes.id })
+    .from(mobileMoneyPushes)
+    .where(
+      and(
+        eq(mobileMoneyPushes.contractId, target.id),
+        eq(mobileMoneyPushes.status, 'pending'),
+        gt(mobileMoneyPushes.createdAt, since),
+      ),
+    )
+    .limit(1);
+  if (waiting)
+    throw conflict(
+      `A payment request for ${target.number} is already waiting on the phone: confirm or cancel it there, or try again in two minutes`,
+      'PUSH_PENDING',
     );
   const id = randomUUID();
   await ctx.tx.insert(mobileMoneyPushes).values({
