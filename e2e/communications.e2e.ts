@@ -98,7 +98,8 @@ describe('communications page', () => {
     await page.getByTestId('text-segment-count').getByText('1 customer in this segment').waitFor();
     await page.getByTestId('button-save-segment').click();
     await page.getByTestId('dialog-segment').waitFor({ state: 'detached' });
-    expect(await page.getByTestId('panel-segments').textContent()).toContain('tagged fund-a');
+    // The list refetches after the save: wait for the new row rather than read it at once.
+    await page.getByTestId('panel-segments').getByText('tagged fund-a').waitFor();
     expect(errors).toEqual([]);
   });
 });
