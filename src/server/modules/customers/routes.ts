@@ -8,8 +8,9 @@ import {
 } from '../../../contracts/customers';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { AppError, badRequest, fieldError } from '../../errors';
+import { fieldError } from '../../errors';
 import { listRoute } from '../../list-route';
+import { readMultipart } from '../../multipart';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { documentFile, listDocuments, reviewDocument, type Upload, uploadDocument } from './kyc';
@@ -27,41 +28,12 @@ const UPLOAD_HELP = 'Send multipart/form-data with a "type" field and one "file"
 
 /** The upload's fields and its one file; the multipart limits stop an oversized file while it streams. */
 async function readUpload(request: FastifyRequest): Promise<Upload> {
-  if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', UPLOAD_HELP);
-  let type: string | undefined;
-  let file: { name: string; data: Buffer } | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file) {
-          part.file.resume();
-          throw badRequest(`${UPLOAD_HELP} (one file per upload)`, [
-            { field: part.fieldname, message: 'Send one file, in the "file" field' },
-          ]);
-        }
-        file = { name: part.filename, data: await part.toBuffer() };
-      } else if (part.fieldname === 'type') {
-        type = String(part.value);
-      } else {
-        throw badRequest(`Unknown field "${part.fieldname}"`, [
-          { field: part.fieldname, message: `Unknown field "${part.fieldname}"` },
-        ]);
-      }
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(
-        413,
-        'FILE_TOO_LARGE',
-        'The file is larger than 10 MB; upload a smaller scan or photo',
-        [{ field: 'file', message: 'The file is larger than 10 MB' }],
-      );
-    }
-    if (code === 'FST_FILES_LIMIT') throw badRequest(`${UPLOAD_HELP} (one file per upload)`);
-    throw badRequest(`The upload could not be read: ${UPLOAD_HELP}`);
-  }
+  const { fields, file } = await readMultipart(request, {
+    help: UPLOAD_HELP,
+    fields: ['type'],
+    tooLarge: { message: 'The file is larger than 10 MB', advice: 'upload a smaller scan or photo' },
+  });
+  const type = fields.type;
   if (!type || !(KYC_DOCUMENT_TYPES as readonly string[]).includes(type)) {
     throw fieldError('type', `Document type must be one of: ${KYC_DOCUMENT_TYPES.join(', ')}`);
   }

@@ -8,7 +8,8 @@ import {
 import { can } from '../../../contracts/roles';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { AppError, badRequest, fieldError, forbidden } from '../../errors';
+import { fieldError, forbidden } from '../../errors';
+import { readMultipart } from '../../multipart';
 import { organisation } from '../../organisation';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
@@ -34,39 +35,12 @@ const MAX_MB = DEMO_IMAGE_MAX_BYTES / (1024 * 1024);
 async function readImageUpload(
   request: FastifyRequest,
 ): Promise<{ fileName: string | undefined; data: Buffer }> {
-  if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', UPLOAD_HELP);
-  let file: { fileName: string; data: Buffer } | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') {
-        throw badRequest(`Unknown field "${part.fieldname}"`, [
-          { field: part.fieldname, message: `Unknown field "${part.fieldname}"` },
-        ]);
-      }
-      if (part.fieldname !== 'file' || file) {
-        part.file.resume();
-        throw badRequest(`${UPLOAD_HELP} (one file per upload)`, [
-          { field: part.fieldname, message: 'Send one file, in the "file" field' },
-        ]);
-      }
-      file = { fileName: part.filename, data: await part.toBuffer() };
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(
-        413,
-        'FILE_TOO_LARGE',
-        `The image is larger than ${MAX_MB} MB; upload a smaller one`,
-        [{ field: 'file', message: `The image is larger than ${MAX_MB} MB` }],
-      );
-    }
-    if (code === 'FST_FILES_LIMIT') throw badRequest(`${UPLOAD_HELP} (one file per upload)`);
-    throw badRequest(`The upload could not be read: ${UPLOAD_HELP}`);
-  }
+  const { file } = await readMultipart(request, {
+    help: UPLOAD_HELP,
+    tooLarge: { message: `The image is larger than ${MAX_MB} MB`, advice: 'upload a smaller one' },
+  });
   if (!file) throw fieldError('file', 'Choose an image to upload');
-  return file;
+  return { fileName: file.name, data: file.data };
 }
 
 /** The public financing demo (issue 16 §4) and its editor (§5). */

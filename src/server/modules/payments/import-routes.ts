@@ -11,8 +11,9 @@ import {
 } from '../../../contracts/payment-imports';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
-import { AppError, badRequest, fieldError } from '../../errors';
+import { AppError, fieldError } from '../../errors';
 import { sendCsv, toCsv } from '../../lists';
+import { readMultipart } from '../../multipart';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { confirmImport, runImport } from './import-posting';
@@ -38,41 +39,13 @@ const CONFIRM_WAIT_MS = 2000;
 
 /** The upload's fields and its one file; the multipart limits stop an oversized file while it streams. */
 async function readUpload(request: FastifyRequest): Promise<Upload> {
-  if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', UPLOAD_HELP);
-  const fields: Record<string, string> = {};
-  let file: { name: string; data: Buffer } | undefined;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file) {
-          part.file.resume();
-          throw badRequest(`${UPLOAD_HELP} (one file per upload)`, [
-            { field: part.fieldname, message: 'Send one file, in the "file" field' },
-          ]);
-        }
-        file = { name: part.filename || 'statement', data: await part.toBuffer() };
-      } else if (['source', 'method', 'mapping'].includes(part.fieldname)) {
-        fields[part.fieldname] = String(part.value);
-      } else {
-        throw badRequest(`Unknown field "${part.fieldname}"`, [
-          { field: part.fieldname, message: `Unknown field "${part.fieldname}"` },
-        ]);
-      }
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError(
-        413,
-        'FILE_TOO_LARGE',
-        'The file is larger than 10 MB; split it into several imports',
-        [{ field: 'file', message: 'The file is larger than 10 MB' }],
-      );
-    }
-    if (code === 'FST_FILES_LIMIT') throw badRequest(`${UPLOAD_HELP} (one file per upload)`);
-    throw badRequest(`The upload could not be read: ${UPLOAD_HELP}`);
-  }
+  const form = await readMultipart(request, {
+    help: UPLOAD_HELP,
+    fields: ['source', 'method', 'mapping'],
+    tooLarge: { message: 'The file is larger than 10 MB', advice: 'split it into several imports' },
+  });
+  const { fields } = form;
+  const file = form.file && { name: form.file.name || 'statement', data: form.file.data };
   const source = sourceSchema.safeParse(fields.source ?? '');
   if (!source.success) throw fieldError('source', source.error.issues[0]?.message ?? 'Name the source');
   const method = z.enum(IMPORT_METHODS).safeParse(fields.method);
