@@ -89,6 +89,29 @@ describe.each(DATABASE_KINDS)('financing demo on %s', (kind) => {
     }
   });
 
+  it('offers the lender’s own cheapest phone, at its price, in the built-in content', async () => {
+    for (const [model, retailPrice] of [
+      ['Spark 20', 1_450_000],
+      ['Spark 10', 1_150_000],
+    ] as const) {
+      const created = await admin.post('/api/device-models', {
+        make: 'Tecno',
+        model,
+        category: 'smartphone',
+        retailPrice,
+        controlKind: 'none',
+      });
+      expect(created.statusCode, created.body).toBe(201);
+    }
+    const devices = (await t.client().get('/api/demo/content')).json().content.devices;
+    expect(devices.find((d: { id: string }) => d.id === 'phone')).toMatchObject({
+      name: 'Tecno Spark 10',
+      price: 1_150_000,
+    });
+    // A kind the catalogue lacks keeps its placeholder.
+    expect(devices.find((d: { id: string }) => d.id === 'laptop').name).toBe('Student laptop 14"');
+  });
+
   it('simulates the deposit payment and unlock code without writing to any real table', async () => {
     const { content } = (await t.client().get('/api/demo/content')).json<{ content: DemoContent }>();
     const [device] = content.devices;

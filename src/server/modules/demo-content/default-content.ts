@@ -4,11 +4,34 @@ import { minorUnitDigits } from '../../../domain';
 /** Whole units of the organisation's currency as minor units. */
 const units = (whole: number, currency: string) => whole * 10 ** minorUnitDigits(currency);
 
+/** The catalogue's category a built-in demo device stands for. */
+const CATALOGUE_CATEGORY: Record<string, string> = {
+  phone: 'smartphone',
+  'solar-kit': 'solar_home_system',
+  tv: 'tv',
+  laptop: 'laptop',
+};
+
 /**
  * What /demo shows before anyone publishes a version, so a fresh install has a working demo:
- * four typical pay-as-you-go devices and three plans, priced in the organisation's currency.
+ * four typical pay-as-you-go devices and three plans. A device the lender's catalogue has a
+ * model of (`catalogue`: the cheapest active model per category) takes that model's name and
+ * price, so a shilling lender's demo does not offer a phone for 180 shillings; the others keep
+ * their placeholder price in whole units of the organisation's currency.
  */
-export function defaultDemoContent(currency: string): DemoContent {
+export function defaultDemoContent(
+  currency: string,
+  catalogue: ReadonlyArray<{ name: string; category: string; retailPrice: number }> = [],
+): DemoContent {
+  const content = builtIn(currency);
+  for (const device of content.devices) {
+    const model = catalogue.find((m) => m.category === CATALOGUE_CATEGORY[device.id]);
+    if (model) Object.assign(device, { name: model.name, price: model.retailPrice });
+  }
+  return content;
+}
+
+function builtIn(currency: string): DemoContent {
   return {
     devices: [
       {

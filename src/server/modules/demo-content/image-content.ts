@@ -1,6 +1,6 @@
 import type { DEMO_IMAGE_TYPES } from '../../../contracts/demo';
 import { AppError } from '../../errors';
-import { jpegSize, MAX_IMAGE_SIDE, pngSize } from '../customers/document-content';
+import { detectFileType, jpegSize, MAX_IMAGE_SIDE, pngSize } from '../customers/document-content';
 
 export type DemoImageType = (typeof DEMO_IMAGE_TYPES)[number];
 type Size = { width: number; height: number };
@@ -10,10 +10,13 @@ const startsWith = (data: Buffer, bytes: readonly number[], at = 0) =>
 const ascii = (data: Buffer, at: number, text: string) =>
   data.length >= at + text.length && data.toString('latin1', at, at + text.length) === text;
 
-/** The claimed type from the first bytes, never from the name or the declared type. */
+/**
+ * The claimed type from the first bytes, never from the name or the declared type: JPEG and PNG
+ * as a KYC upload recognises them (a PDF is no picture), and WebP.
+ */
 export function detectImageType(data: Buffer): DemoImageType | null {
-  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  const type = detectFileType(data);
+  if (type === 'image/jpeg' || type === 'image/png') return type;
   if (ascii(data, 0, 'RIFF') && ascii(data, 8, 'WEBP')) return 'image/webp';
   return null;
 }

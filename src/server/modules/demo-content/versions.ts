@@ -13,7 +13,8 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { type AppError, badRequest, conflict, notFound } from '../../errors';
 import { organisation } from '../../organisation';
-import { findUserById } from '../users/service';
+import { cheapestModelPerCategory } from '../devices/models';
+import { userNames } from '../users/service';
 import { defaultDemoContent } from './default-content';
 
 type VersionRow = typeof demoVersions.$inferSelect;
@@ -52,9 +53,7 @@ async function lockVersions(ctx: TxContext): Promise<void> {
 }
 
 async function nameOf(executor: Executor, id: string | null): Promise<string | null> {
-  if (!id) return null;
-  const user = await findUserById(executor, id);
-  return user ? `${user.firstName} ${user.lastName}`.trim() || user.email : null;
+  return id ? ((await userNames(executor, [id])).get(id) ?? null) : null;
 }
 
 /** GET /api/demo/content: what /demo shows to everyone. */
@@ -68,14 +67,19 @@ export async function publicContent(ctx: AppContext): Promise<DemoContentAnswer>
       content: contentOf(published),
     };
   }
-  const org = await organisation(ctx, ctx.db);
-  return { source: 'default', version: null, publishedAt: null, content: defaultDemoContent(org.currency) };
+  return { source: 'default', version: null, publishedAt: null, content: await builtInContent(ctx, ctx.db) };
 }
 
 /** The content a preview (an administrator's) or a simulated payment uses. */
 export async function contentFor(ctx: AppContext, preview: boolean): Promise<DemoContent> {
   if (preview) return (await readDraft(ctx, ctx.db)).content;
   return (await publicContent(ctx)).content;
+}
+
+/** The built-in content, with the lender's own catalogue where it has the device. */
+async function builtInContent(ctx: AppServices, executor: Executor): Promise<DemoContent> {
+  const org = await organisation(ctx, executor);
+  return defaultDemoContent(org.currency, await cheapestModelPerCategory(executor));
 }
 
 async function presentDraft(
@@ -85,9 +89,7 @@ async function presentDraft(
 ): Promise<DemoDraft> {
   const published = await rowWithStatus(executor, 'published');
   if (!draft) {
-    const base = published
-      ? contentOf(published)
-      : defaultDemoContent((await organisation(ctx, executor)).currency);
+    const base = published ? contentOf(published) : await builtInContent(ctx, executor);
     return {
       exists: false,
       version: null,
@@ -291,10 +293,10 @@ export async function revertTo(
 }
 
 async function summaries(executor: Executor, rows: VersionRow[]): Promise<DemoVersionSummary[]> {
-  const names = new Map<string, string | null>();
-  for (const id of new Set(rows.flatMap((row) => [row.createdBy, row.publishedBy]))) {
-    if (id) names.set(id, await nameOf(executor, id));
-  }
+  const names = await userNames(
+    executor,
+    rows.flatMap((row) => [row.createdBy, row.publishedBy]),
+  );
   return rows.map((row) => {
     const content = row.content as Partial<DemoContent>;
     return {

@@ -227,3 +227,21 @@ export async function setDeviceModelActive(
   });
   return model;
 }
+
+/**
+ * The cheapest active model of each category, for the public demo's built-in content: a
+ * lender's demo shows its own devices at its own prices before anyone edits it.
+ */
+export async function cheapestModelPerCategory(
+  executor: Executor,
+): Promise<Array<{ name: string; category: DeviceModelRow['category']; retailPrice: number }>> {
+  return executor
+    .selectDistinctOn([deviceModels.category], {
+      name: sql<string>`${deviceModels.make} || ' ' || ${deviceModels.model}`,
+      category: deviceModels.category,
+      retailPrice: deviceModels.retailPrice,
+    })
+    .from(deviceModels)
+    .where(eq(deviceModels.active, true))
+    .orderBy(deviceModels.category, deviceModels.retailPrice, deviceModels.id);
+}

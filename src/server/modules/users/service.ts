@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Invite, InviteCreated, InvitePreview, StaffUser, User } from '../../../contracts/auth';
 import { ROLE_LABELS, type Role } from '../../../contracts/roles';
 import { invites, users } from '../../../db/schema';
@@ -46,6 +46,20 @@ export async function findUserByEmail(executor: Executor, email: string): Promis
 export async function findUserById(executor: Executor, id: string): Promise<UserRow | undefined> {
   const [row] = await executor.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** People's names (else their email) by id, in one read: who saved, published or archived something. */
+export async function userNames(
+  executor: Executor,
+  ids: ReadonlyArray<string | null>,
+): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)].filter((id): id is string => !!id);
+  if (!wanted.length) return new Map();
+  const rows = await executor
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(inArray(users.id, wanted));
+  return new Map(rows.map((user) => [user.id, `${user.firstName} ${user.lastName}`.trim() || user.email]));
 }
 
 export async function countUsers(executor: Executor): Promise<number> {

@@ -1,17 +1,11 @@
 import { CheckCircle2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { DEMO_CATEGORY_LABELS, type DemoDevice, type DemoPlan, demoDeposit } from '@/contracts/demo';
+import { PERIOD_NOUN } from '@/web/features/calculator/inputs';
 import { formatPercent } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { cn } from '@/web/lib/utils';
 import { DevicePicture } from './device-picture';
-
-const EVERY: Record<DemoPlan['frequency'], string> = { daily: 'day', weekly: 'week', monthly: 'month' };
-const PAYMENTS: Record<DemoPlan['frequency'], string> = {
-  daily: 'daily',
-  weekly: 'weekly',
-  monthly: 'monthly',
-};
 
 /**
  * One choice of a radio group drawn as a card: a native radio (arrow keys move between choices,
@@ -131,8 +125,8 @@ export function PlanChoices({
               <span className="text-muted-foreground"> ({plan.depositPercent} %)</span>
             </span>
             <span className="text-muted-foreground text-sm">
-              {plan.term.toLocaleString('en-US')} {PAYMENTS[plan.frequency]} payments, one every{' '}
-              {EVERY[plan.frequency]}
+              {plan.term.toLocaleString('en-US')} {PERIOD_NOUN[plan.frequency].adjective} payments, one every{' '}
+              {PERIOD_NOUN[plan.frequency].one}
             </span>
             <span className="text-muted-foreground text-sm">APR {formatPercent(plan.apr, 2)}</span>
           </span>

@@ -5,16 +5,11 @@ import { type DemoDevice, type DemoPlan, demoDeposit } from '@/contracts/demo';
 import { Button } from '@/web/components/ui/button';
 import { Skeleton } from '@/web/components/ui/skeleton';
 import { ScheduleTable } from '@/web/features/calculator/schedule-table';
+import { FREQUENCY_LABELS } from '@/web/features/plans/format';
 import { formatPercent } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { errorMessage } from '@/web/lib/queryClient';
 import { useDemoQuote } from './use-demo';
-
-const ADJECTIVE: Record<DemoPlan['frequency'], string> = {
-  daily: 'Daily',
-  weekly: 'Weekly',
-  monthly: 'Monthly',
-};
 
 /** The quote's totals in the shape the calculator's schedule table reads. */
 function totalsOf(quote: Quote) {
@@ -89,7 +84,7 @@ export function ScheduleStep({
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
         <Figure label="Deposit today" value={m(deposit)} testId="text-demo-deposit" />
         <Figure
-          label={`${ADJECTIVE[plan.frequency]} payment`}
+          label={`${FREQUENCY_LABELS[plan.frequency]} payment`}
           value={m(totals.regularPayment)}
           testId="text-demo-instalment"
         />
