@@ -71,11 +71,20 @@ async function getLoad(url: string, cookie: string, connections: number, seconds
   return { count: latencies.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), errors, firstError };
 }
 
-/** Ten payments a contract (1,000,000), each with its allocation line, and the funds' tags. */
-async function addPayments(databaseUrl: string): Promise<number> {
+/** Runs `work` on a connection of its own to the bench's database, closed after. */
+async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Ten payments a contract (1,000,000), each with its allocation line, and the funds' tags. */
+async function addPayments(databaseUrl: string): Promise<number> {
+  return withClient(databaseUrl, async (client) => {
     await client.query(`
       UPDATE customers SET tags = CASE WHEN right(account_number, 1) IN ('0','2','4','6','8') THEN ARRAY['fund-a']
                                        ELSE ARRAY['fund-b'] END
@@ -96,9 +105,7 @@ async function addPayments(databaseUrl: string): Promise<number> {
     await client.query('VACUUM ANALYZE payments, payment_allocations, customers');
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM payments');
     return Number(rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /**
@@ -106,9 +113,7 @@ async function addPayments(databaseUrl: string): Promise<number> {
  * vintages, copied to every earlier date (the reads' row counts of a two-year-old book).
  */
 async function addHistory(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  return withClient(databaseUrl, async (client) => {
     await client.query(`
       WITH latest AS (SELECT max(business_date) AS d FROM investor_figures),
       per_fund AS (
@@ -140,9 +145,7 @@ async function addHistory(databaseUrl: string): Promise<number> {
     await client.query('VACUUM ANALYZE investor_figures, portfolio_snapshots');
     const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM investor_figures');
     return Number(rows[0]?.n ?? 0);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Issues a code through the API and signs in with it: the investor's cookie. */

@@ -25,7 +25,10 @@ export const investorCodeSchema = z.object({
   hint: z.string(),
   scope: investorScopeSchema,
   status: z.enum(INVESTOR_CODE_STATUSES),
+  /** The instant it stops working: the end of `expiresOn` (UTC). */
   expiresAt: z.string(),
+  /** The last day it works, as it was issued (YYYY-MM-DD): what people are shown. */
+  expiresOn: z.iso.date(),
   createdAt: z.string(),
   createdByName: z.string().nullable(),
   revokedAt: z.string().nullable(),

@@ -65,47 +65,26 @@ describe.each(DATABASE_KINDS)('investor portal on %s', (kind) => {
 
   beforeAll(async () => {
     t = await startTestApp(kind, { env: { BUSINESS_DATE_CONTROL: 'false' } });
+    /** A six-month monthly contract on the shared terms. */
+    const contract = (principal: number, apr: number, startDate: string, customerName: [string, string]) =>
+      insertActiveContract(t.app.ctx, {
+        principal,
+        apr,
+        frequency: 'monthly',
+        term: 6,
+        startDate,
+        terms,
+        customerName,
+      });
     const book = {
       // fund-a; paid twice.
-      a: await insertActiveContract(t.app.ctx, {
-        principal: 60_000,
-        apr: 24,
-        frequency: 'monthly',
-        term: 6,
-        startDate: '2023-11-30',
-        terms,
-        customerName: ['Wanjikuinv', 'Otienoinv'],
-      }),
+      a: await contract(60_000, 24, '2023-11-30', ['Wanjikuinv', 'Otienoinv']),
       // fund-a and fund-b; paid once.
-      b: await insertActiveContract(t.app.ctx, {
-        principal: 40_000,
-        apr: 24,
-        frequency: 'monthly',
-        term: 6,
-        startDate: '2023-12-15',
-        terms,
-        customerName: ['Baraka', 'Mutuaplain'],
-      }),
+      b: await contract(40_000, 24, '2023-12-15', ['Baraka', 'Mutuaplain']),
       // fund-b; paid once.
-      c: await insertActiveContract(t.app.ctx, {
-        principal: 30_000,
-        apr: 12,
-        frequency: 'monthly',
-        term: 6,
-        startDate: '2024-01-10',
-        terms,
-        customerName: ['Zawadi', 'Chelimo'],
-      }),
+      c: await contract(30_000, 12, '2024-01-10', ['Zawadi', 'Chelimo']),
       // No fund; never paid: more than 90 days late at TODAY.
-      d: await insertActiveContract(t.app.ctx, {
-        principal: 50_000,
-        apr: 24,
-        frequency: 'monthly',
-        term: 6,
-        startDate: FIRST_START,
-        terms,
-        customerName: ['Kipchoge', 'Arrearsson'],
-      }),
+      d: await contract(50_000, 24, FIRST_START, ['Kipchoge', 'Arrearsson']),
     };
     const { db } = t.app.ctx;
     // The fixture activates on the real clock; this book lives on the test clock's dates.
@@ -146,6 +125,9 @@ describe.each(DATABASE_KINDS)('investor portal on %s', (kind) => {
       status: 'active',
       hint: normaliseInvestorCode(code).slice(-4),
       useCount: 0,
+      // The last day it works is the day it was issued for; it stops at that day's end (UTC).
+      expiresOn: '2024-06-30',
+      expiresAt: '2024-07-01T00:00:00.000Z',
     });
     const [row] = await queryRows<{ code_hash: string }>(
       t.app.ctx.db,

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { AuditAction, AuditEntityType } from '../../../contracts/audit';
-import type { InvestorCode, IssueInvestorCodeBody } from '../../../contracts/investor';
+import type { InvestorCode, InvestorScope, IssueInvestorCodeBody } from '../../../contracts/investor';
 import { queryRows } from '../../../db/client';
 import { investorCodes, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
@@ -54,16 +54,21 @@ interface CodeRow {
   useCount: number;
 }
 
+/** A code's scope from its columns (a tag scope without its tag reads as the whole portfolio). */
+const scopeOf = (kind: string, tag: string | null): InvestorScope =>
+  kind === 'tag' && tag ? { kind: 'tag', tag } : { kind: 'portfolio' };
+
 function present(row: CodeRow, now: Date): InvestorCode {
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   return {
     id: row.id,
     label: row.label,
     hint: row.hint,
-    scope:
-      row.scopeKind === 'tag' && row.scopeTag ? { kind: 'tag', tag: row.scopeTag } : { kind: 'portfolio' },
+    scope: scopeOf(row.scopeKind, row.scopeTag),
     status: row.revokedAt ? 'revoked' : new Date(row.expiresAt) <= now ? 'expired' : 'active',
     expiresAt: new Date(row.expiresAt).toISOString(),
+    // Stored as the midnight after the last day it works (see issueInvestorCode).
+    expiresOn: new Date(new Date(row.expiresAt).getTime() - 86_400_000).toISOString().slice(0, 10),
     createdAt: new Date(row.createdAt).toISOString(),
     createdByName: row.createdByName,
     revokedAt: iso(row.revokedAt),
@@ -102,7 +107,7 @@ export async function listInvestorCodes(executor: Executor, now: Date): Promise<
 export async function issueInvestorCode(
   ctx: TxContext,
   actor: Actor,
-  input: IssueInvestorCodeBody & { scope: { kind: 'portfolio' } | { kind: 'tag'; tag: string } },
+  input: IssueInvestorCodeBody & { scope: InvestorScope },
 ): Promise<{ code: string; item: InvestorCode }> {
   const code = newInvestorCode();
   const id = crypto.randomUUID();
@@ -138,20 +143,22 @@ export async function issueInvestorCode(
 /** Revokes a code and ends its sessions; revoking it again changes nothing. */
 export async function revokeInvestorCode(ctx: TxContext, actor: Actor, id: string): Promise<InvestorCode> {
   const now = ctx.clock.now();
-  const [before] = await codeRows(ctx.tx, id);
-  if (!before) throw notFound('Investor code not found');
-  if (before.revokedAt) return present(before, now);
+  const [row] = await codeRows(ctx.tx, id);
+  if (!row) throw notFound('Investor code not found');
+  const before = present(row, now);
+  if (row.revokedAt) return before;
   await ctx.tx.execute(
     sql`UPDATE ${investorCodes} SET revoked_at = ${now.toISOString()}::timestamptz, revoked_by = ${actor.id} WHERE id = ${id}`,
   );
   await endGuestSessionsOf(ctx.tx, { investorCodeId: id });
-  const [row] = await codeRows(ctx.tx, id);
-  const item = present(row as CodeRow, now);
+  // Read again for the revoker's name.
+  const [revoked] = await codeRows(ctx.tx, id);
+  const item = present(revoked as CodeRow, now);
   await writeAudit(ctx.tx, actor, {
     action: AUDIT.revoke,
     entityType: AUDIT.entity,
     entityId: id,
-    before: { status: present(before, now).status },
+    before: { status: before.status },
     after: { status: item.status },
   });
   return item;
@@ -168,7 +175,7 @@ export async function useInvestorCode(
   ctx: TxContext,
   actor: Actor,
   code: string,
-): Promise<{ id: string; label: string; scope: InvestorCode['scope'] }> {
+): Promise<{ id: string; label: string; scope: InvestorScope }> {
   const now = ctx.clock.now();
   const [row] = await queryRows<{ id: string; label: string; scopeKind: string; scopeTag: string | null }>(
     ctx.tx,
@@ -190,7 +197,6 @@ export async function useInvestorCode(
   return {
     id: row.id,
     label: row.label,
-    scope:
-      row.scopeKind === 'tag' && row.scopeTag ? { kind: 'tag', tag: row.scopeTag } : { kind: 'portfolio' },
+    scope: scopeOf(row.scopeKind, row.scopeTag),
   };
 }

@@ -106,8 +106,11 @@ export function summaryOf(currency: string, t: Totals): InvestorSummary {
  * from its own rows.
  */
 export async function investorSummary(ctx: AppContext, scope: InvestorScope): Promise<InvestorSummary> {
-  const org = await organisation(ctx, ctx.db);
-  if (scope.kind === 'tag') return summaryOf(org.currency, await fundTotals(ctx.db, scope.tag, null));
+  if (scope.kind === 'tag') {
+    const org = await organisation(ctx, ctx.db);
+    return summaryOf(org.currency, await fundTotals(ctx.db, scope.tag, null));
+  }
+  // The whole book's currency is the dashboard's (dashboardKpis reads the organisation).
   const kpis = await dashboardKpis(ctx);
   const latest = kpis.points.at(-1);
   const totals = await fundTotals(ctx.db, PORTFOLIO_FUND, latest?.businessDate ?? null);

@@ -132,36 +132,37 @@ export async function investorReportXlsx(report: InvestorReport): Promise<Buffer
     { header: `Value (${currency})`, key: 'value', width: 22, style: { numFmt: format } },
   ];
   const e = report.end;
-  const rows: [string, number | string][] = [
+  // A count or a ratio says so; money and text take the column's format.
+  const COUNT = '0';
+  const RATIO = '0.00%';
+  const rows: [figure: string, value: number | string, numFmt?: string][] = [
     ['Report', `${report.label} - ${scopeText(report.scope)}`],
     ['Period', `${report.from} to ${report.to}`],
     ['Position at the close of', e.asOf ?? 'none'],
-    ['Contracts financed in the period', report.period.contracts],
+    ['Contracts financed in the period', report.period.contracts, COUNT],
     ['Disbursed in the period', major(report.period.disbursed)],
     ['Collected in the period', major(report.period.collected)],
     ['Disbursed (to date)', major(e.disbursed)],
-    ['Contracts financed (to date)', e.contracts],
+    ['Contracts financed (to date)', e.contracts, COUNT],
     ['Collected (to date)', major(e.collected)],
     ['Outstanding principal', major(e.outstanding)],
-    ['Live contracts', e.liveContracts],
+    ['Live contracts', e.liveContracts, COUNT],
     ['PAR30 amount', major(e.par30Amount)],
-    ['PAR30 ratio', e.par30],
+    ['PAR30 ratio', e.par30, RATIO],
     ['PAR90 amount', major(e.par90Amount)],
-    ['PAR90 ratio', e.par90],
-    ['Collection rate', e.collectionRate],
-    ['Yield (interest and fees collected / disbursed)', e.yield],
-    ['Contracts in default', e.defaults.count],
+    ['PAR90 ratio', e.par90, RATIO],
+    ['Collection rate', e.collectionRate, RATIO],
+    ['Yield (interest and fees collected / disbursed)', e.yield, RATIO],
+    ['Contracts in default', e.defaults.count, COUNT],
     ['Principal in default', major(e.defaults.principal)],
-    ['Contracts written off (to date)', e.defaults.writtenOffCount],
+    ['Contracts written off (to date)', e.defaults.writtenOffCount, COUNT],
     ['Principal written off (to date)', major(e.defaults.writtenOffPrincipal)],
-    ['Units repossessed (to date)', e.recoveries.repossessedCount],
+    ['Units repossessed (to date)', e.recoveries.repossessedCount, COUNT],
     ['Principal left by repossessed contracts (to date)', major(e.recoveries.repossessedPrincipal)],
   ];
-  for (const [figure, value] of rows) {
+  for (const [figure, value, numFmt] of rows) {
     const row = summary.addRow({ figure, value });
-    if (/ratio|rate|Yield/.test(figure)) row.getCell('value').numFmt = '0.00%';
-    else if (Number.isInteger(value) && !/Disbursed|Collected|Outstanding|Principal|amount/.test(figure))
-      row.getCell('value').numFmt = '0';
+    if (numFmt) row.getCell('value').numFmt = numFmt;
   }
   const months = workbook.addWorksheet('Cash flows');
   months.columns = [

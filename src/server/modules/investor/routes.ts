@@ -6,7 +6,7 @@ import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { issueInvestorCode, listInvestorCodes, revokeInvestorCode, useInvestorCode } from './codes';
 import { cashFlows, investorSummary, parTrend, vintageCurves } from './figures';
-import { investorReport, investorReportPdf, investorReportXlsx } from './report';
+import { type InvestorReport, investorReport, investorReportPdf, investorReportXlsx } from './report';
 
 /**
  * Guessing a 120-bit code is hopeless; the limit keeps a script from trying (per address), as
@@ -58,20 +58,28 @@ export async function investorRoutes(app: AppInstance): Promise<void> {
   route(app, endpoints.vintages, investor, (request) => vintageCurves(ctx, investorSessionOf(request).scope));
   route(app, endpoints.parTrend, investor, (request) => parTrend(ctx, investorSessionOf(request).scope));
 
-  route(app, endpoints.reportPdf, investor, async (request, reply) => {
-    const { from, to } = request.query;
-    const report = await investorReport(ctx, investorSessionOf(request), from, to);
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="investor-report-${from}-${to}.pdf"`)
-      .send(Buffer.from(await investorReportPdf(report)));
-  });
-  route(app, endpoints.reportXlsx, investor, async (request, reply) => {
-    const { from, to } = request.query;
-    const report = await investorReport(ctx, investorSessionOf(request), from, to);
-    return reply
-      .type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="investor-report-${from}-${to}.xlsx"`)
-      .send(await investorReportXlsx(report));
-  });
+  // The report as a PDF or a workbook: the same figures, the file named alike.
+  const reports = [
+    {
+      endpoint: endpoints.reportPdf,
+      extension: 'pdf',
+      type: 'application/pdf',
+      render: async (report: InvestorReport) => Buffer.from(await investorReportPdf(report)),
+    },
+    {
+      endpoint: endpoints.reportXlsx,
+      extension: 'xlsx',
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      render: investorReportXlsx,
+    },
+  ];
+  for (const { endpoint, extension, type, render } of reports)
+    route(app, endpoint, investor, async (request, reply) => {
+      const { from, to } = request.query;
+      const report = await investorReport(ctx, investorSessionOf(request), from, to);
+      return reply
+        .type(type)
+        .header('content-disposition', `attachment; filename="investor-report-${from}-${to}.${extension}"`)
+        .send(await render(report));
+    });
 }

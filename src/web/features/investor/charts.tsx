@@ -47,6 +47,29 @@ const Empty = () => (
   </p>
 );
 
+/** The charts' drawing area, described for screen readers by `label`. */
+function ChartSvg({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={label}>
+      {children}
+    </svg>
+  );
+}
+
+/** The x axis' two end labels, under the plot. */
+function AxisEnds({ start, end }: { start: ReactNode; end: ReactNode }) {
+  return (
+    <>
+      <text x={PAD.left} y={H - 8} fontSize={22} className="fill-muted-foreground">
+        {start}
+      </text>
+      <text x={W - PAD.right} y={H - 8} fontSize={22} textAnchor="end" className="fill-muted-foreground">
+        {end}
+      </text>
+    </>
+  );
+}
+
 function CashFlowChart() {
   const q = useQuery({
     queryKey: queryKeys.investor.cashFlows(),
@@ -62,12 +85,7 @@ function CashFlowChart() {
   const labelEvery = Math.ceil(months.length / 6);
   return (
     <figure data-testid="chart-cash-flows">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        className="h-auto w-full"
-        role="img"
-        aria-label="Disbursed and collected per month"
-      >
+      <ChartSvg label="Disbursed and collected per month">
         {months.map((m, i) => {
           const x = PAD.left + i * slot + slot * 0.1;
           return (
@@ -101,7 +119,7 @@ function CashFlowChart() {
             </g>
           );
         })}
-      </svg>
+      </ChartSvg>
       <figcaption className="flex gap-4 text-muted-foreground text-xs">
         <Legend colour={COLOURS[1]} label="Disbursed" />
         <Legend colour={COLOURS[3]} label="Collected" />
@@ -135,14 +153,23 @@ function Legend({ colour, label }: { colour: string | undefined; label: string }
   );
 }
 
-/** Lines through (x 0..1, y 0..top) points. */
-function path(points: readonly { x: number; y: number }[], top: number): string {
-  return points
+/** A line through (x 0..1, y 0..top) points. */
+function Line({
+  points,
+  top,
+  colour,
+}: {
+  points: readonly { x: number; y: number }[];
+  top: number;
+  colour: string | undefined;
+}) {
+  const d = points
     .map(
       (p, i) =>
         `${i ? 'L' : 'M'}${(PAD.left + p.x * innerW).toFixed(1)},${(PAD.top + innerH - (p.y / top) * innerH).toFixed(1)}`,
     )
     .join('');
+  return <path d={d} fill="none" stroke={colour} strokeWidth={2} />;
 }
 
 function VintageChart() {
@@ -158,31 +185,17 @@ function VintageChart() {
   const top = Math.max(0.1, ...vintages.flatMap((v) => v.points.map((p) => p.ratio)));
   return (
     <figure data-testid="chart-vintages">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        className="h-auto w-full"
-        role="img"
-        aria-label="Collected over disbursed by month on book, per start month"
-      >
+      <ChartSvg label="Collected over disbursed by month on book, per start month">
         {vintages.map((v, i) => (
-          <path
+          <Line
             key={v.vintage}
-            d={path(
-              v.points.map((p) => ({ x: p.monthsOnBook / span, y: p.ratio })),
-              top,
-            )}
-            fill="none"
-            stroke={COLOURS[i % COLOURS.length]}
-            strokeWidth={2}
+            points={v.points.map((p) => ({ x: p.monthsOnBook / span, y: p.ratio }))}
+            top={top}
+            colour={COLOURS[i % COLOURS.length]}
           />
         ))}
-        <text x={PAD.left} y={H - 8} fontSize={22} className="fill-muted-foreground">
-          month 0
-        </text>
-        <text x={W - PAD.right} y={H - 8} fontSize={22} textAnchor="end" className="fill-muted-foreground">
-          month {span}
-        </text>
-      </svg>
+        <AxisEnds start="month 0" end={`month ${span}`} />
+      </ChartSvg>
       <figcaption className="flex flex-wrap gap-3 text-muted-foreground text-xs">
         {vintages.map((v, i) => (
           <Legend
@@ -209,37 +222,11 @@ function ParTrendChart() {
   const x = (i: number) => (points.length > 1 ? i / (points.length - 1) : 0.5);
   return (
     <figure data-testid="chart-par-trend">
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        className="h-auto w-full"
-        role="img"
-        aria-label="PAR30 and PAR90 by closed date"
-      >
-        <path
-          d={path(
-            points.map((p, i) => ({ x: x(i), y: p.par30 })),
-            top,
-          )}
-          fill="none"
-          stroke={COLOURS[2]}
-          strokeWidth={2}
-        />
-        <path
-          d={path(
-            points.map((p, i) => ({ x: x(i), y: p.par90 })),
-            top,
-          )}
-          fill="none"
-          stroke={COLOURS[4]}
-          strokeWidth={2}
-        />
-        <text x={PAD.left} y={H - 8} fontSize={22} className="fill-muted-foreground">
-          {points[0]?.date}
-        </text>
-        <text x={W - PAD.right} y={H - 8} fontSize={22} textAnchor="end" className="fill-muted-foreground">
-          {points.at(-1)?.date}
-        </text>
-      </svg>
+      <ChartSvg label="PAR30 and PAR90 by closed date">
+        <Line points={points.map((p, i) => ({ x: x(i), y: p.par30 }))} top={top} colour={COLOURS[2]} />
+        <Line points={points.map((p, i) => ({ x: x(i), y: p.par90 }))} top={top} colour={COLOURS[4]} />
+        <AxisEnds start={points[0]?.date} end={points.at(-1)?.date} />
+      </ChartSvg>
       <figcaption className="flex flex-wrap gap-3 text-muted-foreground text-xs">
         <Legend colour={COLOURS[2]} label="PAR30" />
         <Legend colour={COLOURS[4]} label="PAR90" />

@@ -10,9 +10,10 @@ import { TableCell, TableRow } from '@/web/components/ui/table';
 import { WholeListTable } from '@/web/features/admin-users/whole-list-table';
 import { toast } from '@/web/hooks/use-toast';
 import { api, apiOrNull } from '@/web/lib/api';
-import { formatDateTime, formatDay } from '@/web/lib/format';
+import { formatBusinessDate, formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
+import { scopeLabel } from './scope-label';
 
 const STATUS: Record<InvestorCode['status'], { label: string; variant: BadgeProps['variant'] }> = {
   active: { label: 'Active', variant: 'success' },
@@ -65,9 +66,7 @@ export function CodesTable() {
           <TableRow key={code.id} data-testid={`row-investor-code-${code.id}`}>
             <TableCell className="font-medium">{code.label}</TableCell>
             <TableCell className="font-mono text-muted-foreground">…{code.hint}</TableCell>
-            <TableCell>
-              {code.scope.kind === 'tag' ? `Fund “${code.scope.tag}”` : 'Whole portfolio'}
-            </TableCell>
+            <TableCell>{scopeLabel(code.scope)}</TableCell>
             <TableCell>
               <Badge
                 variant={STATUS[code.status].variant}
@@ -76,7 +75,7 @@ export function CodesTable() {
                 {STATUS[code.status].label}
               </Badge>
             </TableCell>
-            <TableCell className="text-muted-foreground">{formatDay(code.expiresAt)}</TableCell>
+            <TableCell className="text-muted-foreground">{formatBusinessDate(code.expiresOn)}</TableCell>
             <TableCell className="text-muted-foreground">
               {formatDateTime(code.lastUsedAt, 'Never')}
             </TableCell>

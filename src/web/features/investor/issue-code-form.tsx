@@ -177,8 +177,8 @@ function IssuedCodeDialog({
         <DialogHeader>
           <DialogTitle>Investor code for {issued?.item.label}</DialogTitle>
           <DialogDescription>
-            Copy it now: it is shown only this once. It works until {issued?.item.expiresAt.slice(0, 10)} (end
-            of day, UTC) unless you revoke it.
+            Copy it now: it is shown only this once. It works until {issued?.item.expiresOn} (end of day, UTC)
+            unless you revoke it.
           </DialogDescription>
         </DialogHeader>
         <div className="flex flex-col gap-2 sm:flex-row">

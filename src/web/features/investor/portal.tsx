@@ -10,6 +10,7 @@ import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { InvestorKpiCards } from './kpi-cards';
 import { ReportDownload } from './report-download';
+import { scopeLabel } from './scope-label';
 import { InvestorSignIn } from './sign-in';
 
 // The charts are their own chunk: the sign-in and the figures do not wait for them.
@@ -26,8 +27,7 @@ export function InvestorPortal() {
       </p>
     );
   if (!me.data) return <InvestorSignIn />;
-  const scope = me.data.scope.kind === 'tag' ? `Fund “${me.data.scope.tag}”` : 'Whole portfolio';
-  return <SignedIn label={me.data.label} scope={scope} />;
+  return <SignedIn label={me.data.label} scope={scopeLabel(me.data.scope)} />;
 }
 
 function SignedIn({ label, scope }: { label: string; scope: string }) {
@@ -72,16 +72,14 @@ function SignedIn({ label, scope }: { label: string; scope: string }) {
           {errorMessage(summary.error)}
         </p>
       )}
-      {summary.data ? (
-        summary.data.asOf ? (
-          <InvestorKpiCards summary={summary.data} />
-        ) : (
-          <p className="text-muted-foreground">
-            No business date has been closed yet: figures appear after the first close.
-          </p>
-        )
-      ) : (
+      {!summary.data ? (
         <Skeleton className="h-40 w-full" />
+      ) : asOf ? (
+        <InvestorKpiCards summary={summary.data} />
+      ) : (
+        <p className="text-muted-foreground">
+          No business date has been closed yet: figures appear after the first close.
+        </p>
       )}
       <Suspense fallback={<Skeleton className="h-64 w-full" />}>
         <InvestorCharts />

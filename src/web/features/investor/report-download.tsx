@@ -1,5 +1,5 @@
 import { FileSpreadsheet, FileText } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { investorEndpoints } from '@/contracts/investor';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
@@ -19,58 +19,69 @@ export function ReportDownload({ asOf }: { asOf: string | null }) {
   return (
     <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
       <div className="grid grid-cols-2 gap-3">
-        <div className="grid gap-1.5">
-          <Label htmlFor="report-from">From</Label>
-          <Input
-            id="report-from"
-            type="date"
-            value={from}
-            onChange={(e) => setFrom(e.target.value)}
-            data-testid="input-report-from"
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="report-to">To</Label>
-          <Input
-            id="report-to"
-            type="date"
-            value={to}
-            onChange={(e) => setTo(e.target.value)}
-            data-testid="input-report-to"
-          />
-        </div>
+        <DateInput id="from" label="From" value={from} onChange={setFrom} />
+        <DateInput id="to" label="To" value={to} onChange={setTo} />
       </div>
       <div className="grid grid-cols-2 gap-3 sm:flex">
-        <Button
-          asChild
-          variant="default"
-          aria-disabled={!valid}
-          className={valid ? '' : 'pointer-events-none opacity-50'}
-        >
-          <a
-            href={endpointUrl(investorEndpoints.reportPdf, { query })}
-            download
-            data-testid="link-report-pdf"
-          >
-            <FileText aria-hidden="true" /> PDF report
-          </a>
-        </Button>
-        <Button
-          asChild
-          variant="outline"
-          aria-disabled={!valid}
-          className={valid ? '' : 'pointer-events-none opacity-50'}
-        >
-          <a
-            href={endpointUrl(investorEndpoints.reportXlsx, { query })}
-            download
-            data-testid="link-report-xlsx"
-          >
-            <FileSpreadsheet aria-hidden="true" /> Spreadsheet
-          </a>
-        </Button>
+        <ReportLink href={endpointUrl(investorEndpoints.reportPdf, { query })} kind="pdf" valid={valid}>
+          <FileText aria-hidden="true" /> PDF report
+        </ReportLink>
+        <ReportLink href={endpointUrl(investorEndpoints.reportXlsx, { query })} kind="xlsx" valid={valid}>
+          <FileSpreadsheet aria-hidden="true" /> Spreadsheet
+        </ReportLink>
       </div>
       {!valid && <p className="text-destructive text-xs">The period’s start must not be after its end.</p>}
     </div>
+  );
+}
+
+function DateInput({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: 'from' | 'to';
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={`report-${id}`}>{label}</Label>
+      <Input
+        id={`report-${id}`}
+        type="date"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid={`input-report-${id}`}
+      />
+    </div>
+  );
+}
+
+/** A download link styled as a button; the PDF is the primary one. Disabled while the period is not valid. */
+function ReportLink({
+  href,
+  kind,
+  valid,
+  children,
+}: {
+  href: string;
+  kind: 'pdf' | 'xlsx';
+  valid: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      asChild
+      variant={kind === 'pdf' ? 'default' : 'outline'}
+      aria-disabled={!valid}
+      className={valid ? '' : 'pointer-events-none opacity-50'}
+    >
+      <a href={href} download data-testid={`link-report-${kind}`}>
+        {children}
+      </a>
+    </Button>
   );
 }
