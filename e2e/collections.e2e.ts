@@ -1,9 +1,9 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../src/domain';
-import { SAMPLE_FILES } from '../tests/support/multipart';
+import { type Api, activeContract, api, joinStaff, registerOwner } from './support/book';
 import { accessibilityViolations, screenshot } from './support/browser';
-import { manager, owner, type Person } from './support/session';
+import { manager, type Person } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
 /**
@@ -25,109 +25,33 @@ const collector: Person = {
   password: 'collector passphrase 1',
 };
 
-/** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
-async function api(request: APIRequestContext) {
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const call = async (method: 'post' | 'put' | 'get', url: string, data?: unknown, status = 200) => {
-    const response = await request[method](url, {
-      headers: { 'x-csrf-token': csrfToken },
-      ...(data === undefined ? {} : { data }),
-    });
-    if (response.status() !== status)
-      throw new Error(`${method} ${url}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  return {
-    csrfToken,
-    post: (url: string, data?: unknown, status = 201) => call('post', url, data, status),
-    put: (url: string, data?: unknown) => call('put', url, data),
-    get: (url: string) => call('get', url),
-  };
-}
-
 let contractId = '';
 let contractNumber = '';
-let admin: Awaited<ReturnType<typeof api>>;
+let admin: Api;
 
 /** The owner, a manager and a collector, and an active monthly contract in arrears. */
 async function setUpBook(): Promise<void> {
-  const ownerSession = await suite.open();
-  const request = ownerSession.context.request;
-  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
-  admin = await api(request);
+  ({ admin } = await registerOwner(suite));
   const clients: Record<string, APIRequestContext> = {};
   for (const [person, role] of [
     [manager, 'manager'],
     [collector, 'collector'],
   ] as const) {
-    const invite = await admin.post('/api/invites', { email: person.email, role });
-    const context = await suite.browser.newContext({ baseURL: suite.url });
-    const joined = await context.request.post('/api/register', {
-      data: { ...person, inviteToken: invite.token },
-    });
-    expect(joined.status(), await joined.text()).toBe(201);
+    const context = await joinStaff(suite, admin, person, role);
     clients[role] = context.request;
   }
-  const managerApi = await api(clients.manager as APIRequestContext);
-  const customer = await admin.post('/api/customers', {
-    firstName: 'Juma',
-    lastName: 'Kariuki',
-    phone: '+254722000111',
-    monthlyIncome: 60_000,
-    region: 'Central',
-  });
-  for (const [type, buffer, mimeType] of [
-    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-    ['selfie', SAMPLE_FILES.png, 'image/png'],
-  ] as const) {
-    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
-      headers: { 'x-csrf-token': admin.csrfToken },
-      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
-    });
-    expect(uploaded.status(), await uploaded.text()).toBe(201);
-    const { document } = (await uploaded.json()) as { document: { id: string } };
-    await managerApi.post(
-      `/api/customers/${customer.id}/documents/${document.id}/review`,
-      { decision: 'verify' },
-      200,
-    );
-  }
-  const model = await admin.post('/api/device-models', {
-    make: 'Tecno',
-    model: 'Spark 20',
-    category: 'smartphone',
-    retailPrice: 150_000,
-    costPrice: 90_000,
-    controlKind: 'lock_api',
-  });
-  const device = await admin.post('/api/devices', { serialNumber: 'TS20-0042', modelId: model.id });
-  const plan = await admin.post('/api/service-plans', {
-    code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
-    lockAfterDays: 7,
-  });
-  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
-  const contract = await admin.post('/api/contracts', {
-    customerId: customer.id,
-    deviceId: device.id,
-    planId: plan.id,
-    deposit: 25_000,
-    term: 4,
-  });
-  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
-  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
-  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
-  contractId = contract.id;
-  contractNumber = contract.number;
+  ({ contractId, contractNumber } = await activeContract(
+    admin,
+    await api(clients.manager as APIRequestContext),
+    {
+      customer: { firstName: 'Juma', lastName: 'Kariuki', phone: '+254722000111', region: 'Central' },
+      controlKind: 'lock_api',
+      serialNumber: 'TS20-0042',
+      plan: { lockAfterDays: 7 },
+    },
+  ));
   // Five days past the first due date: the days between are closed, the case scored.
-  const active = await admin.get(`/api/contracts/${contract.id}`);
+  const active = await admin.get(`/api/contracts/${contractId}`);
   await admin.put('/api/business-date', { businessDate: addDays(active.firstDueDate, 5) });
   for (const client of Object.values(clients)) await client.dispose();
 }

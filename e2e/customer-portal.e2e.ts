@@ -1,8 +1,7 @@
-import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILES } from '../tests/support/multipart';
+import { type Api, activeContract, api, joinStaff, registerOwner } from './support/book';
 import { accessibilityViolations, PHONE, screenshot } from './support/browser';
-import { manager, owner } from './support/session';
+import { manager } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
 /**
@@ -13,100 +12,17 @@ import { startBrowserSuite } from './support/suite';
 const suite = startBrowserSuite({ MPESA_SIMULATOR_DELAY_MS: '200' });
 const CUSTOMER_PHONE = '+254712345678';
 
-/** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
-async function api(request: APIRequestContext) {
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const call = async (method: 'post' | 'get', url: string, data?: unknown, status = 0) => {
-    const response = await request[method](url, {
-      headers: { 'x-csrf-token': csrfToken },
-      ...(data === undefined ? {} : { data }),
-    });
-    const expected = status || (method === 'post' ? 201 : 200);
-    if (response.status() !== expected)
-      throw new Error(`${method} ${url}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  return {
-    csrfToken,
-    post: (url: string, data?: unknown, status?: number) => call('post', url, data, status),
-    get: (url: string) => call('get', url),
-  };
-}
-
 /** The owner (who reads the outbox), a manager who approves, and an active OpenPAYGO contract. */
-async function setUpBook(): Promise<{ owner: Awaited<ReturnType<typeof api>>; contractNumber: string }> {
-  const ownerSession = await suite.open();
-  const request = ownerSession.context.request;
-  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
-  const admin = await api(request);
-  const invite = await admin.post('/api/invites', { email: manager.email, role: 'manager' });
-  const managerContext = await suite.browser.newContext({ baseURL: suite.url });
-  const joined = await managerContext.request.post('/api/register', {
-    data: { ...manager, inviteToken: invite.token },
-  });
-  expect(joined.status(), await joined.text()).toBe(201);
-  const managerApi = await api(managerContext.request);
-
-  const customer = await admin.post('/api/customers', {
-    firstName: 'Amina',
-    lastName: 'Wanjiru',
-    phone: CUSTOMER_PHONE,
-    monthlyIncome: 60_000,
-    consents: { sms: true },
-  });
-  for (const [type, buffer, mimeType] of [
-    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-    ['selfie', SAMPLE_FILES.png, 'image/png'],
-  ] as const) {
-    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
-      headers: { 'x-csrf-token': admin.csrfToken },
-      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
-    });
-    expect(uploaded.status(), await uploaded.text()).toBe(201);
-    const { document } = (await uploaded.json()) as { document: { id: string } };
-    await managerApi.post(
-      `/api/customers/${customer.id}/documents/${document.id}/review`,
-      { decision: 'verify' },
-      200,
-    );
-  }
-  const model = await admin.post('/api/device-models', {
-    make: 'Tecno',
-    model: 'Spark 20',
-    category: 'smartphone',
-    retailPrice: 150_000,
-    costPrice: 90_000,
+async function setUpBook(): Promise<{ owner: Api; contractNumber: string }> {
+  const { admin } = await registerOwner(suite);
+  const managerContext = await joinStaff(suite, admin, manager, 'manager');
+  const { contractNumber } = await activeContract(admin, await api(managerContext.request), {
+    customer: { phone: CUSTOMER_PHONE, consents: { sms: true } },
     controlKind: 'openpaygo',
-  });
-  const device = await admin.post('/api/devices', {
     serialNumber: 'TS20-0101',
-    modelId: model.id,
-    control: { kind: 'openpaygo', secretKey: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' },
   });
-  const plan = await admin.post('/api/service-plans', {
-    code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
-  });
-  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
-  const contract = await admin.post('/api/contracts', {
-    customerId: customer.id,
-    deviceId: device.id,
-    planId: plan.id,
-    deposit: 25_000,
-    term: 4,
-  });
-  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
-  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
-  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
   await managerContext.close();
-  return { owner: admin, contractNumber: contract.number };
+  return { owner: admin, contractNumber };
 }
 
 describe('customer portal on a phone in Chromium', () => {

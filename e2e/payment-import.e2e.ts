@@ -1,8 +1,8 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILES } from '../tests/support/multipart';
+import { activeContract, api, joinStaff, registerOwner } from './support/book';
 import { accessibilityViolations, screenshot } from './support/browser';
-import { expectPath, manager, owner, type Person } from './support/session';
+import { expectPath, manager, type Person } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
 /**
@@ -21,104 +21,26 @@ const finance: Person = {
   password: 'finance passphrase 1',
 };
 
-/** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
-async function api(request: APIRequestContext) {
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const post = async (url: string, data?: unknown, status = 201) => {
-    const response = await request.post(url, {
-      headers: { 'x-csrf-token': csrfToken },
-      ...(data === undefined ? {} : { data }),
-    });
-    if (response.status() !== status)
-      throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  return { csrfToken, post };
-}
-
 let contractNumber = '';
 
 /** The owner, a manager and a finance user, and one active contract. */
 async function setUpBook(): Promise<void> {
-  const ownerSession = await suite.open();
-  const request = ownerSession.context.request;
-  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
-  const admin = await api(request);
+  const { session, admin } = await registerOwner(suite);
   const clients: APIRequestContext[] = [];
   let managerRequest: APIRequestContext | undefined;
   for (const [person, role] of [
     [manager, 'manager'],
     [finance, 'finance'],
   ] as const) {
-    const invite = await admin.post('/api/invites', { email: person.email, role });
-    const context = await suite.browser.newContext({ baseURL: suite.url });
-    const joined = await context.request.post('/api/register', {
-      data: { ...person, inviteToken: invite.token },
-    });
-    expect(joined.status(), await joined.text()).toBe(201);
+    const context = await joinStaff(suite, admin, person, role);
     clients.push(context.request);
     if (role === 'manager') managerRequest = context.request;
   }
-  const managerApi = await api(managerRequest as APIRequestContext);
-  const customer = await admin.post('/api/customers', {
-    firstName: 'Amina',
-    lastName: 'Wanjiru',
-    phone: '+254712345678',
-    monthlyIncome: 60_000,
-  });
-  for (const [type, buffer, mimeType] of [
-    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-    ['selfie', SAMPLE_FILES.png, 'image/png'],
-  ] as const) {
-    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
-      headers: { 'x-csrf-token': admin.csrfToken },
-      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
-    });
-    expect(uploaded.status(), await uploaded.text()).toBe(201);
-    const { document } = (await uploaded.json()) as { document: { id: string } };
-    await managerApi.post(
-      `/api/customers/${customer.id}/documents/${document.id}/review`,
-      { decision: 'verify' },
-      200,
-    );
-  }
-  const model = await admin.post('/api/device-models', {
-    make: 'Tecno',
-    model: 'Spark 20',
-    category: 'smartphone',
-    retailPrice: 150_000,
-    costPrice: 90_000,
+  ({ contractNumber } = await activeContract(admin, await api(managerRequest as APIRequestContext), {
     controlKind: 'openpaygo',
-  });
-  const device = await admin.post('/api/devices', {
     serialNumber: 'TS20-0001',
-    modelId: model.id,
-    control: { kind: 'openpaygo', secretKey: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' },
-  });
-  const plan = await admin.post('/api/service-plans', {
-    code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
-  });
-  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
-  const contract = await admin.post('/api/contracts', {
-    customerId: customer.id,
-    deviceId: device.id,
-    planId: plan.id,
-    deposit: 25_000,
-    term: 4,
-  });
-  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
-  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
-  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
-  contractNumber = contract.number;
-  await ownerSession.context.close();
+  }));
+  await session.context.close();
   for (const client of clients) await client.dispose();
 }
 

@@ -1,8 +1,8 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILES } from '../tests/support/multipart';
+import { activeContract, api, joinStaff, registerOwner } from './support/book';
 import { accessibilityViolations, screenshot } from './support/browser';
-import { agent, expectPath, manager, owner, type Person } from './support/session';
+import { agent, expectPath, manager, type Person } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
 /**
@@ -27,40 +27,13 @@ const financeB: Person = {
   password: 'finance passphrase 2',
 };
 
-/** JSON calls with the context's cookies and a CSRF token, as the browser app makes them. */
-async function api(request: APIRequestContext) {
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const call = async (
-    method: 'post' | 'get',
-    url: string,
-    data?: unknown,
-    status = method === 'post' ? 201 : 200,
-  ) => {
-    const response = await request[method](url, {
-      headers: { 'x-csrf-token': csrfToken },
-      ...(data === undefined ? {} : { data }),
-    });
-    if (response.status() !== status)
-      throw new Error(`${method} ${url}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  return {
-    csrfToken,
-    post: (url: string, data?: unknown, status?: number) => call('post', url, data, status),
-    get: (url: string) => call('get', url),
-  };
-}
-
 let contractId = '';
 let contractNumber = '';
 let receiptPath = '';
 
 /** The owner, the invited staff, and an active contract (customer, OpenPAYGO phone, plan). */
 async function setUpBook(): Promise<void> {
-  const ownerSession = await suite.open();
-  const request = ownerSession.context.request;
-  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
-  const admin = await api(request);
+  const { session, admin } = await registerOwner(suite);
   const clients: Record<string, APIRequestContext> = {};
   for (const [person, role] of [
     [manager, 'manager'],
@@ -68,76 +41,15 @@ async function setUpBook(): Promise<void> {
     [financeA, 'finance'],
     [financeB, 'finance'],
   ] as const) {
-    const invite = await admin.post('/api/invites', { email: person.email, role });
-    const context = await suite.browser.newContext({ baseURL: suite.url });
-    const joined = await context.request.post('/api/register', {
-      data: { ...person, inviteToken: invite.token },
-    });
-    expect(joined.status(), await joined.text()).toBe(201);
+    const context = await joinStaff(suite, admin, person, role);
     clients[role === 'finance' ? person.email : role] = context.request;
   }
-  const managerApi = await api(clients.manager as APIRequestContext);
-
-  const customer = await admin.post('/api/customers', {
-    firstName: 'Amina',
-    lastName: 'Wanjiru',
-    phone: '+254712345678',
-    monthlyIncome: 60_000,
-  });
-  for (const [type, buffer, mimeType] of [
-    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-    ['selfie', SAMPLE_FILES.png, 'image/png'],
-  ] as const) {
-    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
-      headers: { 'x-csrf-token': admin.csrfToken },
-      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
-    });
-    expect(uploaded.status(), await uploaded.text()).toBe(201);
-    const { document } = (await uploaded.json()) as { document: { id: string } };
-    await managerApi.post(
-      `/api/customers/${customer.id}/documents/${document.id}/review`,
-      { decision: 'verify' },
-      200,
-    );
-  }
-  const model = await admin.post('/api/device-models', {
-    make: 'Tecno',
-    model: 'Spark 20',
-    category: 'smartphone',
-    retailPrice: 150_000,
-    costPrice: 90_000,
-    controlKind: 'openpaygo',
-  });
-  const device = await admin.post('/api/devices', {
-    serialNumber: 'TS20-0001',
-    modelId: model.id,
-    control: { kind: 'openpaygo', secretKey: 'a1b2c3d4e5f60718293a4b5c6d7e8f90' },
-  });
-  const plan = await admin.post('/api/service-plans', {
-    code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
-  });
-  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
-  const contract = await admin.post('/api/contracts', {
-    customerId: customer.id,
-    deviceId: device.id,
-    planId: plan.id,
-    deposit: 25_000,
-    term: 4,
-  });
-  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
-  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
-  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
-  contractId = contract.id;
-  contractNumber = contract.number;
-  await ownerSession.context.close();
+  ({ contractId, contractNumber } = await activeContract(
+    admin,
+    await api(clients.manager as APIRequestContext),
+    { controlKind: 'openpaygo', serialNumber: 'TS20-0001' },
+  ));
+  await session.context.close();
   for (const client of Object.values(clients)) await client.dispose();
 }
 

@@ -1,8 +1,8 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILES } from '../tests/support/multipart';
+import { activeContract, api, joinStaff, registerOwner } from './support/book';
 import { accessibilityViolations, screenshot } from './support/browser';
-import { manager, owner, type Person } from './support/session';
+import { manager, type Person } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
 /**
@@ -20,103 +20,29 @@ const collector: Person = {
   password: 'collector passphrase 1',
 };
 
-async function api(request: APIRequestContext) {
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const post = async (url: string, data?: unknown, status = 201) => {
-    const response = await request.post(url, {
-      headers: { 'x-csrf-token': csrfToken },
-      ...(data === undefined ? {} : { data }),
-    });
-    if (response.status() !== status)
-      throw new Error(`post ${url}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  return { csrfToken, post };
-}
-
 let contractId = '';
 let contractNumber = '';
 let deviceId = '';
 
 /** The owner, a manager and a collector, and an active contract. */
 async function setUpBook(): Promise<void> {
-  const ownerSession = await suite.open();
-  const request = ownerSession.context.request;
-  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
-  const admin = await api(request);
+  const { session, admin } = await registerOwner(suite);
   const contexts: APIRequestContext[] = [];
   let managerRequest: APIRequestContext | undefined;
   for (const [person, role] of [
     [manager, 'manager'],
     [collector, 'collector'],
   ] as const) {
-    const invite = await admin.post('/api/invites', { email: person.email, role });
-    const context = await suite.browser.newContext({ baseURL: suite.url });
-    const joined = await context.request.post('/api/register', {
-      data: { ...person, inviteToken: invite.token },
-    });
-    expect(joined.status(), await joined.text()).toBe(201);
+    const context = await joinStaff(suite, admin, person, role);
     contexts.push(context.request);
     if (role === 'manager') managerRequest = context.request;
   }
-  const managerApi = await api(managerRequest as APIRequestContext);
-  const customer = await admin.post('/api/customers', {
-    firstName: 'Amina',
-    lastName: 'Wanjiru',
-    phone: '+254712345678',
-    monthlyIncome: 60_000,
-  });
-  for (const [type, buffer, mimeType] of [
-    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-    ['selfie', SAMPLE_FILES.png, 'image/png'],
-  ] as const) {
-    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
-      headers: { 'x-csrf-token': admin.csrfToken },
-      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
-    });
-    expect(uploaded.status(), await uploaded.text()).toBe(201);
-    const { document } = (await uploaded.json()) as { document: { id: string } };
-    await managerApi.post(
-      `/api/customers/${customer.id}/documents/${document.id}/review`,
-      { decision: 'verify' },
-      200,
-    );
-  }
-  const model = await admin.post('/api/device-models', {
-    make: 'Tecno',
-    model: 'Spark 20',
-    category: 'smartphone',
-    retailPrice: 150_000,
-    costPrice: 90_000,
-    controlKind: 'none',
-  });
-  const device = await admin.post('/api/devices', { serialNumber: 'TS20-0042', modelId: model.id });
-  const plan = await admin.post('/api/service-plans', {
-    code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
-  });
-  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
-  const contract = await admin.post('/api/contracts', {
-    customerId: customer.id,
-    deviceId: device.id,
-    planId: plan.id,
-    deposit: 25_000,
-    term: 4,
-  });
-  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
-  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
-  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
-  contractId = contract.id;
-  contractNumber = contract.number;
-  deviceId = device.id;
-  await ownerSession.context.close();
+  ({ contractId, contractNumber, deviceId } = await activeContract(
+    admin,
+    await api(managerRequest as APIRequestContext),
+    { controlKind: 'none', serialNumber: 'TS20-0042' },
+  ));
+  await session.context.close();
   for (const context of contexts) await context.dispose();
 }
 

@@ -1,6 +1,5 @@
-import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILES } from '../tests/support/multipart';
+import { activeContract, api, joinStaff, registerOwner } from './support/book';
 import { accessibilityViolations } from './support/browser';
 import { manager, owner } from './support/session';
 import { startBrowserSuite } from './support/suite';
@@ -13,103 +12,21 @@ import { startBrowserSuite } from './support/suite';
  */
 const suite = startBrowserSuite();
 
-async function api(request: APIRequestContext) {
-  const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };
-  const call = async (
-    method: 'post' | 'get',
-    url: string,
-    data?: unknown,
-    status = method === 'post' ? 201 : 200,
-  ) => {
-    const response = await request[method](url, {
-      headers: { 'x-csrf-token': csrfToken },
-      ...(data === undefined ? {} : { data }),
-    });
-    if (response.status() !== status)
-      throw new Error(`${method} ${url}: ${response.status()} ${await response.text()}`);
-    return response.json();
-  };
-  return {
-    csrfToken,
-    post: (url: string, data?: unknown, status?: number) => call('post', url, data, status),
-    get: (url: string) => call('get', url),
-  };
-}
-
 const PHONE = '+254712345678';
 
 /** The owner (the customer's agent), a manager to approve, and an active contract. */
 async function setUpBook(): Promise<{ contractNumber: string }> {
-  const session = await suite.open();
-  const request = session.context.request;
-  expect((await request.post('/api/register', { data: owner })).status()).toBe(201);
-  const admin = await api(request);
+  const { session, admin } = await registerOwner(suite);
   const me = (await admin.get('/api/user')) as { id: string };
-  const invite = await admin.post('/api/invites', { email: manager.email, role: 'manager' });
-  const managerContext = await suite.browser.newContext({ baseURL: suite.url });
-  const joined = await managerContext.request.post('/api/register', {
-    data: { ...manager, inviteToken: invite.token },
-  });
-  expect(joined.status(), await joined.text()).toBe(201);
-  const managerApi = await api(managerContext.request);
-
-  const customer = await admin.post('/api/customers', {
-    firstName: 'Amina',
-    lastName: 'Wanjiru',
-    phone: PHONE,
-    monthlyIncome: 60_000,
-    assignedAgentId: me.id,
-  });
-  for (const [type, buffer, mimeType] of [
-    ['id_front', SAMPLE_FILES.jpeg, 'image/jpeg'],
-    ['selfie', SAMPLE_FILES.png, 'image/png'],
-  ] as const) {
-    const uploaded = await request.post(`/api/customers/${customer.id}/documents`, {
-      headers: { 'x-csrf-token': admin.csrfToken },
-      multipart: { type, file: { name: `${type}.bin`, mimeType, buffer } },
-    });
-    expect(uploaded.status(), await uploaded.text()).toBe(201);
-    const { document } = (await uploaded.json()) as { document: { id: string } };
-    await managerApi.post(
-      `/api/customers/${customer.id}/documents/${document.id}/review`,
-      { decision: 'verify' },
-      200,
-    );
-  }
-  const model = await admin.post('/api/device-models', {
-    make: 'Tecno',
-    model: 'Spark 20',
-    category: 'smartphone',
-    retailPrice: 150_000,
-    costPrice: 90_000,
+  const managerContext = await joinStaff(suite, admin, manager, 'manager');
+  const { contractNumber } = await activeContract(admin, await api(managerContext.request), {
+    customer: { phone: PHONE, assignedAgentId: me.id },
     controlKind: 'none',
+    serialNumber: 'TS20-WA-1',
   });
-  const device = await admin.post('/api/devices', { serialNumber: 'TS20-WA-1', modelId: model.id });
-  const plan = await admin.post('/api/service-plans', {
-    code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
-  });
-  await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);
-  const contract = await admin.post('/api/contracts', {
-    customerId: customer.id,
-    deviceId: device.id,
-    planId: plan.id,
-    deposit: 25_000,
-    term: 4,
-  });
-  await admin.post(`/api/contracts/${contract.id}/submit`, undefined, 200);
-  await managerApi.post(`/api/contracts/${contract.id}/approve`, undefined, 200);
-  await admin.post(`/api/contracts/${contract.id}/deposit`, { amount: 25_000, channel: 'cash' });
-  await managerApi.post(`/api/contracts/${contract.id}/activate`, undefined, 200);
   await managerContext.close();
   await session.context.close();
-  return { contractNumber: contract.number };
+  return { contractNumber };
 }
 
 describe('WhatsApp test page', () => {

@@ -24,14 +24,19 @@ const orNull = <T>(read: Promise<T>): Promise<T | null> =>
     throw error;
   });
 
+/** Whether the contract is one of this customer's. */
+async function isOwnContract(executor: Executor, customerId: string, contractId: string): Promise<boolean> {
+  const own = await ownContracts(executor, customerId);
+  return own.some((contract) => contract.id === contractId);
+}
+
 /** Refuses (404) a contract that is not this customer's. */
 export async function assertOwnContract(
   executor: Executor,
   customerId: string,
   contractId: string,
 ): Promise<void> {
-  const own = await ownContracts(executor, customerId);
-  if (!own.some((contract) => contract.id === contractId)) throw notFound(NOT_FOUND);
+  if (!(await isOwnContract(executor, customerId, contractId))) throw notFound(NOT_FOUND);
 }
 
 export async function portalContracts(ctx: AppContext, customerId: string): Promise<PortalContract[]> {
@@ -49,7 +54,7 @@ export async function portalContract(
 }
 
 /** The device's latest unlock code on this contract (tokens of a unit's earlier contracts are not theirs). */
-export async function latestToken(ctx: AppContext, contract: Contract): Promise<PortalToken | null> {
+async function latestToken(ctx: AppContext, contract: Contract): Promise<PortalToken | null> {
   const tokens = await listTokens(ctx, contract.device.id);
   const latest = tokens.find((token) => token.contractId === contract.id);
   return latest
@@ -112,9 +117,8 @@ export async function assertOwnPayment(
 /** A push on one of this customer's contracts, as they follow it; else 404. */
 export async function portalPush(ctx: AppContext, customerId: string, pushId: string): Promise<PortalPush> {
   const push = await orNull(pushView(ctx.db, pushId));
-  if (!push) throw notFound('Payment request not found');
-  const own = await ownContracts(ctx.db, customerId);
-  if (!own.some((contract) => contract.id === push.contractId)) throw notFound('Payment request not found');
+  if (!push || !(await isOwnContract(ctx.db, customerId, push.contractId)))
+    throw notFound('Payment request not found');
   return toPortalPush(push);
 }
 

@@ -117,10 +117,9 @@ export async function portalRoutes(app: AppInstance): Promise<void> {
   );
 
   route(app, endpoints.resendToken, customer, async (request) => {
-    const contract = await portalContract(ctx, portalCustomerId(request), request.params.id);
-    await withTransaction(ctx, (tx) =>
-      resendToken(tx, request, portalCustomerId(request), contract, contract.token),
-    );
+    const customerId = portalCustomerId(request);
+    const contract = await portalContract(ctx, customerId, request.params.id);
+    await withTransaction(ctx, (tx) => resendToken(tx, request, customerId, contract, contract.token));
     return { ok: true as const };
   });
 

@@ -1,8 +1,9 @@
 import type { PortalContract } from '@/contracts/portal';
 import { portalEndpoints } from '@/contracts/portal';
+import { formatMoney } from '@/domain/money';
 import { Card, CardContent } from '@/web/components/ui/card';
 import { endpointUrl } from '@/web/lib/api';
-import { portalDate, portalMoney, statusText } from './format';
+import { portalDate, statusText } from './format';
 import { PayNow } from './pay-now';
 import { UnlockCode } from './unlock-code';
 
@@ -11,7 +12,7 @@ import { UnlockCode } from './unlock-code';
  * now first; the schedule and payments fold away (native <details>: no script, keyboard-ready).
  */
 export function ContractCard({ contract }: { contract: PortalContract }) {
-  const money = (minor: number) => portalMoney(minor, contract.currency);
+  const money = (minor: number) => formatMoney(minor, contract.currency);
   const percent = Math.round(contract.progress * 100);
   const live = contract.status === 'active' || contract.status === 'defaulted';
   return (

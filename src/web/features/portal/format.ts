@@ -1,10 +1,10 @@
-import { formatMoney, parseMoney } from '@/domain/money';
+import { parseMoney } from '@/domain/money';
 
 /**
- * Figures and dates as the portal shows them. Imports the money module alone (not the finance
- * engine's index), so the portal's first load stays small.
+ * Amounts and dates as the portal reads and shows them (money itself is `formatMoney` of the money
+ * module). Imports the money module alone (not the finance engine's index), so the portal's
+ * chunk stays small.
  */
-export const portalMoney = (minor: number, currency: string): string => formatMoney(minor, currency);
 
 /** Text typed in major units as minor units, or the reason it is not an amount. */
 export function readAmount(text: string, currency: string): { value: number } | { error: string } {

@@ -2,14 +2,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { PortalContract } from '@/contracts/portal';
 import { portalEndpoints } from '@/contracts/portal';
-import { minorUnitDigits } from '@/domain/money';
+import { formatMoney, minorUnitDigits } from '@/domain/money';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
 import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
-import { portalMoney, readAmount } from './format';
+import { readAmount } from './format';
 
 /** How often a pending push is asked about: the customer is typing their PIN meanwhile. */
 const POLL_MS = 2_000;
@@ -109,9 +109,9 @@ export function PayNow({ contract }: { contract: PortalContract }) {
       >
         {state
           ? state.status === 'pending'
-            ? `Check your phone: enter your M-Pesa PIN to pay ${portalMoney(state.amount, state.currency)}. Waiting for M-Pesa…`
+            ? `Check your phone: enter your M-Pesa PIN to pay ${formatMoney(state.amount, state.currency)}. Waiting for M-Pesa…`
             : state.status === 'succeeded'
-              ? `Payment of ${portalMoney(state.amount, state.currency)} received. Your new unlock code is below.`
+              ? `Payment of ${formatMoney(state.amount, state.currency)} received. Your new unlock code is below.`
               : `The payment did not go through${state.resultDesc ? `: ${state.resultDesc}` : ''}. You can try again.`
           : push.error
             ? `We could not check the payment: ${errorMessage(push.error)}`

@@ -1,12 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import type { CustomerLanguage } from '@/contracts/customers';
 import { type PortalConsent, type PortalMe, portalEndpoints } from '@/contracts/portal';
 import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 
-/** The languages the portal offers for messages (a subset of the customers area's list). */
-const LANGUAGES: Array<[string, string]> = [
+/**
+ * The languages the portal offers for messages, named: the customers area's CUSTOMER_LANGUAGES
+ * (typed against it; a type import, so its schemas stay out of this chunk).
+ */
+const LANGUAGES: Array<[CustomerLanguage, string]> = [
   ['en', 'English'],
   ['sw', 'Kiswahili'],
   ['fr', 'Français'],
