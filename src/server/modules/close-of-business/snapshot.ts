@@ -37,6 +37,12 @@ export async function writeSnapshot(
     /** The date is the business date, so the stored figures are its own (`storedFigures`). */
     stored?: boolean;
     replace: boolean;
+    /**
+     * Write the date's `investor_figures` too (default). They total every payment line up to the
+     * date, so a back-fill writes them only for the dates the investor portal reads (month ends
+     * and the last month: decision 039).
+     */
+    investor?: boolean;
   },
 ): Promise<{ contracts: number }> {
   const month = `${date.slice(0, 7)}-01`;
@@ -92,7 +98,7 @@ export async function writeSnapshot(
              ${ctx.clock.now().toISOString()}::timestamptz
       FROM totals t, due, collected, disbursed, buckets
       ${conflict}
-    ), ${investorFiguresOf(date, closedOn, investorConflict)}
+    )${options.investor === false ? sql`` : sql`, ${investorFiguresOf(date, closedOn, investorConflict)}`}
     SELECT (t.active_count + t.defaulted_count)::int AS contracts FROM totals t`,
   );
   return { contracts: row?.contracts ?? 0 };
@@ -286,6 +292,12 @@ const SNAPSHOT_COLUMNS = [
 ] as const;
 
 /**
+ * The investor portal reads month ends (cash flows, vintages, reports) and its PAR trend's last
+ * 30 dates: a back-fill writes daily investor figures for this many days before its end only.
+ */
+const INVESTOR_DAILY_DAYS = 31;
+
+/**
  * Snapshots for the past dates `from` to `to` that have none (the demo's year of history; a date
  * closed keeps its own), each computed as of its date. In the caller's transaction; answers how
  * many dates it looked at.
@@ -297,7 +309,14 @@ export async function backfillSnapshots(
   to: string,
 ): Promise<number> {
   let days = 0;
-  for (let date = from; date <= to; date = addDays(date, 1), days += 1)
-    await writeSnapshot(ctx, org, date, { current: false, replace: false });
+  const lastMonth = addDays(to, -INVESTOR_DAILY_DAYS);
+  for (let date = from; date <= to; date = addDays(date, 1), days += 1) {
+    const monthEnd = addDays(date, 1).endsWith('-01');
+    await writeSnapshot(ctx, org, date, {
+      current: false,
+      replace: false,
+      investor: monthEnd || date === to || date > lastMonth,
+    });
+  }
   return days;
 }
