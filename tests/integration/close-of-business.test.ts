@@ -4,10 +4,13 @@ import type { EodRun } from '../../src/contracts/close-of-business';
 import { queryRows } from '../../src/db/client';
 import { contractInstallments } from '../../src/db/schema';
 import { addDays, assessLateFees, interestEarnedTo, type LateFeeRule } from '../../src/domain';
+import { SYSTEM_ACTOR } from '../../src/server/audit';
 import type { AppContext } from '../../src/server/context';
 import { backfillSnapshots, writeSnapshot } from '../../src/server/modules/close-of-business/snapshot';
+import { lockCandidates } from '../../src/server/modules/contracts/close-of-business';
 import { refreshDelinquency, takeFiguresLock } from '../../src/server/modules/contracts/delinquency';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
+import { queueLocks } from '../../src/server/modules/devices/commands';
 import { organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -282,6 +285,19 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
       lastClosedDate: TODAY,
       runs: [{ businessDate: TODAY }],
     });
+  });
+
+  it('queues no second lock for a unit whose lock is still queued (the pending units read first)', async () => {
+    const again = await withTransaction(t.app.ctx, (tx) =>
+      queueLocks(tx, SYSTEM_ACTOR, lockCandidates(), 'overdue', { type: 'test', id: 'again' }),
+    );
+    expect(again.candidates).toBeGreaterThan(0);
+    expect(again.queued).toBe(0);
+    const locks = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM device_commands WHERE kind = 'lock'`,
+    );
+    expect(locks[0]?.n).toBe(1);
   });
 
   it('books a paid penalty against the receivable the close charged, and accrued interest against its receivable', async () => {

@@ -136,9 +136,11 @@ export async function controlledUnits(
  * contracts `units` selects (rows of contract id, device id) that a lock API controls, is not
  * locked and has no lock queued or on its way, in one statement: the candidates never leave the
  * database (a million-contract book has 200,000). OpenPAYGO units need none: their time runs out
- * by itself at `active_until`. Known cost (decision 034): on a command table the planner takes for
- * nearly empty, the NOT EXISTS is a sequential scan per unit of a table this statement grows, so
- * 100,000 locks in one night take about 54 s. Answers how many units were selected and how many locks were queued.
+ * by itself at `active_until`. The units with a lock already queued or on its way are read first,
+ * in a statement of their own, and passed back as an array, which PostgreSQL probes through a hash
+ * (decision 034): a NOT EXISTS against the command table was planned as a scan per unit of the
+ * table this very statement grows (100,000 locks in one night took 54 s). Answers how many units
+ * were selected and how many locks were queued.
  */
 export async function queueLocks(
   ctx: TxContext,
@@ -148,6 +150,10 @@ export async function queueLocks(
   source: { type: string; id: string },
 ): Promise<{ candidates: number; queued: number }> {
   const now = ctx.clock.now().toISOString();
+  const pending = await queryRows<{ device_id: string }>(
+    ctx.tx,
+    sql`SELECT DISTINCT device_id FROM ${deviceCommands} WHERE kind = 'lock' AND state IN ('queued', 'sent')`,
+  );
   const [row] = await queryRows<{ candidates: number; queued: number }>(
     ctx.tx,
     sql`
@@ -158,8 +164,7 @@ export async function queueLocks(
              ${actor.id}::text, ${now}::timestamptz, ${now}::timestamptz
       FROM v JOIN ${devices} d ON d.id = v.device_id
       WHERE d.control_kind = 'lock_api' AND d.lock_state <> 'locked'
-        AND NOT EXISTS (SELECT 1 FROM ${deviceCommands} c
-                        WHERE c.device_id = d.id AND c.kind = 'lock' AND c.state IN ('queued', 'sent'))
+        AND d.id <> ALL (${sql.param(pending.map((p) => p.device_id))}::text[])
       RETURNING id)
     SELECT (SELECT count(*) FROM v)::int AS candidates, (SELECT count(*) FROM queued)::int AS queued`,
   );
