@@ -20,6 +20,8 @@ export async function benchDatabase(): Promise<{ url: string; drop: () => Promis
   return {
     url: url.toString(),
     drop: async () => {
+      // BENCH_KEEP_DB=1 keeps it, to EXPLAIN a benchmark's statements on its data afterwards.
+      if (process.env.BENCH_KEEP_DB) return console.log(`kept database ${name}`);
       const cleanup = new pg.Client({ connectionString: adminUrl });
       await cleanup.connect();
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

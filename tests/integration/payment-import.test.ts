@@ -5,6 +5,7 @@ import type { Contract } from '../../src/contracts/contracts';
 import type { ImportPreview, PaymentImport } from '../../src/contracts/payment-imports';
 import { queryRows } from '../../src/db/client';
 import { businessDate } from '../../src/server/dates';
+import { CHUNK_ROWS } from '../../src/server/modules/payments/import-posting';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { multipart } from '../support/multipart';
@@ -222,6 +223,57 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     expect((await finance.post(`/api/payment-imports/${second.id}/confirm`)).statusCode).toBe(200);
     expect(await untilDone(second.id)).toMatchObject({ status: 'posted', postedCount: 0 });
     expect(await paymentsOf(second.id)).toEqual([]);
+  });
+
+  it('posts a file of more rows than one chunk, its parts side by side: each row once, the figures exact', async () => {
+    const c = await activeContract(t, { agent, manager, reviewer: checker });
+    t.clock.advance(10 * 60_000); // the statement's payments come after its activation
+    const contracts = [a, b, c];
+    const before = new Map<string, Contract>();
+    for (const contract of contracts)
+      before.set(contract.id, (await finance.get(`/api/contracts/${contract.id}`)).json<Contract>());
+    const at = hourAgo();
+    const count = CHUNK_ROWS + 400;
+    const lines = Array.from(
+      { length: count },
+      (_, i) => `${at},${contracts[i % 3]?.number},0.0${1 + (i % 3)},BULK-${i},bulk`,
+    );
+    const res = await upload(
+      finance,
+      { source: 'bulk-bank', method: 'bank_transfer' },
+      {
+        name: 'bulk.csv',
+        data: Buffer.from(['Date,Account,Amount,Transaction Ref,Narrative', ...lines].join('\r\n')),
+      },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const preview = res.json<ImportPreview>();
+    expect(preview.validCount).toBe(count);
+    expect((await finance.post(`/api/payment-imports/${preview.id}/confirm`)).statusCode).toBe(200);
+    const paid = contracts.map((_, k) => Math.ceil((count - k) / 3) * (1 + k));
+    expect(await untilDone(preview.id)).toMatchObject({
+      status: 'posted',
+      postedCount: count,
+      validCount: count,
+      postedAmount: paid.reduce((sum, n) => sum + n, 0),
+    });
+    const [posted] = await queryRows<{ payments: number; rows: number; bad: number }>(
+      t.app.ctx.db,
+      sql`SELECT (SELECT count(*)::int FROM payments WHERE import_id = ${preview.id}) AS payments,
+        (SELECT count(DISTINCT payment_id)::int FROM payment_import_rows WHERE import_id = ${preview.id}) AS rows,
+        (SELECT count(*)::int FROM payments p WHERE p.import_id = ${preview.id} AND p.amount <>
+          (SELECT COALESCE(sum(l.amount), 0) FROM payment_allocations l WHERE l.payment_id = p.id)) AS bad`,
+    );
+    expect(posted).toEqual({ payments: count, rows: count, bad: 0 });
+    for (const [k, contract] of contracts.entries()) {
+      const now = (await finance.get(`/api/contracts/${contract.id}`)).json<Contract>();
+      expect(now.outstanding.total).toBe((before.get(contract.id)?.outstanding.total ?? 0) - (paid[k] ?? 0));
+      const [stored] = await queryRows<{ outstanding_total: string }>(
+        t.app.ctx.db,
+        sql`SELECT outstanding_total FROM contracts WHERE id = ${contract.id}`,
+      );
+      expect(Number(stored?.outstanding_total)).toBe(now.outstanding.total);
+    }
   });
 
   it('reads an XLSX statement (exceljs), with a mapping given and remembered for its source', async () => {

@@ -163,6 +163,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
     totals: RepaymentTotals;
     amount: number;
     last: Pending;
+    count: number;
   }[] = [];
   for (const { state, pending } of groups) {
     const options = optionsOf(state);
@@ -187,6 +188,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
       positions,
       amount: paid,
       last,
+      count: pending.length,
       totals: {
         totalPaid: state.row.totalPaid + paid,
         credit: state.row.creditBalance + credit,
@@ -209,7 +211,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
     ctx,
     actor,
     saves.map((save) => {
-      const count = payments.filter((p) => p.state === save.state).length;
+      const count = save.count;
       const amount = formatMoney(save.amount, save.state.row.currency);
       const device = outcomes.get(save.state.row.id)?.device;
       return {
