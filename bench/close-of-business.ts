@@ -1,6 +1,7 @@
 import pg from 'pg';
+import { addDays } from '../src/domain';
 import { type RunningServer, startServer } from '../tests/support/server-process';
-import { longPost } from './lib/long-post';
+import { longPost, longPut } from './lib/long-post';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
@@ -14,6 +15,11 @@ import { benchBook } from './payments';
  * baseline measured in the same run on the same database: a full UPDATE of the instalments table
  * (twelve rows a contract), so the split reads in units of that machine's limit whatever else
  * the machine is doing.
+ *
+ * That first close is a catch-up: the book arrives 75 days behind and never closed, so every
+ * overdue instalment is charged, every unit locked and every default made in one night. The next
+ * night is then closed and timed too, as every later night runs: the overdue contracts age a day
+ * (all their days past due move), and only what fell due or crossed a threshold since is charged.
  */
 const CONTRACTS = Number(process.env.BENCH_EOD_CONTRACTS ?? 100_000);
 const BUDGET_S = CONTRACTS > 100_000 ? 60 : 10;
@@ -28,7 +34,11 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     ];
   let server: RunningServer | undefined;
   try {
-    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error' });
+    server = await startServer({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'error',
+      BUSINESS_DATE_CONTROL: 'true',
+    });
     const { headers } = await benchOwner(server.url);
     const terms = JSON.stringify({
       allocationStrategy: 'default',
@@ -54,11 +64,25 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     const elapsed = performance.now() - started;
     const result = response.json() as {
       runs: {
+        businessDate: string;
         status: string;
+        startedAt: string;
+        finishedAt: string | null;
         steps: { step: string; durationMs: number; counts: Record<string, number> }[];
       }[];
     };
     const run = result.runs.at(-1);
+    // The next night, as every later one runs: moving the business date two days on closes the
+    // day after, from the figures the first close left (then brings the arrears to the new date).
+    const nextDate = addDays(businessDate, 1);
+    const moved = await longPut(`${server.url}/api/business-date`, headers, {
+      businessDate: addDays(nextDate, 1),
+    });
+    if (moved.status !== 200) throw new Error(`moving the business date: ${moved.status}`);
+    const runs = (await (await fetch(`${server.url}/api/eod/runs`, { headers })).json()) as typeof result;
+    const nextRun = runs.runs.find((r) => r.businessDate === nextDate);
+    if (!nextRun?.finishedAt) throw new Error(`the close of ${nextDate} did not finish`);
+    const nextElapsed = new Date(nextRun.finishedAt).getTime() - new Date(nextRun.startedAt).getTime();
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const before = performance.now();
@@ -66,6 +90,16 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     const baseline = performance.now() - before;
     await client.end();
     const ofBaseline = (ms: number) => `${(ms / baseline).toFixed(2)} × baseline`;
+    const stepRows = (steps: { step: string; durationMs: number; counts: Record<string, number> }[]) =>
+      steps.map((step) => ({
+        name: `  step ${step.step}`,
+        value: step.durationMs,
+        unit: 'ms',
+        note: [
+          ofBaseline(step.durationMs),
+          ...Object.entries(step.counts).map(([key, value]) => `${key} ${thousands(value)}`),
+        ].join(', '),
+      }));
     return [
       {
         name: `close of business, one date, ${thousands(CONTRACTS)} active contracts (API)`,
@@ -74,15 +108,15 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
         budget: { limit: BUDGET_S, kind: 'max' },
         note: `${run?.status ?? response.status}; ${ofBaseline(elapsed)}`,
       },
-      ...(run?.steps ?? []).map((step) => ({
-        name: `  step ${step.step}`,
-        value: step.durationMs,
-        unit: 'ms',
-        note: [
-          ofBaseline(step.durationMs),
-          ...Object.entries(step.counts).map(([key, value]) => `${key} ${thousands(value)}`),
-        ].join(', '),
-      })),
+      ...stepRows(run?.steps ?? []),
+      {
+        name: `close of business, the next night, ${thousands(CONTRACTS)} contracts (API)`,
+        value: nextElapsed / 1000,
+        unit: 's',
+        budget: { limit: BUDGET_S, kind: 'max' },
+        note: `${nextRun.status}; ${ofBaseline(nextElapsed)}; the run's own start to finish`,
+      },
+      ...stepRows(nextRun.steps),
       {
         name: `baseline: UPDATE every instalment row (${thousands(updated.rowCount ?? 0)}, same run)`,
         value: baseline,

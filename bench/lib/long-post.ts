@@ -9,6 +9,24 @@ export function longPost(
   headers: Record<string, string>,
   body: unknown,
 ): Promise<{ status: number; json: () => unknown }> {
+  return longRequest('POST', url, headers, body);
+}
+
+/** The same for a PUT (moving the business date closes the days it skips). */
+export function longPut(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; json: () => unknown }> {
+  return longRequest('PUT', url, headers, body);
+}
+
+function longRequest(
+  method: 'POST' | 'PUT',
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; json: () => unknown }> {
   const text = JSON.stringify(body);
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -17,7 +35,7 @@ export function longPost(
         host: target.hostname,
         port: target.port,
         path: target.pathname + target.search,
-        method: 'POST',
+        method,
         headers: { ...headers, 'content-length': Buffer.byteLength(text) },
       },
       (res) => {
