@@ -24,15 +24,30 @@ export interface DemoTemplate {
 }
 
 /**
- * The template for this code: named by the migrations, the job queue and the demo's own sources,
- * so a change to any of them builds a new one at the next need. `size` names a smaller book.
+ * The code that writes the demo book: the demo's own sources, and every module its year of
+ * payments and closes runs through (a change to the close's snapshot changes the book as surely
+ * as a change to the demo's plan does), with the engine and the database code.
+ */
+const BOOK_SOURCES = ['src/server', 'src/domain', 'src/db', 'src/contracts'];
+
+function sourcesUnder(directory: string): string[] {
+  return readdirSync(projectPath(directory), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => {
+      const file = `${directory}/${entry.name}`;
+      if (entry.isDirectory()) return sourcesUnder(file);
+      return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')
+        ? [file + readFileSync(projectPath(file), 'utf8')]
+        : [];
+    });
+}
+
+/**
+ * The template for this code: named by the migrations, the job queue and the sources that write
+ * the book, so a change to any of them builds a new one at the next need. `size` names a smaller book.
  */
 export function demoTemplateFiles(size?: PortfolioSize): DemoTemplate {
-  const directory = projectPath('src/server/demo');
-  const sources = readdirSync(directory)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
-    .sort()
-    .map((file) => file + readFileSync(path.join(directory, file), 'utf8'));
+  const sources = BOOK_SOURCES.flatMap(sourcesUnder);
   const key = templateKey(
     JOBS.map((job) => job.name),
     sources,
