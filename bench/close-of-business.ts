@@ -18,8 +18,9 @@ import { benchBook } from './payments';
  *
  * That first close is a catch-up: the book arrives 75 days behind and never closed, so every
  * overdue instalment is charged, every unit locked and every default made in one night. The next
- * night is then closed and timed too, as every later night runs: the overdue contracts age a day
- * (all their days past due move), and only what fell due or crossed a threshold since is charged.
+ * day is then timed too, as every later day runs: its start brings the stored arrears to the new
+ * date (every overdue contract's days past due move), and its close charges, locks and defaults
+ * only what crossed a threshold since.
  */
 const CONTRACTS = Number(process.env.BENCH_EOD_CONTRACTS ?? 100_000);
 const BUDGET_S = CONTRACTS > 100_000 ? 60 : 10;
@@ -64,25 +65,23 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     const elapsed = performance.now() - started;
     const result = response.json() as {
       runs: {
-        businessDate: string;
         status: string;
-        startedAt: string;
-        finishedAt: string | null;
         steps: { step: string; durationMs: number; counts: Record<string, number> }[];
       }[];
     };
     const run = result.runs.at(-1);
-    // The next night, as every later one runs: moving the business date two days on closes the
-    // day after, from the figures the first close left (then brings the arrears to the new date).
+    // The next day, as every later one runs (decision 026): when the business date moves on, the
+    // stored arrears are brought to it (every overdue contract ages a day); at the close time the
+    // date is closed from those figures. Both timed; the budget holds for the two together.
     const nextDate = addDays(businessDate, 1);
-    const moved = await longPut(`${server.url}/api/business-date`, headers, {
-      businessDate: addDays(nextDate, 1),
-    });
+    const dayStarted = performance.now();
+    const moved = await longPut(`${server.url}/api/business-date`, headers, { businessDate: nextDate });
     if (moved.status !== 200) throw new Error(`moving the business date: ${moved.status}`);
-    const runs = (await (await fetch(`${server.url}/api/eod/runs`, { headers })).json()) as typeof result;
-    const nextRun = runs.runs.find((r) => r.businessDate === nextDate);
-    if (!nextRun?.finishedAt) throw new Error(`the close of ${nextDate} did not finish`);
-    const nextElapsed = new Date(nextRun.finishedAt).getTime() - new Date(nextRun.startedAt).getTime();
+    const dayStart = performance.now() - dayStarted;
+    const nextStarted = performance.now();
+    const next = await longPost(`${server.url}/api/eod/run`, headers, { businessDate: nextDate });
+    const nextElapsed = performance.now() - nextStarted;
+    const nextRun = (next.json() as typeof result).runs.at(-1);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const before = performance.now();
@@ -110,13 +109,25 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
       },
       ...stepRows(run?.steps ?? []),
       {
-        name: `close of business, the next night, ${thousands(CONTRACTS)} contracts (API)`,
+        name: `the next day: its start, the arrears brought to the new date`,
+        value: dayStart / 1000,
+        unit: 's',
+        note: ofBaseline(dayStart),
+      },
+      {
+        name: `the next day: its close, ${thousands(CONTRACTS)} contracts (API)`,
         value: nextElapsed / 1000,
         unit: 's',
-        budget: { limit: BUDGET_S, kind: 'max' },
-        note: `${nextRun.status}; ${ofBaseline(nextElapsed)}; the run's own start to finish`,
+        note: `${nextRun?.status ?? next.status}; ${ofBaseline(nextElapsed)}`,
       },
-      ...stepRows(nextRun.steps),
+      ...stepRows(nextRun?.steps ?? []),
+      {
+        name: `the next day: start and close together`,
+        value: (dayStart + nextElapsed) / 1000,
+        unit: 's',
+        budget: { limit: BUDGET_S, kind: 'max' },
+        note: ofBaseline(dayStart + nextElapsed),
+      },
       {
         name: `baseline: UPDATE every instalment row (${thousands(updated.rowCount ?? 0)}, same run)`,
         value: baseline,
