@@ -67,7 +67,9 @@ export async function closeBusinessDate(
     // The figures lists show are today's, not the last closed date's.
     if (settled.lastClosedDate && settled.lastClosedDate < today) {
       await takeFiguresLock(tx);
-      await refreshDelinquencyIn(tx, today);
+      // Only the contracts whose figures can move with the date (in arrears, or due by today), as
+      // the close's own first step: the others' days past due stay 0 and their next due stands.
+      await refreshDelinquencyIn(tx, today, { moving: true });
       // And the collections queue scored on them (decision 030).
       await refreshCases(tx, today);
     }
