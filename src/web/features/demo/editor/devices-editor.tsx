@@ -1,16 +1,10 @@
-import {
-  DEMO_CATEGORY_LABELS,
-  DEMO_DEVICE_CATEGORIES,
-  DEMO_LIMITS,
-  type DemoDeviceCategory,
-} from '@/contracts/demo';
+import { DEMO_CATEGORY_LABELS, DEMO_DEVICE_CATEGORIES, DEMO_LIMITS } from '@/contracts/demo';
 import { AmountField } from '@/web/components/amount-field';
 import { FormField } from '@/web/components/form-field';
-import { NativeSelect } from '@/web/components/ui/native-select';
 import { Textarea } from '@/web/components/ui/textarea';
 import { blankDevice, type DeviceForm, type FieldErrors } from './form-model';
 import { ImageField } from './image-field';
-import { ListEditor, NameField } from './list-editor';
+import { ChoiceField, ListEditor, NameField } from './list-editor';
 
 /** The demo's devices: add, remove, reorder, and each one's name, category, price, picture and text. */
 export function DevicesEditor({
@@ -39,22 +33,15 @@ export function DevicesEditor({
           <>
             <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
               <NameField item={device} fields={fields} />
-              <FormField id={`${id}-category`} label="Category" error={error('category')}>
-                {(control) => (
-                  <NativeSelect
-                    {...control}
-                    value={device.category}
-                    onChange={(event) => update({ category: event.target.value as DemoDeviceCategory })}
-                    data-testid={`select-${id}-category`}
-                  >
-                    {DEMO_DEVICE_CATEGORIES.map((category) => (
-                      <option key={category} value={category}>
-                        {DEMO_CATEGORY_LABELS[category]}
-                      </option>
-                    ))}
-                  </NativeSelect>
+              <ChoiceField
+                item={device}
+                fields={fields}
+                field="category"
+                label="Category"
+                options={DEMO_DEVICE_CATEGORIES.map(
+                  (category) => [category, DEMO_CATEGORY_LABELS[category]] as const,
                 )}
-              </FormField>
+              />
               <AmountField
                 id={`${id}-price`}
                 label="Cash price"

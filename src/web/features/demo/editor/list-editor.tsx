@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { FormField } from '@/web/components/form-field';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
+import { NativeSelect } from '@/web/components/ui/native-select';
 import { type FieldErrors, moved } from './form-model';
 import { ItemControls } from './item-controls';
 
@@ -109,6 +110,46 @@ export function NameField<T extends Item>({ item, fields }: { item: T; fields: I
           onChange={(event) => update({ name: event.target.value } as Partial<T>)}
           data-testid={`input-${id}-name`}
         />
+      )}
+    </FormField>
+  );
+}
+
+/**
+ * One of an item's fixed choices: `field` is what it changes and its message's key; `name` ends
+ * its id and test id (the field's own name unless given).
+ */
+export function ChoiceField<T extends Item, K extends keyof T & string>({
+  item,
+  fields,
+  field,
+  name = field,
+  label,
+  options,
+}: {
+  item: T;
+  fields: ItemFields<T>;
+  field: K;
+  name?: string;
+  label: string;
+  options: ReadonlyArray<readonly [value: string, label: string]>;
+}) {
+  const { id, error, update } = fields;
+  return (
+    <FormField id={`${id}-${name}`} label={label} error={error(field)}>
+      {(control) => (
+        <NativeSelect
+          {...control}
+          value={String(item[field])}
+          onChange={(event) => update({ [field]: event.target.value } as Partial<T>)}
+          data-testid={`select-${id}-${name}`}
+        >
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </NativeSelect>
       )}
     </FormField>
   );

@@ -1,10 +1,14 @@
-import { DEMO_LIMITS, type DemoPlan } from '@/contracts/demo';
+import { DEMO_LIMITS } from '@/contracts/demo';
 import { FormField } from '@/web/components/form-field';
 import { Input } from '@/web/components/ui/input';
-import { NativeSelect } from '@/web/components/ui/native-select';
 import { FREQUENCY_LABELS } from '@/web/features/plans/format';
 import { blankPlan, type FieldErrors, type PlanForm } from './form-model';
-import { ListEditor, NameField } from './list-editor';
+import { ChoiceField, ListEditor, NameField } from './list-editor';
+
+const INTEREST_METHODS = [
+  ['declining', 'On the reducing balance'],
+  ['flat', 'Flat'],
+] as const;
 
 type NumberField = 'depositPercent' | 'term' | 'apr';
 const NUMBER_FIELDS: Array<{ field: NumberField; label: string; mode: 'numeric' | 'decimal' }> = [
@@ -37,37 +41,21 @@ export function PlansEditor({
         return (
           <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
             <NameField item={plan} fields={fields} />
-            <FormField id={`${id}-frequency`} label="Payments" error={error('frequency')}>
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  value={plan.frequency}
-                  onChange={(event) => update({ frequency: event.target.value as DemoPlan['frequency'] })}
-                  data-testid={`select-${id}-frequency`}
-                >
-                  {Object.entries(FREQUENCY_LABELS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect>
-              )}
-            </FormField>
-            <FormField id={`${id}-method`} label="Interest" error={error('interestMethod')}>
-              {(control) => (
-                <NativeSelect
-                  {...control}
-                  value={plan.interestMethod}
-                  onChange={(event) =>
-                    update({ interestMethod: event.target.value as DemoPlan['interestMethod'] })
-                  }
-                  data-testid={`select-${id}-method`}
-                >
-                  <option value="declining">On the reducing balance</option>
-                  <option value="flat">Flat</option>
-                </NativeSelect>
-              )}
-            </FormField>
+            <ChoiceField
+              item={plan}
+              fields={fields}
+              field="frequency"
+              label="Payments"
+              options={Object.entries(FREQUENCY_LABELS)}
+            />
+            <ChoiceField
+              item={plan}
+              fields={fields}
+              field="interestMethod"
+              name="method"
+              label="Interest"
+              options={INTEREST_METHODS}
+            />
             {NUMBER_FIELDS.map(({ field, label, mode }) => (
               <FormField key={field} id={`${id}-${field}`} label={label} error={error(field)}>
                 {(control) => (
