@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { addDays } from '../src/domain';
 import { type RunningServer, startServer } from '../tests/support/server-process';
-import { longPost, longPut } from './lib/long-post';
+import { longRequest } from './lib/long-post';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
@@ -61,7 +61,7 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
       businessDate: string;
     };
     const started = performance.now();
-    const response = await longPost(`${server.url}/api/eod/run`, headers, { businessDate });
+    const response = await longRequest('POST', `${server.url}/api/eod/run`, headers, { businessDate });
     const elapsed = performance.now() - started;
     const result = response.json() as {
       runs: {
@@ -75,11 +75,13 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     // date is closed from those figures. Both timed; the budget holds for the two together.
     const nextDate = addDays(businessDate, 1);
     const dayStarted = performance.now();
-    const moved = await longPut(`${server.url}/api/business-date`, headers, { businessDate: nextDate });
+    const moved = await longRequest('PUT', `${server.url}/api/business-date`, headers, {
+      businessDate: nextDate,
+    });
     if (moved.status !== 200) throw new Error(`moving the business date: ${moved.status}`);
     const dayStart = performance.now() - dayStarted;
     const nextStarted = performance.now();
-    const next = await longPost(`${server.url}/api/eod/run`, headers, { businessDate: nextDate });
+    const next = await longRequest('POST', `${server.url}/api/eod/run`, headers, { businessDate: nextDate });
     const nextElapsed = performance.now() - nextStarted;
     const nextRun = (next.json() as typeof result).runs.at(-1);
     const client = new pg.Client({ connectionString: database.url });

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { type RunningServer, startServer } from '../tests/support/server-process';
-import { longPost } from './lib/long-post';
+import { longRequest } from './lib/long-post';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
@@ -187,7 +187,7 @@ export async function investorBenchmarks(): Promise<Measurement[]> {
       businessDate: string;
     };
     const closing = performance.now();
-    const closed = await longPost(`${server.url}/api/eod/run`, headers, { businessDate });
+    const closed = await longRequest('POST', `${server.url}/api/eod/run`, headers, { businessDate });
     const closeMs = performance.now() - closing;
     const run = (closed.json() as { runs: { steps: { step: string; durationMs: number }[] }[] }).runs.at(-1);
     const snapshotStep = run?.steps.find((s) => s.step.includes('snapshot'));

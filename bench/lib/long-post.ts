@@ -1,27 +1,11 @@
 import { request } from 'node:http';
 
 /**
- * A POST that may take many minutes (a close of business over a million contracts on a slow
- * machine): Node's fetch gives up waiting for the headers after 300 s, node:http never does.
+ * A request that may take many minutes (a close of business over a million contracts on a slow
+ * machine; moving the business date closes the days it skips): Node's fetch gives up waiting for
+ * the headers after 300 s, node:http never does.
  */
-export function longPost(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-): Promise<{ status: number; json: () => unknown }> {
-  return longRequest('POST', url, headers, body);
-}
-
-/** The same for a PUT (moving the business date closes the days it skips). */
-export function longPut(
-  url: string,
-  headers: Record<string, string>,
-  body: unknown,
-): Promise<{ status: number; json: () => unknown }> {
-  return longRequest('PUT', url, headers, body);
-}
-
-function longRequest(
+export function longRequest(
   method: 'POST' | 'PUT',
   url: string,
   headers: Record<string, string>,
