@@ -1,6 +1,7 @@
 import type { APIRequestContext, BrowserContext } from 'playwright-core';
 import { expect } from 'vitest';
 import { SAMPLE_FILES } from '../../tests/support/multipart';
+import { MONTHLY_PHONE_PLAN } from '../../tests/support/origination';
 import { owner, type Person } from './session';
 import type { BrowserSession, BrowserSuite } from './suite';
 
@@ -117,13 +118,7 @@ export async function activeContract(admin: Api, approver: Api, setUp: ContractS
   });
   const plan = await admin.post('/api/service-plans', {
     code: 'PHONE-M',
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
+    ...MONTHLY_PHONE_PLAN,
     ...setUp.plan,
   });
   await admin.post(`/api/service-plans/${plan.id}/activate`, undefined, 200);

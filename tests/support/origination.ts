@@ -110,6 +110,17 @@ export async function deviceInStock(
   return device.json();
 }
 
+/** The plan every origination fixture offers (its code aside), for API and browser tests alike. */
+export const MONTHLY_PHONE_PLAN = {
+  name: 'Monthly phone plan',
+  frequency: 'monthly',
+  allowedTerms: [4, 6, 12],
+  apr: 15,
+  interestMethod: 'declining',
+  minDepositPercent: 10,
+  installmentMultiple: 100,
+} as const;
+
 /**
  * An active monthly plan: 15 % APR declining, terms 4, 6 or 12, deposit at least 10 %, instalments
  * in multiples of 1.00 (the Fineract reference case A).
@@ -120,13 +131,7 @@ export async function activePlan(
 ): Promise<{ id: string; [key: string]: unknown }> {
   const created = await manager.post('/api/service-plans', {
     code: `PLAN-${next()}-${process.pid}`,
-    name: 'Monthly phone plan',
-    frequency: 'monthly',
-    allowedTerms: [4, 6, 12],
-    apr: 15,
-    interestMethod: 'declining',
-    minDepositPercent: 10,
-    installmentMultiple: 100,
+    ...MONTHLY_PHONE_PLAN,
     ...overrides,
   });
   expectStatus(created, 201, 'create plan');
