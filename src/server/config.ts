@@ -20,6 +20,12 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt(10),
   DATA_DIR: z.string().default('./data'),
   DEMO_DATA: flag(true),
+  /**
+   * Background jobs on this instance: the queue's workers and its schedules (decision 009). Off,
+   * the instance answers requests only and another instance runs the jobs; the close-of-business
+   * bench runs so, or the scheduled close would run beside the one it times.
+   */
+  JOBS: flag(true),
   /** Key for signing CSRF tokens and encrypting secrets at rest. Generated into DATA_DIR when unset. */
   APP_SECRET: z
     .string()

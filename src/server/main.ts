@@ -63,10 +63,11 @@ async function main(): Promise<void> {
   app.readiness.ready = true;
   // Background work starts once the app answers; the arrears figures and risk scores are refreshed
   // at every start (then kept current by their keys) as before.
-  app.jobs
-    .start()
-    .then(() => app.jobs.sendKeptCurrent('start'))
-    .catch((error: unknown) => app.log.error({ err: error }, 'job queue failed to start'));
+  if (config.JOBS)
+    app.jobs
+      .start()
+      .then(() => app.jobs.sendKeptCurrent('start'))
+      .catch((error: unknown) => app.log.error({ err: error }, 'job queue failed to start'));
   const where = database.kind === 'pglite' ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL';
   app.log.info(
     `ready on http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (${where})`,
