@@ -82,6 +82,11 @@ describe('customer portal on a phone in Chromium', () => {
     await page.getByTestId('input-chat').fill('What is my balance?');
     await page.getByTestId('button-chat-send').click();
     await page.getByTestId('list-chat').getByText(number).waitFor();
+    // Opened again after a reload, the chat shows the conversation so far.
+    await page.reload();
+    await page.getByTestId('section-chat').locator('summary').click();
+    await page.getByTestId('list-chat').getByText('What is my balance?').waitFor();
+    await page.getByTestId('list-chat').getByText(number).waitFor();
     await page.getByTestId('section-preferences').locator('summary').click();
     await page.getByTestId('checkbox-consent-sms').waitFor();
     expect(await page.getByTestId('checkbox-consent-sms').isChecked()).toBe(true);

@@ -229,6 +229,12 @@ export const portalEndpoints = {
     response: okSchema,
     status: 202,
   }),
+  /** The thread's latest lines (a team member's reply included), as the chat opens; empty before the first message. */
+  chatLines: endpoint({
+    method: 'GET',
+    path: '/api/portal/chat',
+    response: z.object({ lines: z.array(chatLineSchema) }),
+  }),
   /** A message to the customer-service assistant; answers the thread's latest lines. */
   chat: endpoint({
     method: 'POST',

@@ -292,6 +292,30 @@ describe.each(DATABASE_KINDS)('customer portal on %s', (kind) => {
     );
   });
 
+  it('chat: opens on the thread so far, a team member’s reply included, and nothing of another customer’s', async () => {
+    // A customer who never wrote: nothing.
+    const other = await portalSignIn(t, manager, theirs.customer.phone);
+    expect((await other.get('/api/portal/chat')).json()).toEqual({ lines: [] });
+    const opened = await me.get('/api/portal/chat');
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(
+      opened.json().lines.find((line: { body: string }) => line.body === 'What is my balance?'),
+    ).toMatchObject({ from: 'you' });
+    const [thread] = await rows<{ id: string }>(
+      sql`SELECT id FROM conversations WHERE customer_id = ${mine.customer.id}`,
+    );
+    if (!thread) throw new Error('no thread for the customer');
+    const reply = await manager.post(`/api/conversations/${thread.id}/reply`, {
+      text: 'We will call you today.',
+    });
+    expect(reply.statusCode, reply.body).toBe(200);
+    const lines = (await me.get('/api/portal/chat')).json().lines;
+    expect(lines.at(-1)).toMatchObject({ from: 'team', body: 'We will call you today.' });
+    expect((await other.get('/api/portal/chat')).json()).toEqual({ lines: [] });
+    expect((await t.client().get('/api/portal/chat')).statusCode).toBe(401);
+    expect((await manager.get('/api/portal/chat')).statusCode).toBe(401);
+  });
+
   it('preferences: language and opting out per channel, audited as the customer’s act', async () => {
     expect((await me.patch('/api/portal/preferences', { consents: { sms: true } })).json().consents.sms).toBe(
       true,

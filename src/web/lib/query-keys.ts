@@ -184,6 +184,8 @@ export const queryKeys = {
     all: () => ['/api/portal'] as const,
     me: () => ['/api/portal', 'me'] as const,
     contracts: () => ['/api/portal', 'contracts'] as const,
+    /** The chat's thread, read as it opens and every little while it stays open. */
+    chat: () => ['/api/portal', 'chat'] as const,
     /** A pay-now push, polled until the customer answers on their phone. */
     push: (id: string) => ['/api/portal', 'pushes', id] as const,
   },

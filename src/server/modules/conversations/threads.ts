@@ -137,6 +137,18 @@ export async function threadLines(executor: Executor, conversationId: string): P
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 
+/** The thread of a phone in E.164 (one per phone), with the customer it is linked to; null before its first line. */
+export async function threadOfPhone(
+  executor: Executor,
+  phone: string,
+): Promise<{ id: string; customerId: string | null } | null> {
+  const [row] = await executor
+    .select({ id: conversations.id, customerId: conversations.customerId })
+    .from(conversations)
+    .where(eq(conversations.phone, phone));
+  return row ?? null;
+}
+
 export async function getThread(executor: Executor, id: string): Promise<ConversationDetail> {
   const [conversation] = await selectThreads(
     executor,

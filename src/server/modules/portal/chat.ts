@@ -1,8 +1,10 @@
+import type { ConversationLine } from '../../../contracts/conversations';
 import type { ChatLine } from '../../../contracts/portal';
-import type { TxContext } from '../../context';
+import type { AppContext, TxContext } from '../../context';
 import { conflict } from '../../errors';
-import { receiveInbound } from '../conversations/pipeline';
-import { getThread } from '../conversations/threads';
+import { organisation } from '../../organisation';
+import { receiveInbound, threadPhone } from '../conversations/pipeline';
+import { getThread, threadLines, threadOfPhone } from '../conversations/threads';
 import type { CustomerQuery } from '../customer-service/intent';
 import { ownPhone } from './account';
 
@@ -34,7 +36,23 @@ export async function portalChat(
   // moved): nothing of it is shown, and the answer, written in this transaction, is undone.
   if (thread.conversation.customerId !== customerId)
     throw conflict('The chat is not available for this number; please call or message us.');
-  return thread.lines.slice(-SHOWN_LINES).map((line) => ({
+  return chatLinesOf(thread.lines);
+}
+
+/**
+ * The thread's latest lines as the chat opens (and while it stays open): a reply a team member
+ * wrote since is there. Nothing before the customer's first message, and nothing of a thread
+ * linked to another customer.
+ */
+export async function portalChatLines(ctx: AppContext, customerId: string): Promise<ChatLine[]> {
+  const org = await organisation(ctx, ctx.db);
+  const thread = await threadOfPhone(ctx.db, threadPhone(await ownPhone(ctx.db, customerId), org.country));
+  if (!thread || thread.customerId !== customerId) return [];
+  return chatLinesOf(await threadLines(ctx.db, thread.id));
+}
+
+function chatLinesOf(lines: readonly ConversationLine[]): ChatLine[] {
+  return lines.slice(-SHOWN_LINES).map((line) => ({
     id: line.id,
     from: line.direction === 'in' ? 'you' : line.author === 'staff' ? 'team' : 'assistant',
     body: line.body,

@@ -10,7 +10,7 @@ import { pushView } from '../payments/mobile-money/push';
 import { receiptPdf } from '../payments/receipts';
 import { statementPdf } from '../payments/statement';
 import { customerActor, portalMe, setPreferences } from './account';
-import { portalChat } from './chat';
+import { portalChat, portalChatLines } from './chat';
 import {
   assertOwnContract,
   assertOwnPayment,
@@ -122,6 +122,10 @@ export async function portalRoutes(app: AppInstance): Promise<void> {
     await withTransaction(ctx, (tx) => resendToken(tx, request, customerId, contract, contract.token));
     return { ok: true as const };
   });
+
+  route(app, endpoints.chatLines, customer, async (request) => ({
+    lines: await portalChatLines(ctx, portalCustomerId(request)),
+  }));
 
   route(app, endpoints.chat, customer, async (request) => {
     // Read before the transaction: an optional model may take seconds.

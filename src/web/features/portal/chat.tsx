@@ -1,18 +1,30 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { type ChatLine, portalEndpoints } from '@/contracts/portal';
 import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { api } from '@/web/lib/api';
+import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 
 const WHO: Record<ChatLine['from'], string> = { you: 'You', assistant: 'Assistant', team: 'Our team' };
 
+/** How often an open chat looks for a team member's reply. */
+const POLL_MS = 15_000;
+
 /**
  * Chat with the customer-service assistant (the same one as on WhatsApp): it answers from this
- * customer's own account; "agent" asks for a person. Loaded only when the customer opens it.
+ * customer's own account; "agent" asks for a person, whose replies appear here. Loaded only when
+ * the customer opens it, with the thread so far.
  */
 export default function PortalChat() {
-  const [lines, setLines] = useState<ChatLine[]>([]);
+  const queryClient = useQueryClient();
+  const thread = useQuery({
+    queryKey: queryKeys.portal.chat(),
+    queryFn: async () => (await api(portalEndpoints.chatLines)).lines,
+    refetchInterval: POLL_MS,
+  });
+  const lines: ChatLine[] = thread.data ?? [];
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -25,7 +37,7 @@ export default function PortalChat() {
     setError(null);
     try {
       const answer = await api(portalEndpoints.chat, { body: { text } });
-      setLines(answer.lines);
+      queryClient.setQueryData(queryKeys.portal.chat(), answer.lines);
       setText('');
     } catch (cause) {
       setError(errorMessage(cause));
@@ -37,7 +49,9 @@ export default function PortalChat() {
   return (
     <div className="flex flex-col gap-3">
       <ol className="flex max-h-80 flex-col gap-2 overflow-y-auto" aria-live="polite" data-testid="list-chat">
-        {lines.length === 0 ? (
+        {thread.isPending ? (
+          <li className="text-muted-foreground text-sm">Loading your messages…</li>
+        ) : lines.length === 0 ? (
           <li className="text-muted-foreground text-sm">
             Ask about your balance, next payment, how to pay, paying off early or your last payments.
           </li>
@@ -74,9 +88,9 @@ export default function PortalChat() {
           {busy ? 'Sending…' : 'Send'}
         </Button>
       </form>
-      {error ? (
+      {error || thread.isError ? (
         <p role="alert" className="text-destructive text-sm">
-          {error}
+          {error ?? errorMessage(thread.error)}
         </p>
       ) : null}
     </div>
