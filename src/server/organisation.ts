@@ -86,6 +86,10 @@ export async function updateOrganisation(
       closeOfBusinessTime: input.closeOfBusinessTime,
       interestAccrualFrom: input.interestAccrualFrom,
       aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
+      // New buckets make every stored bucket stale until the arrears refresh job brings them in.
+      ...(delinquencyBuckets && delinquencyBuckets.join(',') !== before.delinquencyBuckets.join(',')
+        ? { figuresDate: null }
+        : {}),
       updatedAt: ctx.clock.now(),
       updatedBy: actor.id,
     })
@@ -167,4 +171,22 @@ export async function saveLastClosedDate(ctx: TxContext, date: string): Promise<
     .set({ lastClosedDate: sql`GREATEST(${organisationSettings.lastClosedDate}, ${date}::date)` })
     .where(eq(organisationSettings.id, 1));
   await ctx.bus.publish(ctx.tx, 'organisation', '*');
+}
+
+/**
+ * Records that a refresh of the whole book brought every live contract's stored arrears figures
+ * to `date` (decision 034). Not part of the cached settings: read with `figuresDate` in the
+ * transaction that relies on it.
+ */
+export async function saveFiguresDate(ctx: TxContext, date: string): Promise<void> {
+  await ctx.tx.update(organisationSettings).set({ figuresDate: date }).where(eq(organisationSettings.id, 1));
+}
+
+/** The date the stored arrears figures were last brought to, as stored now (null: unknown, or buckets changed since). */
+export async function figuresDate(ctx: TxContext): Promise<string | null> {
+  const [row] = await ctx.tx
+    .select({ date: organisationSettings.figuresDate })
+    .from(organisationSettings)
+    .where(eq(organisationSettings.id, 1));
+  return row?.date ?? null;
 }

@@ -11,7 +11,7 @@ import { lockCandidates } from '../../src/server/modules/contracts/close-of-busi
 import { refreshDelinquency, takeFiguresLock } from '../../src/server/modules/contracts/delinquency';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
 import { queueLocks } from '../../src/server/modules/devices/commands';
-import { organisation } from '../../src/server/organisation';
+import { figuresDate, organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { createTestDatabase, DATABASE_KINDS, type DatabaseKind } from '../support/databases';
@@ -433,6 +433,33 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
     } finally {
       await whole.t.close();
       await broken.t.close();
+    }
+  });
+
+  it('has nothing to do in the arrears step once the day’s start brought the figures to the date', async () => {
+    const { t, manager } = await startBook(kind);
+    try {
+      // The day's start: the whole book's figures brought to the date.
+      expect(await refreshDelinquency(t.app.ctx, TODAY)).toBeGreaterThan(0);
+      const result = await run(manager, TODAY);
+      expect(result.runs[0]?.steps.find((step) => step.step === 'delinquency')).toMatchObject({
+        status: 'completed',
+        counts: { changed: 0 },
+        note: 'the figures were brought to this date at its start',
+      });
+      // What the step would have written: nothing.
+      expect(await refreshDelinquency(t.app.ctx, TODAY)).toBe(0);
+      // New buckets leave every stored bucket stale: the mark goes, so a close refreshes again.
+      const admin = await t.signedIn('admin');
+      const { updatedAt: _updatedAt, ...settings } = (await admin.get('/api/settings/organisation')).json();
+      const saved = await admin.request('PUT', '/api/settings/organisation', {
+        ...settings,
+        delinquencyBuckets: [1, 30, 90],
+      });
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(await withTransaction(t.app.ctx, (tx) => figuresDate(tx))).toBeNull();
+    } finally {
+      await t.close();
     }
   });
 

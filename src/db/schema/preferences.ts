@@ -74,6 +74,12 @@ export const organisationSettings = pgTable(
     businessDateOffset: integer('business_date_offset').notNull().default(0),
     /** The last business date the close of business completed. */
     lastClosedDate: date('last_closed_date', { mode: 'string' }),
+    /**
+     * The business date the stored arrears figures of every live contract were last brought to by
+     * a refresh of the whole book (decision 034); null when the buckets changed since. The close's
+     * first step has nothing to do when it is the date closed.
+     */
+    figuresDate: date('figures_date', { mode: 'string' }),
     /** Local time ('HH:MM') at which the daily close of business closes the day (decision 026). */
     closeOfBusinessTime: text('close_of_business_time').notNull().default('23:30'),
     /**

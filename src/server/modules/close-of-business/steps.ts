@@ -5,6 +5,7 @@ import { minorUnitDigits } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { TxContext } from '../../context';
+import { figuresDate } from '../../organisation';
 import { brokenPromiseMessages, checkPromises } from '../collections/promises';
 import { refreshCases } from '../collections/refresh';
 import {
@@ -43,9 +44,12 @@ type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
  * its own transaction, which also records it done (run.ts), so a re-run skips it.
  */
 export const STEPS: Record<EodStep, Step> = {
-  delinquency: async (ctx, { date }) => ({
-    counts: { changed: await refreshDelinquencyIn(ctx, date, { moving: true }) },
-  }),
+  // Once the day's start has brought the figures to the date, every writer since (payments,
+  // reversals, activations) kept its contract's figures for it: nothing is left to change.
+  delinquency: async (ctx, { date }) =>
+    (await figuresDate(ctx)) === date
+      ? { counts: { changed: 0 }, note: 'the figures were brought to this date at its start' }
+      : { counts: { changed: await refreshDelinquencyIn(ctx, date, { moving: true }) } },
 
   late_fees: async (ctx, { date, org, actor }) => {
     const charged = await chargeLateFees(ctx, actor, date);

@@ -6,7 +6,7 @@ import { bucketsFromBounds } from '../../../domain';
 import { businessToday } from '../../business-date';
 import type { AppContext, TxContext } from '../../context';
 import { defineJob } from '../../jobs/definition';
-import { organisation } from '../../organisation';
+import { organisation, saveFiguresDate } from '../../organisation';
 import { withTransaction } from '../../transaction';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
@@ -80,6 +80,9 @@ export async function refreshDelinquencyIn(
     RETURNING c.id`,
   );
   if (changed.length) await contractsChanged(ctx, tx);
+  // Every live contract's figures are now the day's: those that can move were just computed, the
+  // others (paid up to an instalment after the day) do not move before it.
+  await saveFiguresDate(ctx, day);
   return changed.length;
 }
 
