@@ -528,6 +528,55 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
     }
   });
 
+  it('leaves the figures a payment stored while an arrears refresh was reading the book', async () => {
+    const t = await startTestApp('postgres');
+    try {
+      t.clock.ms = NOON;
+      await seedBook(t.app.ctx);
+      await refreshDelinquency(t.app.ctx, addDays(TODAY, -1));
+      const overdue = await queryRows<{ id: string; dpd: number }>(
+        t.app.ctx.db,
+        sql`SELECT id, dpd FROM contracts WHERE dpd > 0 ORDER BY id`,
+      );
+      const [paid, other] = overdue;
+      if (!paid || !other) throw new Error('the book needs two contracts in arrears');
+      // A payment clearing the arrears of one contract, its transaction not yet committed.
+      const release = signal();
+      const written = signal();
+      const payment = withTransaction(t.app.ctx, async (tx) => {
+        await tx.tx.execute(sql`UPDATE contracts SET dpd = 0, bucket = 'current' WHERE id = ${paid.id}`);
+        written.fire();
+        await release.fired;
+      });
+      await written.fired;
+      // The day's refresh reads the book as it was, and waits for that contract's row.
+      const refresh = refreshDelinquency(t.app.ctx, TODAY);
+      await expect
+        .poll(async () => {
+          const [row] = await queryRows<{ n: number }>(
+            t.app.ctx.db,
+            sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted`,
+          );
+          return row?.n;
+        })
+        .toBe(1);
+      release.fire();
+      await payment;
+      await refresh;
+      const after = await queryRows<{ id: string; dpd: number }>(
+        t.app.ctx.db,
+        sql`SELECT id, dpd FROM contracts WHERE id IN (${paid.id}, ${other.id}) ORDER BY id`,
+      );
+      // The payment's figures stand; the others moved on a day.
+      expect(after).toEqual([
+        { id: paid.id, dpd: 0 },
+        { id: other.id, dpd: other.dpd + 1 },
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('makes an arrears refresh wait for the close step under way, so the two never deadlock', async () => {
     const t = await startTestApp('postgres');
     try {

@@ -62,7 +62,7 @@ export async function refreshDelinquencyIn(
     tx,
     sql`
     WITH figures AS (
-      SELECT c.id,
+      SELECT c.id, min(c.xmin::text) AS seen,
              COALESCE(${day}::date - min(i.due_date) FILTER (WHERE i.due_date < ${day}::date), 0) AS dpd,
              min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due
       FROM ${contracts} c
@@ -71,12 +71,15 @@ export async function refreshDelinquencyIn(
       WHERE c.status IN ${[...LIVE_STATUSES]} ${moving}
       GROUP BY c.id
     ), labelled AS (
-      SELECT id, dpd, next_due, ${bucketOf} AS bucket FROM figures
+      SELECT id, seen, dpd, next_due, ${bucketOf} AS bucket FROM figures
     )
     UPDATE ${contracts} c
     SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due
     FROM labelled l
-    WHERE c.id = l.id AND (c.dpd, c.bucket, c.next_due_date) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due)
+    -- Only the row version read: a payment (or reversal) that wrote the contract meanwhile stored
+    -- its own figures for the business date, from instalments this statement never saw.
+    WHERE c.id = l.id AND c.xmin::text = l.seen
+      AND (c.dpd, c.bucket, c.next_due_date) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due)
     RETURNING c.id`,
   );
   if (changed.length) await contractsChanged(ctx, tx);
