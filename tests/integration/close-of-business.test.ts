@@ -555,7 +555,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
         .poll(async () => {
           const [row] = await queryRows<{ n: number }>(
             t.app.ctx.db,
-            sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted`,
+            sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'transactionid' AND NOT l.granted AND a.datname = current_database()`,
           );
           return row?.n;
         })
@@ -597,7 +598,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
         .poll(async () => {
           const [row] = await queryRows<{ n: number }>(
             t.app.ctx.db,
-            sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`,
+            sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                WHERE l.locktype = 'advisory' AND NOT l.granted AND a.datname = current_database()`,
           );
           return row?.n;
         })
