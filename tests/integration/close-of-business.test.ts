@@ -494,6 +494,16 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
   });
 });
 
+/** Lock waits of a kind in this test's own database: pg_locks is the whole cluster's, other files' included. */
+async function lockWaits(t: TestApp, locktype: 'advisory' | 'transactionid'): Promise<number | undefined> {
+  const [row] = await queryRows<{ n: number }>(
+    t.app.ctx.db,
+    sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = ${locktype} AND NOT l.granted AND a.datname = current_database()`,
+  );
+  return row?.n;
+}
+
 // Several instances on one database is a PostgreSQL deployment (PGlite is one process's own).
 describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two instances', () => {
   it('runs each step of a date once when both are asked at once', async () => {
@@ -551,16 +561,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await written.fired;
       // The day's refresh reads the book as it was, and waits for that contract's row.
       const refresh = refreshDelinquency(t.app.ctx, TODAY);
-      await expect
-        .poll(async () => {
-          const [row] = await queryRows<{ n: number }>(
-            t.app.ctx.db,
-            sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.locktype = 'transactionid' AND NOT l.granted AND a.datname = current_database()`,
-          );
-          return row?.n;
-        })
-        .toBe(1);
+      await expect.poll(() => lockWaits(t, 'transactionid')).toBe(1);
       release.fire();
       await payment;
       await refresh;
@@ -594,16 +595,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await taken.fired;
       // A start's (or a change of buckets') refresh of every contract's figures waits for it.
       const refresh = refreshDelinquency(t.app.ctx, TODAY);
-      await expect
-        .poll(async () => {
-          const [row] = await queryRows<{ n: number }>(
-            t.app.ctx.db,
-            sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-                WHERE l.locktype = 'advisory' AND NOT l.granted AND a.datname = current_database()`,
-          );
-          return row?.n;
-        })
-        .toBe(1);
+      await expect.poll(() => lockWaits(t, 'advisory')).toBe(1);
       release.fire();
       await step;
       expect(await refresh).toBeGreaterThan(0);
