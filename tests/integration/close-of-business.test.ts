@@ -7,8 +7,13 @@ import { addDays, assessLateFees, interestEarnedTo, type LateFeeRule } from '../
 import { SYSTEM_ACTOR } from '../../src/server/audit';
 import type { AppContext } from '../../src/server/context';
 import { backfillSnapshots, writeSnapshot } from '../../src/server/modules/close-of-business/snapshot';
+import { refreshCases } from '../../src/server/modules/collections/refresh';
 import { lockCandidates } from '../../src/server/modules/contracts/close-of-business';
-import { refreshDelinquency, takeFiguresLock } from '../../src/server/modules/contracts/delinquency';
+import {
+  refreshDelinquency,
+  refreshDelinquencyIn,
+  takeFiguresLock,
+} from '../../src/server/modules/contracts/delinquency';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
 import { queueLocks } from '../../src/server/modules/devices/commands';
 import { figuresDate, organisation } from '../../src/server/organisation';
@@ -458,6 +463,55 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(await withTransaction(t.app.ctx, (tx) => figuresDate(tx))).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('rescores at the close only the cases the day’s start left stale', async () => {
+    const { t, book } = await startBook(kind);
+    try {
+      // The fixtures wrote the customers on the real clock; this book lives on the test clock's.
+      await t.app.ctx.db.execute(sql`UPDATE customers SET updated_at = ${new Date(NOON)}`);
+      // The day's start: figures and cases brought to the date.
+      await withTransaction(t.app.ctx, async (tx) => {
+        await refreshDelinquencyIn(tx, TODAY);
+        t.clock.ms += 1_000; // the cases are scored after the figures were written, as on a real clock
+        await refreshCases(tx, TODAY);
+      });
+      const caseOf = async (id: string) => {
+        const [row] = await queryRows<{ in_queue: boolean; risk_grade: string | null; region: string | null }>(
+          t.app.ctx.db,
+          sql`SELECT in_queue, risk_grade, region FROM collection_cases WHERE contract_id = ${id}`,
+        );
+        return row;
+      };
+      expect((await caseOf(book.b))?.in_queue).toBe(true);
+      t.clock.ms += 60_000;
+      // Since the start: b is paid up, a's customer moves region (both bump their updated_at);
+      // d's customer gets a risk grade behind the app's back (no updated_at: nothing says it moved).
+      await t.app.ctx.db.execute(sql`UPDATE contracts SET activated_at = start_date WHERE id = ${book.b}`);
+      const finance = await t.signedIn('finance');
+      const owed = (await finance.get(`/api/contracts/${book.b}`)).json<{ outstanding: { total: number } }>();
+      const paid = await finance.post('/api/payments', {
+        contractId: book.b,
+        amount: owed.outstanding.total,
+        method: 'cash',
+      });
+      expect(paid.statusCode, paid.body).toBe(201);
+      await t.app.ctx.db.execute(sql`
+        UPDATE customers SET region = 'Rift Valley', updated_at = ${new Date(t.clock.ms)}
+        WHERE id = (SELECT customer_id FROM contracts WHERE id = ${book.a})`);
+      await t.app.ctx.db.execute(sql`
+        UPDATE customers SET risk_grade = 'E' WHERE id = (SELECT customer_id FROM contracts WHERE id = ${book.d})`);
+      // The close's rescoring (its promises step), alone: the steps before it would touch a's contract.
+      await withTransaction(t.app.ctx, (tx) => refreshCases(tx, TODAY, 'changed'));
+      expect((await caseOf(book.b))?.in_queue).toBe(false);
+      expect((await caseOf(book.a))?.region).toBe('Rift Valley');
+      // Not looked at: the start's score stands until a change the app made, or the next date.
+      expect((await caseOf(book.d))?.risk_grade).not.toBe('E');
+      await withTransaction(t.app.ctx, (tx) => refreshCases(tx, addDays(TODAY, 1)));
+      expect((await caseOf(book.d))?.risk_grade).toBe('E');
     } finally {
       await t.close();
     }

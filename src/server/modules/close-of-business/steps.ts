@@ -108,8 +108,9 @@ export const STEPS: Record<EodStep, Step> = {
           { type: 'close_of_business', id: date },
         )
       : {};
-    // The queue is scored for the date after the promises moved (broken promises rank higher).
-    const queue = await refreshCases(ctx, date);
+    // The queue is scored for the date after the promises moved (broken promises rank higher):
+    // the cases the day's start left current are skipped (all are looked at on a catch-up date).
+    const queue = await refreshCases(ctx, date, 'changed');
     return {
       counts: {
         checked: checked.length,

@@ -18,17 +18,20 @@ import { scorePartsSql } from './score-sql';
  * Brings the collections cases to the business date `date`, set-based in one statement: every
  * live contract in arrears, due that day or whose latest promise was broken gets (or keeps) its
  * case with the score's inputs and parts; a case whose contract no longer qualifies (paid, or
- * closed) leaves the queue but keeps its assignment and history. `contractIds` narrows it to
- * some contracts (after an action on them). Answers how many cases were written and how many are
- * in the queue.
+ * closed) leaves the queue but keeps its assignment and history. `scope` narrows it: to some
+ * contracts (after an action on them), or to the cases not already current for `date` (`'changed'`,
+ * the close's rescoring after the day's start scored every case: `caseStale`). Answers how many
+ * cases were written and how many are in the queue.
  */
 export async function refreshCases(
   ctx: TxContext,
   date: string,
-  contractIds?: readonly string[],
+  scope?: readonly string[] | 'changed',
 ): Promise<{ cases: number; inQueue: number }> {
+  const contractIds = Array.isArray(scope) ? scope : undefined;
   const only = (column: SQL) =>
     contractIds ? sql`AND ${column} = ANY(${sql.param([...contractIds])}::text[])` : sql``;
+  const changed = scope === 'changed' ? sql`AND ${caseStale(date)}` : sql``;
   const contacts = sql.raw(CONTACT_KINDS.map((kind) => `'${kind}'`).join(', '));
   const parts = scorePartsSql({
     dpd: sql`s.dpd`,
@@ -50,6 +53,7 @@ export async function refreshCases(
         AND (c.dpd > 0 OR c.next_due_date = ${date}::date
              OR EXISTS (SELECT 1 FROM ${collectionCases} k WHERE k.contract_id = c.id)
              OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id))
+        ${changed}
     ), overdue AS (
       SELECT i.contract_id,
              sum(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
@@ -132,4 +136,20 @@ export async function refreshCases(
   const cases = Number(row?.cases ?? 0);
   if (cases) await tablesChanged(ctx, ctx.tx, collectionCases);
   return { cases, inQueue: Number(row?.in_queue ?? 0) };
+}
+
+/**
+ * A contract whose case may not be current for `date` (its alias `c`): it has no case, or one
+ * scored for another date, or written no later than its contract or customer last changed (a
+ * payment, a late fee, a default, an edit or a rescore bumps `updated_at`; strictly later, so a
+ * change in the same instant counts), or one of its promises was checked on the date. Every other
+ * input of the score is the date's own (days past due, days since contact) or moves only through
+ * a collections action, which rescores its contract at once.
+ */
+function caseStale(date: string): SQL {
+  return sql`(NOT EXISTS (
+      SELECT 1 FROM ${collectionCases} k JOIN ${customers} cu ON cu.id = c.customer_id
+      WHERE k.contract_id = c.id AND k.scored_on = ${date}::date
+        AND k.updated_at > c.updated_at AND k.updated_at > cu.updated_at)
+    OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id AND p.checked_on = ${date}::date))`;
 }

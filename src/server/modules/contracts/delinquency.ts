@@ -74,7 +74,7 @@ export async function refreshDelinquencyIn(
       SELECT id, seen, dpd, next_due, ${bucketOf} AS bucket FROM figures
     )
     UPDATE ${contracts} c
-    SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due
+    SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due, updated_at = ${ctx.clock.now()}
     FROM labelled l
     -- Only the row version read: a payment (or reversal) that wrote the contract meanwhile stored
     -- its own figures for the business date, from instalments this statement never saw.

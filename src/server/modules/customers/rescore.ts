@@ -79,7 +79,7 @@ export async function rescoreCustomers(ctx: AppContext): Promise<number> {
         sql`
         UPDATE ${customers} c
         SET risk_score = r.score, risk_grade = r.grade, risk_decision = r.decision,
-            risk_details = r.details, risk_scorecard = ${key}
+            risk_details = r.details, risk_scorecard = ${key}, updated_at = ${ctx.clock.now()}
         FROM jsonb_to_recordset(${JSON.stringify(scored)}::jsonb)
              AS r(id text, version int, score int, grade text, decision text, details jsonb)
         WHERE c.id = r.id AND c.version = r.version
