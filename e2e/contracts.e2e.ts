@@ -2,7 +2,7 @@ import type { APIRequestContext, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_FILES } from '../tests/support/multipart';
 import { accessibilityViolations, PHONE, screenshot } from './support/browser';
-import { documentIdOf, documentRow } from './support/documents';
+import { documentIdOf, documentRow, uploadDocument } from './support/documents';
 import { expectPath, manager, owner } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -90,12 +90,8 @@ describe('contracts and finance in Chromium', () => {
     for (const [type, name, mimeType, buffer] of [
       ['id_front', 'id-front.jpg', 'image/jpeg', SAMPLE_FILES.jpeg],
       ['selfie', 'selfie.png', 'image/png', SAMPLE_FILES.png],
-    ] as const) {
-      await page.getByTestId('select-document-type').selectOption(type);
-      await page.getByTestId('input-document-file').setInputFiles({ name, mimeType, buffer });
-      await page.getByTestId('button-upload-document').click();
-      await documentRow(page, type).waitFor();
-    }
+    ] as const)
+      await uploadDocument(page, type, { name, mimeType, buffer });
     await expect.poll(() => page.getByTestId('text-kyc-status').getAttribute('data-status')).toBe('pending');
 
     // The manager, another person, verifies both.

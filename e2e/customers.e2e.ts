@@ -3,7 +3,7 @@ import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { accessibilityViolations, PHONE, screenshot } from './support/browser';
-import { documentIdOf, documentRow } from './support/documents';
+import { documentIdOf, documentRow, uploadDocument } from './support/documents';
 import { inviteThroughBrowser } from './support/invite';
 import { agent, expectPath, owner, register } from './support/session';
 import { startBrowserSuite } from './support/suite';
@@ -208,10 +208,7 @@ describe('customers and KYC in Chromium', () => {
       ['proof_of_address', 'water-bill.pdf', 'application/pdf', await samplePdf()],
     ] as const;
     for (const [type, name, mimeType, buffer] of uploads) {
-      await page.getByTestId('select-document-type').selectOption(type);
-      await page.getByTestId('input-document-file').setInputFiles({ name, mimeType, buffer });
-      await page.getByTestId('button-upload-document').click();
-      await documentRow(page, type).waitFor();
+      await uploadDocument(page, type, { name, mimeType, buffer });
     }
     // A file that is not what its name says is refused by the server, with its message.
     await page.getByTestId('select-document-type').selectOption('other');

@@ -1,10 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KYC_MAX_FILE_BYTES } from '@/contracts/customers';
+import { KYC_MAX_FILE_BYTES, type KycDocument } from '@/contracts/customers';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
 import { fileProblem, OWN_UPLOAD_MESSAGE, rejectReasonProblem, reviewState } from './document-rules';
 import { DocumentsCard } from './documents-card';
+import { useCustomer } from './queries';
 import {
   agent,
   apiError,
@@ -70,6 +71,12 @@ function renderCard(user: typeof agent, documents = [pending], handler?: Paramet
   });
   renderWithProviders(<DocumentsCard customer={makeCustomer()} user={user} />);
   return calls;
+}
+
+/** The customer page reads the profile too, so an upload refreshes it along with the documents. */
+function CustomerProfileQuery() {
+  useCustomer(CUSTOMER_ID);
+  return null;
 }
 
 describe('documents card', () => {
@@ -153,5 +160,62 @@ describe('documents card', () => {
     expect(post?.url).toBe(`/api/customers/${CUSTOMER_ID}/documents`);
     expect(post?.body).toBeInstanceOf(FormData);
     expect((post?.body as FormData | undefined)?.get('type')).toBe('selfie');
+  });
+
+  it('locks the type and file while the page refreshes after an upload, and resets them only then', async () => {
+    const bill = makeDocument({
+      id: '9c1d2e3f-0000-4000-8000-000000000002',
+      type: 'proof_of_address',
+      fileName: 'bill.pdf',
+      mimeType: 'application/pdf',
+    });
+    let documents: KycDocument[] = [];
+    let profileReads = 0;
+    let answerProfile = () => {};
+    stubApi(agent, ({ method, url }) => {
+      if (url === `/api/customers/${CUSTOMER_ID}/documents`) {
+        if (method !== 'POST') return jsonResponse(documents);
+        documents = [bill];
+        return jsonResponse({ document: bill, kycStatus: 'pending' }, 201);
+      }
+      if (url !== `/api/customers/${CUSTOMER_ID}`) return undefined;
+      profileReads += 1;
+      if (profileReads === 1) return jsonResponse(makeCustomer());
+      // The profile's refresh after the upload is slow: the new row shows before it is done.
+      return new Promise<Response>((resolve) => {
+        answerProfile = () => resolve(jsonResponse(makeCustomer()));
+      });
+    });
+    renderWithProviders(
+      <>
+        <CustomerProfileQuery />
+        <DocumentsCard customer={makeCustomer()} user={agent} />
+      </>,
+    );
+    await screen.findByTestId('empty-documents');
+    const form = screen.getByTestId('form-upload-document');
+    const type = screen.getByTestId<HTMLSelectElement>('select-document-type');
+    const input = screen.getByTestId('input-document-file');
+    const button = screen.getByTestId('button-upload-document');
+    fireEvent.change(type, { target: { value: 'proof_of_address' } });
+    fireEvent.change(input, { target: { files: [fileOf(2048, 'application/pdf', 'bill.pdf')] } });
+    fireEvent.click(button);
+
+    await screen.findByTestId(`row-document-${bill.id}`);
+    await waitFor(() => expect(profileReads).toBe(2));
+    // Still uploading: a type or file chosen now would be wiped by the reset that follows.
+    expect(form).toHaveAttribute('aria-busy', 'true');
+    expect(type).toBeDisabled();
+    expect(input).toBeDisabled();
+    expect(button).toBeDisabled();
+
+    answerProfile();
+    await waitFor(() => expect(button).toBeEnabled());
+    expect(form).toHaveAttribute('aria-busy', 'false');
+    expect(type).toBeEnabled();
+    expect(input).toBeEnabled();
+    // Reset: the suggestion is followed again and no file is chosen.
+    expect(type.value).toBe('id_front');
+    expect(screen.getByText('JPEG, PNG or PDF, up to 10 MB.')).toBeInTheDocument();
   });
 });

@@ -96,7 +96,8 @@ export interface Call {
   body: unknown;
 }
 
-type Handler = (call: Call) => Response | undefined;
+/** An answer for a call, or undefined for the defaults; a promise holds the answer back (a slow server). */
+type Handler = (call: Call) => Response | Promise<Response> | undefined;
 
 /**
  * Stubs fetch: the signed-in user, the organisation, the CSRF token and empty lists by default;

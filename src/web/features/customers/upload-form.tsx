@@ -29,6 +29,11 @@ export function UploadForm({
   const [alert, setAlert] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const upload = useUploadDocument(customerId);
+  // The upload stays pending until the customer's page has refreshed (documents, KYC status, the
+  // next suggestion), and only then is the form reset. Type and file are locked meanwhile: a choice
+  // made during the refresh (the new row can show before the rest has loaded) would be wiped by
+  // that reset, and the next upload would go with the suggested type or with no file at all.
+  const uploading = upload.isPending;
 
   const choose = (chosen: File | null) => {
     setFile(chosen);
@@ -72,6 +77,7 @@ export function UploadForm({
       onSubmit={submit}
       noValidate
       aria-label="Upload a KYC document"
+      aria-busy={uploading}
       className="grid grid-cols-1 gap-3 rounded-lg border border-dashed bg-muted/30 p-4"
       data-testid="form-upload-document"
     >
@@ -82,6 +88,7 @@ export function UploadForm({
             <NativeSelect
               {...control}
               value={type}
+              disabled={uploading}
               onChange={(event) => setType(event.target.value as KycDocumentType)}
               data-testid="select-document-type"
             >
@@ -105,6 +112,7 @@ export function UploadForm({
               ref={input}
               type="file"
               accept={ACCEPTED_FILES}
+              disabled={uploading}
               onChange={(event) => choose(event.target.files?.[0] ?? null)}
               className="cursor-pointer file:mr-3 file:border-0 file:bg-transparent file:font-medium file:text-foreground file:text-sm"
               data-testid="input-document-file"
@@ -113,9 +121,9 @@ export function UploadForm({
         </FormField>
       </div>
       <div>
-        <Button type="submit" disabled={upload.isPending} data-testid="button-upload-document">
-          {upload.isPending ? <Spinner className="size-4" /> : <Upload aria-hidden="true" />}
-          {upload.isPending ? 'Uploading…' : 'Upload'}
+        <Button type="submit" disabled={uploading} data-testid="button-upload-document">
+          {uploading ? <Spinner className="size-4" /> : <Upload aria-hidden="true" />}
+          {uploading ? 'Uploading…' : 'Upload'}
         </Button>
       </div>
     </form>
