@@ -135,8 +135,6 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   // Collections: the queue is scored and shown set-based in one statement each (decision 030).
   'modules/collections/refresh.ts: contracts':
     'the queue is scored set-based in one statement (decision 030)',
-  'modules/collections/refresh.ts: contractInstallments':
-    'the amount overdue of every case, set-based in the scoring statement (decision 030)',
   'modules/collections/refresh.ts: customers':
     'region, agent and risk grade of every case, in the scoring statement',
   'modules/collections/list.ts: contracts': 'the queue shows and searches the contract number',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client';
 import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
@@ -138,5 +139,38 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
       ),
     ).toMatch(/stays with its contract/);
     expect(await refusal(sql`DELETE FROM contracts WHERE id = ${contract.id}`)).toMatch(/never deleted/);
+  });
+
+  it('stores the arrears as the contract page counts them, after the refresh and after a part payment', async () => {
+    const finance = await t.signedIn('finance');
+    const page = async () =>
+      (await finance.get(`/api/contracts/${contract.id}`)).json<{
+        asOf: string;
+        schedule: { dueDate: string; total: number; paid: number }[];
+      }>();
+    const overdueOn = (detail: Awaited<ReturnType<typeof page>>) =>
+      detail.schedule
+        .filter((row) => row.dueDate < detail.asOf)
+        .reduce((sum, row) => sum + row.total - row.paid, 0);
+    const stored = async () => {
+      const [row] = await queryRows<{ overdue: string }>(
+        t.app.ctx.db,
+        sql`SELECT overdue_total::text AS overdue FROM contracts WHERE id = ${contract.id}`,
+      );
+      return Number(row?.overdue);
+    };
+    await refreshDelinquency(t.app.ctx);
+    const before = overdueOn(await page());
+    expect(before).toBeGreaterThan(0);
+    expect(await stored()).toBe(before);
+    const paid = await finance.post('/api/payments', {
+      contractId: contract.id,
+      amount: Math.floor(before / 2),
+      method: 'cash',
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const after = overdueOn(await page());
+    expect(after).toBe(before - Math.floor(before / 2));
+    expect(await stored()).toBe(after);
   });
 });

@@ -98,7 +98,7 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
     ctx.db,
     sql`
     SELECT md5(coalesce(string_agg(x, E'\n' ORDER BY x), '')) AS sum FROM (
-      SELECT concat_ws(',', 'c', number, status, dpd, bucket, next_due_date, outstanding_principal, outstanding_total, version) AS x FROM contracts
+      SELECT concat_ws(',', 'c', number, status, dpd, bucket, next_due_date, outstanding_principal, outstanding_total, overdue_total, version) AS x FROM contracts
       UNION ALL SELECT concat_ws(',', 'i', c.number, i.n, i.due_date, i.penalty_due, i.settled_at)
         FROM contract_installments i JOIN contracts c ON c.id = i.contract_id
       UNION ALL SELECT concat_ws(',', 'fee', c.number, f.n, f.business_date, f.amount)
@@ -480,7 +480,11 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
         await refreshCases(tx, TODAY);
       });
       const caseOf = async (id: string) => {
-        const [row] = await queryRows<{ in_queue: boolean; risk_grade: string | null; region: string | null }>(
+        const [row] = await queryRows<{
+          in_queue: boolean;
+          risk_grade: string | null;
+          region: string | null;
+        }>(
           t.app.ctx.db,
           sql`SELECT in_queue, risk_grade, region FROM collection_cases WHERE contract_id = ${id}`,
         );

@@ -2,7 +2,13 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
-import { addDays, bucketsFromBounds, daysBetween, delinquencySnapshot } from '../../src/domain';
+import {
+  addDays,
+  bucketsFromBounds,
+  daysBetween,
+  delinquencySnapshot,
+  sumComponents,
+} from '../../src/domain';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { activeContract } from '../support/origination';
@@ -125,6 +131,8 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
     const [stored] = await rows<{
       outstanding_total: string;
       outstanding_principal: string;
+      overdue_total: string;
+      dpd: number;
       credit_balance: string;
       paid_through_date: string;
       start_date: string;
@@ -133,7 +141,7 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       active_until: string | null;
       credit_lines: string;
     }>(
-      sql`SELECT c.outstanding_total, c.outstanding_principal, c.credit_balance, c.paid_through_date::text AS paid_through_date,
+      sql`SELECT c.outstanding_total, c.outstanding_principal, c.overdue_total, c.dpd, c.credit_balance, c.paid_through_date::text AS paid_through_date,
         c.start_date::text AS start_date, c.first_due_date::text AS first_due_date, c.status, d.active_until::text AS active_until,
         (SELECT COALESCE(sum(a.amount), 0) FROM payment_allocations a WHERE a.contract_id = c.id AND a.component = 'credit' AND a.superseded_at IS NULL) AS credit_lines
         FROM contracts c JOIN devices d ON d.id = c.device_id WHERE c.id = ${contractId}`,
@@ -143,31 +151,37 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
     expect(Number(stored.credit_balance)).toBe(Number(stored.credit_lines));
     expect(stored.status).toBe(scheduled - allocatedTotal === 0 ? 'paid_off' : 'active');
     // Paid-through is the engine's, from the stored positions.
-    const snapshot = delinquencySnapshot(
-      installments.map((i) => ({
-        n: i.n,
-        dueDate: i.due_date,
-        due: {
-          principal: Number(i.principal_due),
-          interest: Number(i.interest_due),
-          fee: Number(i.fee_due),
-          penalty: Number(i.penalty_due),
-        },
-        paid: {
-          principal: Number(i.principal_paid),
-          interest: Number(i.interest_paid),
-          fee: Number(i.fee_paid),
-          penalty: Number(i.penalty_paid),
-        },
-      })),
-      {
-        date: contract.paidThroughDate,
-        startDate: stored.start_date,
-        buckets: bucketsFromBounds([1, 8, 31, 61, 91]),
+    const positions = installments.map((i) => ({
+      n: i.n,
+      dueDate: i.due_date,
+      due: {
+        principal: Number(i.principal_due),
+        interest: Number(i.interest_due),
+        fee: Number(i.fee_due),
+        penalty: Number(i.penalty_due),
       },
-    );
+      paid: {
+        principal: Number(i.principal_paid),
+        interest: Number(i.interest_paid),
+        fee: Number(i.fee_paid),
+        penalty: Number(i.penalty_paid),
+      },
+    }));
+    const buckets = bucketsFromBounds([1, 8, 31, 61, 91]);
+    const snapshot = delinquencySnapshot(positions, {
+      date: contract.paidThroughDate,
+      startDate: stored.start_date,
+      buckets,
+    });
     expect(stored.paid_through_date).toBe(snapshot.paidThrough);
     expect(contract.paidThroughDate).toBe(snapshot.paidThrough);
+    // The stored arrears are the engine's for the business date (the contract page's date).
+    const today = delinquencySnapshot(positions, {
+      date: contract.asOf,
+      startDate: stored.start_date,
+      buckets,
+    });
+    expect([stored.dpd, Number(stored.overdue_total)]).toEqual([today.dpd, sumComponents(today.overdue)]);
     // The device runs at least one period past what was paid for (tokens are never taken back).
     if (stored.status !== 'paid_off' && stored.active_until) {
       const period = daysBetween(stored.start_date, stored.first_due_date);

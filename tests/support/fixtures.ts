@@ -9,7 +9,7 @@ import {
   devices,
   servicePlans,
 } from '../../src/db/schema';
-import { buildSchedule, type Frequency, type InterestMethod } from '../../src/domain';
+import { addDays, buildSchedule, type Frequency, type InterestMethod } from '../../src/domain';
 import type { AppContext } from '../../src/server/context';
 import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
 
@@ -114,6 +114,9 @@ export async function insertActiveContract(
     });
     const paid = fixture.paid ?? 0;
     const remaining = schedule.rows.slice(paid);
+    // The arrears as of the date the given days past due are for: the oldest unpaid due date plus them.
+    const asOf = fixture.dpd && remaining[0] ? addDays(remaining[0].dueDate, fixture.dpd) : null;
+    const overdue = asOf ? remaining.filter((row) => row.dueDate < asOf) : [];
     await tx.insert(contracts).values({
       id: ids.contract,
       number,
@@ -141,6 +144,7 @@ export async function insertActiveContract(
       dpd: fixture.dpd ?? 0,
       outstandingPrincipal: remaining.reduce((sum, row) => sum + row.principal, 0),
       outstandingTotal: remaining.reduce((sum, row) => sum + row.total, 0),
+      overdueTotal: overdue.reduce((sum, row) => sum + row.total, 0),
     });
     await tx.insert(contractInstallments).values(
       schedule.rows.map((row, index) => ({

@@ -28,7 +28,7 @@ export const contractNumbers = pgSequence('contract_number_seq');
 
 /**
  * PRODUCT.md section 2, Contract. The terms are copied from the plan version at creation; the
- * derived figures (dpd, bucket, paid-through, outstanding) are kept up to date by payments and
+ * derived figures (dpd, bucket, paid-through, outstanding, overdue) are kept up to date by payments and
  * the close of business, so lists can filter and sort on them.
  */
 export const contracts = pgTable(
@@ -85,6 +85,8 @@ export const contracts = pgTable(
     nextDueDate: date('next_due_date', { mode: 'string' }),
     outstandingPrincipal: bigint('outstanding_principal', { mode: 'number' }).notNull().default(0),
     outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull().default(0),
+    /** Of the outstanding total, what fell due before the figures' date and is unpaid (the arrears). */
+    overdueTotal: bigint('overdue_total', { mode: 'number' }).notNull().default(0),
     totalPaid: bigint('total_paid', { mode: 'number' }).notNull().default(0),
     creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

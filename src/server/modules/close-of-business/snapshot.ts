@@ -151,38 +151,31 @@ function figuresAsOf(date: string, org: Organisation, closedOn: SQL): SQL {
 
 /**
  * The figures of the business date itself, read as stored (decision 034): step 1 has just brought
- * each live contract's days past due, bucket and next due to the date, payments keep the
- * outstanding amounts and late fees the total, so nothing is summed from the payments. Only the
- * contracts in arrears have their overdue instalments read, and only the instalments due this
- * month up to the date are read, through their due-date index. The same figures as
+ * each live contract's days past due, bucket, next due and arrears (`overdue_total`) to the date,
+ * payments keep the outstanding and overdue amounts and late fees add to both, so nothing is
+ * summed from the payments. Only the instalments due this month up to the date are read, through
+ * their due-date index. The same figures as
  * `figuresAsOf` for this date (a test holds the two equal).
  */
 function storedFigures(date: string, org: Organisation): SQL {
   const month = `${date.slice(0, 7)}-01`;
-  const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
-    + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
   return sql`
     live AS (
       SELECT c.id, c.device_id, c.schedule_version, c.status, c.dpd, c.bucket, c.next_due_date,
-             c.outstanding_principal, c.outstanding_total
+             c.outstanding_principal, c.outstanding_total, c.overdue_total
       FROM ${contracts} c
       WHERE c.status IN ('active', 'defaulted') AND c.activated_at IS NOT NULL AND c.start_date <= ${date}::date
     ), dues AS (
       SELECT i.contract_id, i.due_date, i.principal_due + i.interest_due + i.fee_due AS regular_due
       FROM ${contractInstallments} i JOIN live l ON l.id = i.contract_id AND l.schedule_version = i.schedule_version
       WHERE i.due_date BETWEEN ${month}::date AND ${date}::date
-    ), arrears AS (
-      SELECT l.id AS contract_id, sum(${remaining}) AS overdue
-      FROM live l JOIN ${contractInstallments} i ON i.contract_id = l.id AND i.schedule_version = l.schedule_version
-      WHERE l.dpd > 0 AND i.settled_at IS NULL AND i.due_date < ${date}::date
-      GROUP BY l.id
     ), fig AS (
       SELECT l.id AS contract_id, l.outstanding_principal AS principal, l.outstanding_total AS total,
-             coalesce(a.overdue, 0) AS overdue, l.dpd,
+             l.overdue_total AS overdue, l.dpd,
              EXISTS (SELECT 1 FROM dues d WHERE d.contract_id = l.id AND d.due_date = ${date}::date) AS due_today,
              coalesce(l.next_due_date = ${date}::date, false) AS due_today_unpaid,
              l.status, ${bucketCase(org.delinquencyBuckets, sql`l.dpd`)} AS bucket
-      FROM live l LEFT JOIN arrears a ON a.contract_id = l.id
+      FROM live l
     )`;
 }
 

@@ -5,7 +5,6 @@ import {
   collectionActions,
   collectionCases,
   collectionPromises,
-  contractInstallments,
   contracts,
   customers,
 } from '../../../db/schema';
@@ -45,7 +44,7 @@ export async function refreshCases(
     ctx.tx,
     sql`
     WITH candidates AS (
-      SELECT c.id, c.customer_id, c.plan_id, c.bucket, c.dpd, c.currency, c.schedule_version,
+      SELECT c.id, c.customer_id, c.plan_id, c.bucket, c.dpd, c.overdue_total, c.currency,
              (c.installment + c.service_fee) AS regular_payment,
              COALESCE(c.next_due_date = ${date}::date, false) AS due_today
       FROM ${contracts} c
@@ -54,16 +53,6 @@ export async function refreshCases(
              OR EXISTS (SELECT 1 FROM ${collectionCases} k WHERE k.contract_id = c.id)
              OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id))
         ${changed}
-    ), overdue AS (
-      SELECT i.contract_id,
-             sum(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
-                 + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)::bigint AS amount
-      FROM candidates l
-      JOIN ${contractInstallments} i
-        ON i.contract_id = l.id AND i.schedule_version = l.schedule_version
-       AND i.settled_at IS NULL AND i.due_date < ${date}::date
-      WHERE l.dpd > 0
-      GROUP BY i.contract_id
     ), promised AS (
       SELECT p.contract_id,
              count(*) FILTER (WHERE p.state IN ('broken', 'partly_kept'))::int AS broken,
@@ -77,12 +66,11 @@ export async function refreshCases(
       GROUP BY a.contract_id
     ), s AS (
       SELECT l.id, l.customer_id, l.plan_id, cu.region, cu.assigned_agent_id AS agent_id, l.bucket, l.dpd,
-             COALESCE(o.amount, 0) AS amount_overdue, l.regular_payment, l.currency, l.due_today,
+             l.overdue_total AS amount_overdue, l.regular_payment, l.currency, l.due_today,
              cu.risk_grade, COALESCE(p.broken, 0) AS broken_promises, k.last_at,
              (${date}::date - k.last_date) AS days_since_contact, p.latest AS promise_state
       FROM candidates l
       JOIN ${customers} cu ON cu.id = l.customer_id
-      LEFT JOIN overdue o ON o.contract_id = l.id
       LEFT JOIN promised p ON p.contract_id = l.id
       LEFT JOIN contacted k ON k.contract_id = l.id
     ), scored AS (

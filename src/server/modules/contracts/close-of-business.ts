@@ -44,7 +44,7 @@ export interface LateFeesCharged {
  * Step 2: a late fee once per instalment of a live contract overdue on `date` by more than the
  * grace days with principal, interest or fee unpaid (`assessLateFees`): recorded in
  * `late_fee_charges` (its key is the "once"), added to the instalment's penalty due and to the
- * contract's outstanding total, with a timeline line per contract.
+ * contract's outstanding and overdue totals, with a timeline line per contract.
  *
  * Set-based in two statements (decision 032): the contracts are locked, then one statement finds
  * the fees, records them, and writes the instalments, the contracts and the timeline. Only
@@ -88,7 +88,7 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
       FROM charged GROUP BY contract_id
     ), totals AS (
       UPDATE ${contracts} c
-      SET outstanding_total = c.outstanding_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+      SET outstanding_total = c.outstanding_total + p.amount, overdue_total = c.overdue_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
       FROM per_contract p WHERE c.id = p.contract_id
       RETURNING p.amount
     )`;

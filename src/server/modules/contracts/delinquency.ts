@@ -9,7 +9,7 @@ import { defineJob } from '../../jobs/definition';
 import { organisation, saveFiguresDate } from '../../organisation';
 import { withTransaction } from '../../transaction';
 import { contractsChanged } from './list-cache';
-import { LIVE_STATUSES } from './portfolio';
+import { LIVE_STATUSES, REMAINING } from './portfolio';
 
 /**
  * The derived arrears figures that lists filter and sort on (PRODUCT.md close of business, step
@@ -64,22 +64,24 @@ export async function refreshDelinquencyIn(
     WITH figures AS (
       SELECT c.id, min(c.xmin::text) AS seen,
              COALESCE(${day}::date - min(i.due_date) FILTER (WHERE i.due_date < ${day}::date), 0) AS dpd,
-             min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due
+             min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due,
+             COALESCE(sum(${REMAINING}) FILTER (WHERE i.due_date < ${day}::date), 0)::bigint AS overdue
       FROM ${contracts} c
       LEFT JOIN ${contractInstallments} i
         ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
       WHERE c.status IN ${[...LIVE_STATUSES]} ${moving}
       GROUP BY c.id
     ), labelled AS (
-      SELECT id, seen, dpd, next_due, ${bucketOf} AS bucket FROM figures
+      SELECT id, seen, dpd, next_due, overdue, ${bucketOf} AS bucket FROM figures
     )
     UPDATE ${contracts} c
-    SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due, updated_at = ${ctx.clock.now()}
+    SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due, overdue_total = l.overdue,
+        updated_at = ${ctx.clock.now()}
     FROM labelled l
     -- Only the row version read: a payment (or reversal) that wrote the contract meanwhile stored
     -- its own figures for the business date, from instalments this statement never saw.
     WHERE c.id = l.id AND c.xmin::text = l.seen
-      AND (c.dpd, c.bucket, c.next_due_date) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due)
+      AND (c.dpd, c.bucket, c.next_due_date, c.overdue_total) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due, l.overdue)
     RETURNING c.id`,
   );
   if (changed.length) await contractsChanged(ctx, tx);

@@ -6,6 +6,10 @@ import type { AppContext } from '../../context';
 /** Contracts a scenario or KPI counts as live (PRODUCT.md: paid-off, written-off, repossessed excluded). */
 export const LIVE_STATUSES = ['active', 'defaulted'] as const;
 
+/** What is left to pay of an instalment (alias `i`), every component: the arrears' and reminders' sum. */
+export const REMAINING = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
+  + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
+
 export interface PortfolioContract extends ScenarioContract {
   id: string;
   number: string;

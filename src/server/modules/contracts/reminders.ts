@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
+import { REMAINING } from './portfolio';
 
 /**
  * The contracts' side of close of business step 6 (decision 027): which contracts are owed a
@@ -22,9 +23,6 @@ export interface ReminderRules {
   controlledDevices: SQL;
 }
 
-const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
-  + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
-
 /** Minor units as `messageMoney` writes them: the code, the grouped amount, the currency's decimals. */
 export const messageMoneySql = (amount: SQL, digits: number) =>
   sql`(c.currency || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
@@ -35,7 +33,7 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const { date, leadDays, overdueDays, digits } = rules;
   const dueOn = sql`${date}::date + ${leadDays}::int`;
   const key = (kind: SQL) => sql`'reminder:' || ${kind} || ':' || c.id || ':' || ${date}::text`;
-  const overdueAmount = sql`(SELECT coalesce(sum(${remaining}), 0) FROM ${contractInstallments} i
+  const overdueAmount = sql`(SELECT coalesce(sum(${REMAINING}), 0) FROM ${contractInstallments} i
       WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
         AND i.settled_at IS NULL AND i.due_date < ${date}::date)`;
   const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
@@ -45,7 +43,7 @@ export function reminderCandidates(rules: ReminderRules): SQL {
                               'amount', ${messageMoneySql(sql`due.amount`, digits)}),
            ${key(sql`'reminder_before_due'`)}
     FROM ${contracts} c
-    JOIN LATERAL (SELECT i.due_date, sum(${remaining}) AS amount FROM ${contractInstallments} i
+    JOIN LATERAL (SELECT i.due_date, sum(${REMAINING}) AS amount FROM ${contractInstallments} i
                   WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
                     AND i.settled_at IS NULL AND i.due_date = ${dueOn}
                   GROUP BY i.due_date) due ON due.amount > 0

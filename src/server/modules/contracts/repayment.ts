@@ -307,6 +307,7 @@ export function planRepayment(
     nextDueDate: after.nextDue?.dueDate ?? null,
     outstandingPrincipal: after.outstanding.principal,
     outstandingTotal: after.totalOutstanding,
+    overdueTotal: sumComponents(after.overdue),
     totalPaid: totals.totalPaid,
     creditBalance: totals.credit,
     updatedAt: ctx.clock.now(),
@@ -331,7 +332,8 @@ export function repaymentWrites(
     sql`contract_figures AS (
       UPDATE ${contracts} SET dpd = ${f.dpd}, bucket = ${f.bucket}, paid_through_date = ${f.paidThroughDate}::date,
         next_due_date = ${f.nextDueDate}::date, outstanding_principal = ${f.outstandingPrincipal},
-        outstanding_total = ${f.outstandingTotal}, total_paid = ${f.totalPaid}, credit_balance = ${f.creditBalance},
+        outstanding_total = ${f.outstandingTotal}, overdue_total = ${f.overdueTotal}, total_paid = ${f.totalPaid},
+        credit_balance = ${f.creditBalance},
         updated_at = ${f.updatedAt}
       WHERE id = ${row.id} AND ${when})`,
   ];
@@ -586,13 +588,14 @@ export async function saveManyRepayments(
     const col = <T>(pick: (p: (typeof plain)[number]) => T) => sql.param(plain.map(pick));
     await ctx.tx.execute(sql`
       UPDATE ${contracts} c SET dpd = v.dpd, bucket = v.bucket, paid_through_date = v.paid_through::date,
-        next_due_date = v.next_due::date, outstanding_principal = v.op, outstanding_total = v.ot, total_paid = v.tp,
-        credit_balance = v.cb, updated_at = ${ctx.clock.now()}
+        next_due_date = v.next_due::date, outstanding_principal = v.op, outstanding_total = v.ot, overdue_total = v.od,
+        total_paid = v.tp, credit_balance = v.cb, updated_at = ${ctx.clock.now()}
       FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.after.dpd)}::int[],
         ${col((p) => p.after.bucket.label)}::text[], ${col((p) => p.after.paidThrough)}::text[],
         ${col((p) => p.after.nextDue?.dueDate ?? null)}::text[], ${col((p) => p.after.outstanding.principal)}::bigint[],
-        ${col((p) => p.after.totalOutstanding)}::bigint[], ${col((p) => p.save.totals.totalPaid)}::bigint[],
-        ${col((p) => p.save.totals.credit)}::bigint[]) AS v(id, dpd, bucket, paid_through, next_due, op, ot, tp, cb)
+        ${col((p) => p.after.totalOutstanding)}::bigint[], ${col((p) => sumComponents(p.after.overdue))}::bigint[],
+        ${col((p) => p.save.totals.totalPaid)}::bigint[], ${col((p) => p.save.totals.credit)}::bigint[])
+        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb)
       WHERE c.id = v.id`);
     await contractsChanged(ctx, ctx.tx);
   }

@@ -14,6 +14,7 @@ import { businessToday } from '../../business-date';
 import type { AppServices, Executor } from '../../context';
 import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
+import { REMAINING } from '../contracts/portfolio';
 import { paymentInstructions } from '../payments/mobile-money/instructions';
 import { DEFAULT_LANGUAGE } from './outbox';
 
@@ -43,9 +44,6 @@ function moneySql(amount: SQL, currency: string): SQL {
         ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
 }
 
-const remaining = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
-  + i.fee_due - i.fee_paid + i.penalty_due - i.penalty_paid)`;
-
 /**
  * Rows (customer_id, contract_id, name, phone, email, language, consent_sms, consent_whatsapp,
  * consent_email) and one text column per CUSTOM_TEMPLATE_VARIABLES name ("firstName", …) for every
@@ -72,7 +70,7 @@ export function recipientColumnsSql(input: RecipientSqlInput): SQL {
         AND ${input.contractId ? sql`c.id = ${input.contractId}` : sql`c.status IN ('active', 'defaulted')`}
       ORDER BY c.activated_at DESC NULLS LAST, c.created_at DESC, c.id DESC LIMIT 1) lc ON TRUE
     LEFT JOIN LATERAL (
-      SELECT sum(${remaining}) FILTER (
+      SELECT sum(${REMAINING}) FILTER (
                WHERE i.due_date <= GREATEST(coalesce(lc.next_due_date, ${input.today}::date), ${input.today}::date)) AS amount,
              -- Where the stored next due date is not yet written: the first unpaid one from today.
              min(i.due_date) FILTER (WHERE i.due_date >= ${input.today}::date) AS next_date
