@@ -33,9 +33,8 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const { date, leadDays, overdueDays, digits } = rules;
   const dueOn = sql`${date}::date + ${leadDays}::int`;
   const key = (kind: SQL) => sql`'reminder:' || ${kind} || ':' || c.id || ':' || ${date}::text`;
-  const overdueAmount = sql`(SELECT coalesce(sum(${REMAINING}), 0) FROM ${contractInstallments} i
-      WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
-        AND i.settled_at IS NULL AND i.due_date < ${date}::date)`;
+  // The stored arrears: step 1 brought them to the date, and step 2's late fees added to them.
+  const overdueAmount = sql`c.overdue_total`;
   const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
