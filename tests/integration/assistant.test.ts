@@ -3,11 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, runPortfolioScenario, type ScenarioContract } from '../../src/domain';
 import { businessDate } from '../../src/server/dates';
-import { seedDemoPortfolio } from '../../src/server/demo/portfolio';
-import { seedDemoUsers } from '../../src/server/demo/users';
 import { portfolioBatches } from '../../src/server/modules/contracts/portfolio';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
+import { startDemoBookApp } from '../support/demo-book';
 import { insertActiveContract } from '../support/fixtures';
 
 const QUICK_QUERIES = [
@@ -226,12 +225,10 @@ describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => 
   let t: TestApp;
   let viewer: TestClient;
   beforeAll(async () => {
-    t = await startTestApp(kind);
-    await seedDemoUsers(t.app.ctx);
-    await seedDemoPortfolio(t.app.ctx, { size: { customers: 30, devices: 40, contracts: 30 } });
+    // A 30-contract demo book, its year lived once into a template and loaded on each database.
+    t = await startDemoBookApp(kind, { customers: 30, devices: 40, contracts: 30 });
     viewer = await t.signedIn('viewer');
-    // The demo book lives a year of closes day by day (decision 035): minutes on a slow machine.
-  }, 400_000);
+  }, 600_000);
   afterAll(() => t.close());
 
   const ask = async (query: string) => {

@@ -1,40 +1,32 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows } from '../../src/db/client';
-import { migrate } from '../../src/db/migrate';
-import { readTemplate } from '../../src/db/template';
+import { queryRows } from '../../src/db/client';
 import { sealLegacyAuditRows } from '../../src/server/audit-sealer';
 import { loadDemoBook } from '../../src/server/demo/load';
-import { type DemoTemplate, ensureDemoTemplate } from '../../src/server/demo/template';
+import type { DemoTemplate } from '../../src/server/demo/template';
 import { resetDemoPasswords } from '../../src/server/demo/users';
 import { verifyAuditChain } from '../../src/server/modules/audit/chain';
 import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
 import { fileStorage } from '../../src/server/storage';
 import { startTestApp, type TestApp } from '../support/app';
-import { createTestDatabase, DATABASE_KINDS, type TestDatabase } from '../support/databases';
+import { DATABASE_KINDS, type TestDatabase } from '../support/databases';
+import { demoBookDatabase, demoTemplate } from '../support/demo-book';
 
-// The app's own template (dist/), built by this test only when no start has built it for this
-// code yet (minutes, once per change of the migrations or the demo's code), then loaded as a start does.
+// The app's own template (dist/), built by the first file to need it when no start has built it
+// for this code yet (minutes, once per change of the migrations or the demo's code), then loaded as a start does.
 const DAY_MS = 86_400_000;
 
 let template: DemoTemplate;
 beforeAll(async () => {
-  template = await ensureDemoTemplate(() => {});
+  template = await demoTemplate();
 }, 600_000);
 
 describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => {
   let t: TestApp;
   let db: TestDatabase;
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      // As a new data directory does: made from the template's dump.
-      const database = await openDatabase({ dataDir: 'memory://', template: readTemplate(template.dump) });
-      await migrate(database);
-      db = { database, url: undefined, drop: () => database.close() };
-    } else {
-      // A new, migrated PostgreSQL database: the template's tables are copied in.
-      db = await createTestDatabase(kind);
-    }
+    // As a new data directory (PGlite) or a new PostgreSQL database starts.
+    db = await demoBookDatabase(kind, template);
     t = await startTestApp(kind, { shared: db });
     // Started three days and a bit after the template was built: the book must still look live.
     t.clock.advance(3 * DAY_MS + 2 * 3_600_000);

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { templateKey } from '../../db/template';
 import { JOBS } from '../jobs/registry';
 import { projectPath } from '../paths';
+import { takeBuildLock } from './build-lock';
 import type { PortfolioSize } from './portfolio';
 
 /**
@@ -61,7 +63,8 @@ export function demoTemplateFiles(size?: PortfolioSize): DemoTemplate {
 /**
  * The template's files, built first when they are absent (minutes on the embedded database). It
  * is built by its own process: the build seals with DEMO_TEMPLATE_SECRET, and a process holds one
- * audit chain key (decision 016).
+ * audit chain key (decision 016). One build at a time per template: a second caller (another
+ * instance starting, another test file) waits for the first's files instead of building them again.
  */
 export async function ensureDemoTemplate(
   log: (message: string) => void,
@@ -69,15 +72,46 @@ export async function ensureDemoTemplate(
 ): Promise<DemoTemplate> {
   const files = demoTemplateFiles(size);
   const present = () => existsSync(files.dump) && existsSync(files.rows);
-  if (present()) return files;
+  mkdirSync(path.dirname(files.dump), { recursive: true });
+  for (;;) {
+    if (present()) return files;
+    const lock = takeBuildLock(`${files.dump}.lock`);
+    if (lock) {
+      try {
+        if (!present()) await build(files, log, size);
+      } finally {
+        lock();
+      }
+      return files;
+    }
+    // Another process is building it: its files appear, or its lock goes (then build it here).
+    await wait(BUILD_POLL_MS);
+  }
+}
+
+/** How often a caller waiting for another process's build looks for its files. */
+const BUILD_POLL_MS = 500;
+
+async function build(
+  files: DemoTemplate,
+  log: (message: string) => void,
+  size?: PortfolioSize,
+): Promise<void> {
   log(`building the demo book into ${path.relative(projectPath(), files.dump)} once (a few minutes)`);
-  const args = [projectPath('node_modules/tsx/dist/cli.mjs'), projectPath('scripts/build-demo-template.ts')];
-  if (size) args.push(files.dump, `${size.customers},${size.devices},${size.contracts}`);
+  // The files named here, not by the script from the sources as it finds them: a source edited
+  // meanwhile would have it build another key's files and leave these absent.
+  const args = [
+    projectPath('node_modules/tsx/dist/cli.mjs'),
+    projectPath('scripts/build-demo-template.ts'),
+    files.dump,
+  ];
+  if (size) args.push(`${size.customers},${size.devices},${size.contracts}`);
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'] });
     child.once('error', reject);
     child.once('exit', resolve);
   });
-  if (code !== 0 || !present()) throw new Error(`building the demo template failed (exit ${code})`);
-  return files;
+  if (code !== 0 || !(existsSync(files.dump) && existsSync(files.rows))) {
+    throw new Error(`building the demo template failed (exit ${code})`);
+  }
 }

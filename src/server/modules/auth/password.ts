@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 
-interface ScryptParams {
+export interface ScryptParams {
   N: number;
   r: number;
   p: number;
@@ -22,18 +22,16 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
   });
 }
 
-/** Format: `scrypt$N$r$p$salt$hash` (salt and hash base64url). */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Format: `scrypt$N$r$p$salt$hash` (salt and hash base64url). Always the current parameters in
+ * the app; a test fixture's users may be stored with cheaper ones (the verifier reads them back).
+ */
+export async function hashPassword(password: string, params: ScryptParams = CURRENT): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, CURRENT);
-  return [
-    'scrypt',
-    CURRENT.N,
-    CURRENT.r,
-    CURRENT.p,
-    salt.toString('base64url'),
-    key.toString('base64url'),
-  ].join('$');
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join(
+    '$',
+  );
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
