@@ -1,25 +1,50 @@
-// `npm test`: everything, in order, stopping at the first failure: lockfile, typecheck, lint, build, then
-// every Vitest project (unit, web components, server integration on PGlite and on PostgreSQL when
-// TEST_DATABASE_URL is set, and the browser suite against the build).
-import { spawnSync } from 'node:child_process';
+// `npm test`: everything, stopping at the first failure: lockfile, then typecheck beside lint and
+// build (two lanes on the two cores: the typecheck is single-threaded), then every Vitest project
+// (unit, web components, server integration on PGlite and on PostgreSQL when TEST_DATABASE_URL is
+// set, and the browser suite against the build).
+import { spawn } from 'node:child_process';
 
-const steps = [
-  ['lockfile', 'node', ['scripts/complete-lockfile.mjs', '--check']],
-  ['typecheck', 'npx', ['tsc', '--noEmit']],
-  ['lint', 'npx', ['biome', 'check', '.']],
-  ['build', 'npm', ['run', 'build']],
-  ['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]],
-];
+/** Runs one step, its output held back and printed whole once it ends (lanes run side by side). */
+function run([name, command, args], { live = false } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    if (live) console.log(`\n▶ ${name}`);
+    const child = spawn(command, args, { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code) => {
+      if (!live) console.log(`\n▶ ${name}`);
+      if (output.length) process.stdout.write(Buffer.concat(output));
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (code === 0) console.log(`✔ ${name} (${seconds} s)`);
+      else console.error(`\n✖ ${name} failed (${seconds} s)`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** Steps one after another; answers the first failure's exit code, or 0. */
+async function inOrder(steps) {
+  for (const step of steps) {
+    const code = await run(step);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
 
 const started = Date.now();
-for (const [name, command, args] of steps) {
-  const stepStart = Date.now();
-  console.log(`\n▶ ${name}`);
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  if (result.status !== 0) {
-    console.error(`\n✖ ${name} failed`);
-    process.exit(result.status ?? 1);
-  }
-  console.log(`✔ ${name} (${((Date.now() - stepStart) / 1000).toFixed(1)} s)`);
-}
+const fail = (code) => {
+  if (code !== 0) process.exit(code);
+};
+fail(await run(['lockfile', 'node', ['scripts/complete-lockfile.mjs', '--check']]));
+const lanes = await Promise.all([
+  inOrder([['typecheck', 'npx', ['tsc', '--noEmit']]]),
+  inOrder([
+    ['lint', 'npx', ['biome', 'check', '.']],
+    ['build', 'npm', ['run', 'build']],
+  ]),
+]);
+fail(lanes.find((code) => code !== 0) ?? 0);
+fail(await run(['tests', 'npx', ['vitest', 'run', ...process.argv.slice(2)]], { live: true }));
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
