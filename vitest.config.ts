@@ -29,6 +29,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test/setup.ts'],
+          // Files share their worker; the setup file gives each fresh app modules (decision 040).
+          isolate: false,
         },
       },
       {

@@ -4,6 +4,10 @@ import { afterEach, vi } from 'vitest';
 
 afterEach(() => cleanup());
 
+// Files share their worker (isolate: false): each starts from fresh app modules (stores, caches),
+// while the libraries stay loaded.
+vi.resetModules();
+
 // Lazy pages are transformed on first import, which can take seconds when test files run in
 // parallel: give async queries and tests room.
 configure({ asyncUtilTimeout: 10_000 });
