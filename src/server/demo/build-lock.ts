@@ -13,21 +13,19 @@ export function takeBuildLock(file: string): (() => void) | null {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  const holder = lockHolder(file);
-  if (holder === null || (holder && isAlive(holder))) return null; // released meanwhile, or held: look again
+  if (isHeld(file) !== false) return null; // held, or released meanwhile: look again
   rmSync(file, { force: true });
   return takeBuildLock(file);
 }
 
 /**
- * The pid in a lock file; null when the file is gone. A file its creator has not written yet
- * reads as this process (alive) for a few seconds, then as no one's.
+ * Whether a live process holds the lock; null when the file is gone. A lock whose creator has
+ * not written its pid yet counts as held for a few seconds, then as abandoned.
  */
-function lockHolder(file: string): number | null {
+function isHeld(file: string): boolean | null {
   try {
     const pid = Number(readFileSync(file, 'utf8'));
-    if (pid) return pid;
-    return Date.now() - statSync(file).mtimeMs < 5_000 ? process.pid : 0;
+    return pid ? isAlive(pid) : Date.now() - statSync(file).mtimeMs < 5_000;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -71,14 +71,13 @@ export async function ensureDemoTemplate(
   size?: PortfolioSize,
 ): Promise<DemoTemplate> {
   const files = demoTemplateFiles(size);
-  const present = () => existsSync(files.dump) && existsSync(files.rows);
   mkdirSync(path.dirname(files.dump), { recursive: true });
   for (;;) {
-    if (present()) return files;
+    if (built(files)) return files;
     const lock = takeBuildLock(`${files.dump}.lock`);
     if (lock) {
       try {
-        if (!present()) await build(files, log, size);
+        if (!built(files)) await build(files, log, size);
       } finally {
         lock();
       }
@@ -87,6 +86,11 @@ export async function ensureDemoTemplate(
     // Another process is building it: its files appear, or its lock goes (then build it here).
     await wait(BUILD_POLL_MS);
   }
+}
+
+/** Both of a template's files are there (each is written under another name, then renamed). */
+function built(files: DemoTemplate): boolean {
+  return existsSync(files.dump) && existsSync(files.rows);
 }
 
 /** How often a caller waiting for another process's build looks for its files. */
@@ -111,7 +115,7 @@ async function build(
     child.once('error', reject);
     child.once('exit', resolve);
   });
-  if (code !== 0 || !(existsSync(files.dump) && existsSync(files.rows))) {
+  if (code !== 0 || !built(files)) {
     throw new Error(`building the demo template failed (exit ${code})`);
   }
 }
