@@ -72,6 +72,7 @@ export async function ensureDemoTemplate(
 ): Promise<DemoTemplate> {
   const files = demoTemplateFiles(size);
   mkdirSync(path.dirname(files.dump), { recursive: true });
+  let waiting = false;
   for (;;) {
     if (built(files)) return files;
     const lock = takeBuildLock(`${files.dump}.lock`);
@@ -84,6 +85,8 @@ export async function ensureDemoTemplate(
       return files;
     }
     // Another process is building it: its files appear, or its lock goes (then build it here).
+    if (!waiting) log(`waiting for another process building ${path.relative(projectPath(), files.dump)}`);
+    waiting = true;
     await wait(BUILD_POLL_MS);
   }
 }
