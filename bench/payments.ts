@@ -64,14 +64,17 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
       FROM ${series} i;
       INSERT INTO contracts (id, number, customer_id, device_id, plan_id, terms, currency, cash_price, deposit, principal, apr,
                              frequency, term, interest_method, installment, total_interest, total_payable, start_date,
-                             first_due_date, last_due_date, status, outstanding_principal, outstanding_total,
-                             paid_through_date, next_due_date, created_at, activated_at)
+                             first_due_date, last_due_date, status, outstanding_principal,
+                             paid_through_date, created_at, activated_at)
       SELECT pg_temp.v4('k' || i), 'CT-' || lpad(i::text, greatest(6, length(i::text)), '0'), pg_temp.v4('c' || i), pg_temp.v4('d' || i),
              '${planId}', '${terms}', 'USD', 1300000, 100000, 1200000, 20, 'monthly', ${TERM}, 'flat',
              110000, 120000, 1320000, current_date - ${age}, current_date - ${age} + 30, current_date - ${age} + 30 * ${TERM},
-             'active', 1200000, 1320000, current_date - ${age}, current_date - ${age} + 30,
+             'active', 1200000, current_date - ${age},
              now() - ${age} * interval '1 day', now() - ${age} * interval '1 day' - interval '1 hour'
       FROM ${series} i;
+      -- Their figures rows came with them (the insert trigger, decision 041), at the defaults.
+      UPDATE contract_figures f SET outstanding_total = 1320000, next_due_date = current_date - ${age} + 30
+      FROM ${series} i WHERE f.contract_id = pg_temp.v4('k' || i);
       INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
       SELECT pg_temp.v4('k' || i), 1, n, current_date - ${age} + 30 * n, 100000, 10000, 0
       FROM ${series} i CROSS JOIN generate_series(1, ${TERM}) n

@@ -164,6 +164,8 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/customer-service/data.ts: customers':
     'the assistant answers from the customer’s own record, read in one place (the portal reuses it)',
   'modules/customer-service/data.ts: contracts': 'the assistant answers from the customer’s own contracts',
+  'modules/customer-service/data.ts: contractFigures':
+    'the assistant answers the customer’s balance and arrears',
   'modules/customer-service/data.ts: contractInstallments':
     'the assistant answers next due and payoff from the schedule',
   'modules/customer-service/data.ts: payments': 'the assistant answers the customer’s payment history',

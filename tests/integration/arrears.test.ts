@@ -155,7 +155,7 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     const stored = async () => {
       const [row] = await queryRows<{ overdue: string }>(
         t.app.ctx.db,
-        sql`SELECT overdue_total::text AS overdue FROM contracts WHERE id = ${contract.id}`,
+        sql`SELECT overdue_total::text AS overdue FROM contract_figures WHERE contract_id = ${contract.id}`,
       );
       return Number(row?.overdue);
     };

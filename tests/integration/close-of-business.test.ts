@@ -98,7 +98,8 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
     ctx.db,
     sql`
     SELECT md5(coalesce(string_agg(x, E'\n' ORDER BY x), '')) AS sum FROM (
-      SELECT concat_ws(',', 'c', number, status, dpd, bucket, next_due_date, outstanding_principal, outstanding_total, overdue_total, version) AS x FROM contracts
+      SELECT concat_ws(',', 'c', number, status, dpd, bucket, next_due_date, outstanding_principal, outstanding_total, overdue_total, version) AS x
+        FROM contracts c JOIN contract_figures f ON f.contract_id = c.id
       UNION ALL SELECT concat_ws(',', 'i', c.number, i.n, i.due_date, i.penalty_due, i.settled_at)
         FROM contract_installments i JOIN contracts c ON c.id = i.contract_id
       UNION ALL SELECT concat_ws(',', 'fee', c.number, f.n, f.business_date, f.amount)
@@ -229,7 +230,7 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     expect(counts.defaults).toEqual({ defaulted: 1 });
     const statuses = await queryRows<{ id: string; status: string; dpd: number; version: number }>(
       t.app.ctx.db,
-      sql`SELECT id, status, dpd, version FROM contracts ORDER BY dpd DESC`,
+      sql`SELECT id, status, dpd, version FROM contracts c JOIN contract_figures f ON f.contract_id = c.id ORDER BY dpd DESC`,
     );
     expect(statuses[0]).toMatchObject({ id: book.a, status: 'defaulted', dpd: 62, version: 2 });
     expect(statuses.filter((s) => s.status === 'defaulted')).toHaveLength(1);
@@ -471,8 +472,11 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
   it('rescores at the close only the cases the day’s start left stale', async () => {
     const { t, book } = await startBook(kind);
     try {
-      // The fixtures wrote the customers on the real clock; this book lives on the test clock's.
+      // The fixtures wrote the customers and contracts on the real clock; this book lives on the
+      // test clock's.
       await t.app.ctx.db.execute(sql`UPDATE customers SET updated_at = ${new Date(NOON)}`);
+      await t.app.ctx.db.execute(sql`UPDATE contracts SET updated_at = ${new Date(NOON)}`);
+      await t.app.ctx.db.execute(sql`UPDATE contract_figures SET updated_at = ${new Date(NOON)}`);
       // The day's start: figures and cases brought to the date.
       await withTransaction(t.app.ctx, async (tx) => {
         await refreshDelinquencyIn(tx, TODAY);
@@ -604,7 +608,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await refreshDelinquency(t.app.ctx, addDays(TODAY, -1));
       const overdue = await queryRows<{ id: string; dpd: number }>(
         t.app.ctx.db,
-        sql`SELECT id, dpd FROM contracts WHERE dpd > 0 ORDER BY id`,
+        sql`SELECT contract_id AS id, dpd FROM contract_figures WHERE dpd > 0 ORDER BY contract_id`,
       );
       const [paid, other] = overdue;
       if (!paid || !other) throw new Error('the book needs two contracts in arrears');
@@ -612,7 +616,9 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       const release = signal();
       const written = signal();
       const payment = withTransaction(t.app.ctx, async (tx) => {
-        await tx.tx.execute(sql`UPDATE contracts SET dpd = 0, bucket = 'current' WHERE id = ${paid.id}`);
+        await tx.tx.execute(
+          sql`UPDATE contract_figures SET dpd = 0, bucket = 'current' WHERE contract_id = ${paid.id}`,
+        );
         written.fire();
         await release.fired;
       });
@@ -625,7 +631,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await refresh;
       const after = await queryRows<{ id: string; dpd: number }>(
         t.app.ctx.db,
-        sql`SELECT id, dpd FROM contracts WHERE id IN (${paid.id}, ${other.id}) ORDER BY id`,
+        sql`SELECT contract_id AS id, dpd FROM contract_figures WHERE contract_id IN (${paid.id}, ${other.id}) ORDER BY contract_id`,
       );
       // The payment's figures stand; the others moved on a day.
       expect(after).toEqual([

@@ -164,7 +164,7 @@ describe.each(DATABASE_KINDS)('communications on %s', (kind) => {
       sql`SELECT to_char(coalesce(next_due_date, (SELECT min(due_date) FROM contract_installments
                    WHERE contract_id = ${contract.id} AND settled_at IS NULL AND due_date >= ${TODAY}::date)),
                  'YYYY-MM-DD') AS next_due_date, outstanding_total::float8 AS outstanding_total
-          FROM contracts WHERE id = ${contract.id}`,
+          FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE c.id = ${contract.id}`,
     );
     const due = await one<{ amount: number }>(
       sql`SELECT coalesce(sum(principal_due - principal_paid + interest_due - interest_paid + fee_due - fee_paid

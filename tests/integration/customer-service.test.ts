@@ -115,7 +115,7 @@ describe.each(DATABASE_KINDS)('customer-service assistant on %s', (kind) => {
     }>(
       ctx().db,
       sql`SELECT outstanding_total::float8 AS outstanding_total, start_date::text, interest_method, credit_balance::float8 AS credit_balance
-          FROM contracts WHERE id = ${p.contractId}`,
+          FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE c.id = ${p.contractId}`,
     );
     const installments = await queryRows<Record<string, unknown>>(
       ctx().db,

@@ -189,7 +189,7 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
       t.app.ctx.db,
       sql`SELECT outstanding_total, paid_through_date::text AS paid_through_date, total_paid,
         (SELECT count(*)::int FROM contract_events e WHERE e.contract_id = c.id AND e.type = 'payment') AS events
-        FROM contracts c WHERE c.id = ${b.id}`,
+        FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE c.id = ${b.id}`,
     );
     expect(Number(stored?.outstanding_total)).toBe(contract.outstanding.total);
     expect(stored?.paid_through_date).toBe(contract.paidThroughDate);
@@ -270,7 +270,7 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
       expect(now.outstanding.total).toBe((before.get(contract.id)?.outstanding.total ?? 0) - (paid[k] ?? 0));
       const [stored] = await queryRows<{ outstanding_total: string }>(
         t.app.ctx.db,
-        sql`SELECT outstanding_total FROM contracts WHERE id = ${contract.id}`,
+        sql`SELECT outstanding_total FROM contract_figures WHERE contract_id = ${contract.id}`,
       );
       expect(Number(stored?.outstanding_total)).toBe(now.outstanding.total);
     }

@@ -141,10 +141,10 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       active_until: string | null;
       credit_lines: string;
     }>(
-      sql`SELECT c.outstanding_total, c.outstanding_principal, c.overdue_total, c.dpd, c.credit_balance, c.paid_through_date::text AS paid_through_date,
+      sql`SELECT f.outstanding_total, c.outstanding_principal, f.overdue_total, f.dpd, c.credit_balance, c.paid_through_date::text AS paid_through_date,
         c.start_date::text AS start_date, c.first_due_date::text AS first_due_date, c.status, d.active_until::text AS active_until,
         (SELECT COALESCE(sum(a.amount), 0) FROM payment_allocations a WHERE a.contract_id = c.id AND a.component = 'credit' AND a.superseded_at IS NULL) AS credit_lines
-        FROM contracts c JOIN devices d ON d.id = c.device_id WHERE c.id = ${contractId}`,
+        FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN devices d ON d.id = c.device_id WHERE c.id = ${contractId}`,
     );
     if (!stored) throw new Error('contract row missing');
     expect(Number(stored.outstanding_total)).toBe(scheduled - allocatedTotal);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/client';
 import {
+  contractFigures,
   contractInstallments,
   contracts,
   customers,
@@ -141,11 +142,16 @@ export async function insertActiveContract(
       lastDueDate: schedule.rows.at(-1)?.dueDate ?? fixture.startDate,
       status: 'active',
       activatedAt: new Date(),
-      dpd: fixture.dpd ?? 0,
       outstandingPrincipal: remaining.reduce((sum, row) => sum + row.principal, 0),
-      outstandingTotal: remaining.reduce((sum, row) => sum + row.total, 0),
-      overdueTotal: overdue.reduce((sum, row) => sum + row.total, 0),
     });
+    await tx
+      .update(contractFigures)
+      .set({
+        dpd: fixture.dpd ?? 0,
+        outstandingTotal: remaining.reduce((sum, row) => sum + row.total, 0),
+        overdueTotal: overdue.reduce((sum, row) => sum + row.total, 0),
+      })
+      .where(eq(contractFigures.contractId, ids.contract));
     await tx.insert(contractInstallments).values(
       schedule.rows.map((row, index) => ({
         contractId: ids.contract,

@@ -28,8 +28,8 @@ export const contractNumbers = pgSequence('contract_number_seq');
 
 /**
  * PRODUCT.md section 2, Contract. The terms are copied from the plan version at creation; the
- * derived figures (dpd, bucket, paid-through, outstanding, overdue) are kept up to date by payments and
- * the close of business, so lists can filter and sort on them.
+ * derived figures (paid-through, principal outstanding, paid, credit) are kept up to date by
+ * payments. The figures the close of business moves every night are in `contractFigures`.
  */
 export const contracts = pgTable(
   'contracts',
@@ -78,15 +78,9 @@ export const contracts = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     cancelReason: text('cancel_reason'),
     closedAt: timestamp('closed_at', { withTimezone: true }),
-    // Derived figures, kept current by payments and the close of business.
-    dpd: integer('dpd').notNull().default(0),
-    bucket: text('bucket').notNull().default('current'),
+    // Derived figures, kept current by payments (the nightly ones are in contract_figures).
     paidThroughDate: date('paid_through_date', { mode: 'string' }),
-    nextDueDate: date('next_due_date', { mode: 'string' }),
     outstandingPrincipal: bigint('outstanding_principal', { mode: 'number' }).notNull().default(0),
-    outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull().default(0),
-    /** Of the outstanding total, what fell due before the figures' date and is unpaid (the arrears). */
-    overdueTotal: bigint('overdue_total', { mode: 'number' }).notNull().default(0),
     totalPaid: bigint('total_paid', { mode: 'number' }).notNull().default(0),
     creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -101,10 +95,8 @@ export const contracts = pgTable(
     index('contracts_customer_idx').on(t.customerId, t.createdAt),
     index('contracts_status_idx').on(t.status, t.createdAt, t.id),
     index('contracts_created_idx').on(t.createdAt, t.id),
-    // Each list sort (column, then id the same way) is one index scan, with or without a status.
-    index('contracts_dpd_idx').on(t.dpd, t.id),
-    index('contracts_status_dpd_idx').on(t.status, t.dpd, t.id),
-    index('contracts_outstanding_idx').on(t.outstandingTotal, t.id),
+    // Each list sort (column, then id the same way) is one index scan; the figures' sorts are on
+    // contract_figures.
     index('contracts_activated_idx').on(t.activatedAt, t.id),
     // The device search of the contracts list joins from the device.
     index('contracts_device_idx').on(t.deviceId),
@@ -138,6 +130,36 @@ export const contractSearch = pgTable(
     index('contract_search_number_trgm_idx')
       .using('gin', t.numberLower.op('gin_trgm_ops'))
       .with({ fastupdate: false }),
+  ],
+);
+
+/**
+ * The figures the close of business moves every night (decision 041): days past due, bucket, next
+ * due date, outstanding and overdue totals, one narrow row per contract. Kept off `contracts`, whose
+ * wide row and eleven indexes made every nightly move a full row version with eleven index
+ * entries; here a move writes a 60-byte row and the two indexes the lists sort on. Payments write
+ * both rows. A statement trigger on contracts (migration 0038) writes the row, at its defaults, for
+ * every contract inserted, however it is inserted; `updated_at` is the figures' own (the
+ * collections rescoring reads the later of it and the contract's).
+ */
+export const contractFigures = pgTable(
+  'contract_figures',
+  {
+    contractId: text('contract_id')
+      .primaryKey()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    dpd: integer('dpd').notNull().default(0),
+    bucket: text('bucket').notNull().default('current'),
+    nextDueDate: date('next_due_date', { mode: 'string' }),
+    outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull().default(0),
+    /** Of the outstanding total, what fell due before the figures' date and is unpaid (the arrears). */
+    overdueTotal: bigint('overdue_total', { mode: 'number' }).notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The lists' sorts by days past due and by outstanding, each then by contract.
+    index('contract_figures_dpd_idx').on(t.dpd, t.contractId),
+    index('contract_figures_outstanding_idx').on(t.outstandingTotal, t.contractId),
   ],
 );
 
@@ -181,9 +203,9 @@ export const contractEvents = pgTable(
   'contract_events',
   {
     id: text('id').primaryKey(),
-    contractId: text('contract_id')
-      .notNull()
-      .references(() => contracts.id, { onDelete: 'cascade' }),
+    // Must name a contract: checked once per statement by a trigger (migration 0039, decision 041)
+    // rather than a foreign key, which locks the contract row of each line on its own.
+    contractId: text('contract_id').notNull(),
     type: text('type').notNull(),
     message: text('message').notNull(),
     data: jsonb('data'),
@@ -200,9 +222,8 @@ export const contractEvents = pgTable(
 export const lateFeeCharges = pgTable(
   'late_fee_charges',
   {
-    contractId: text('contract_id')
-      .notNull()
-      .references(() => contracts.id, { onDelete: 'cascade' }),
+    // Must name a contract: checked once per statement by a trigger (migration 0039, decision 041).
+    contractId: text('contract_id').notNull(),
     scheduleVersion: integer('schedule_version').notNull(),
     n: integer('n').notNull(),
     businessDate: date('business_date', { mode: 'string' }).notNull(),

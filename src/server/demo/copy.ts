@@ -19,8 +19,18 @@ const NOT_COPIED = new Set(['schema_migrations', 'contract_search']);
  */
 const GROUPED_BY: Record<string, string> = { journal_lines: 'entry_id' };
 
-/** Parents a trigger checks instead of a foreign key (an instalment's contract, decision 006). */
-const CHECKED_BY_TRIGGER: Record<string, string[]> = { contract_installments: ['contracts'] };
+/**
+ * Tables a trigger fills with a row per contract inserted (its figures, decision 041): the copy
+ * writes over those rows, by the key given.
+ */
+const UPSERTED_ON: Record<string, string> = { contract_figures: 'contract_id' };
+
+/** Parents a trigger checks instead of a foreign key (a contract's, decisions 006 and 041). */
+const CHECKED_BY_TRIGGER: Record<string, string[]> = {
+  contract_installments: ['contracts'],
+  contract_events: ['contracts'],
+  late_fee_charges: ['contracts'],
+};
 
 /** One statement's worth of a table: its columns and its rows as JSON text. */
 interface Page {
@@ -94,9 +104,19 @@ export async function importTables(target: Tx, file: string): Promise<Date> {
   }
   for (const page of pages) {
     const columns = sql.raw(page.columns.join(', '));
+    const key = UPSERTED_ON[page.table];
+    const onConflict = key
+      ? sql.raw(
+          `ON CONFLICT (${quote(key)}) DO UPDATE SET ${page.columns
+            .filter((column) => column !== key && column !== quote(key))
+            .map((column) => `${column} = excluded.${column}`)
+            .join(', ')}`,
+        )
+      : sql``;
     await target.execute(sql`
       INSERT INTO ${sql.identifier(page.table)} (${columns})
-      SELECT ${columns} FROM json_populate_recordset(NULL::${sql.identifier(page.table)}, ${page.rows}::json)`);
+      SELECT ${columns} FROM json_populate_recordset(NULL::${sql.identifier(page.table)}, ${page.rows}::json)
+      ${onConflict}`);
   }
   for (const sequence of header.sequences) {
     await queryRows(target, sql`SELECT setval(${sequence.name}, ${sequence.value}::bigint)`);

@@ -181,8 +181,9 @@ function nextPayment(
 async function repossessOne(requestAt: AppContext, approveAt: AppContext, staff: DemoStaff): Promise<void> {
   const [contract] = await queryRows<{ id: string }>(
     requestAt.db,
-    sql`SELECT id FROM contracts WHERE status IN ('defaulted', 'active') AND dpd > 60
-        ORDER BY status = 'defaulted' DESC, dpd DESC, id LIMIT 1`,
+    sql`SELECT c.id FROM contracts c JOIN contract_figures f ON f.contract_id = c.id
+        WHERE c.status IN ('defaulted', 'active') AND f.dpd > 60
+        ORDER BY c.status = 'defaulted' DESC, f.dpd DESC, c.id LIMIT 1`,
   );
   if (!contract) return;
   const id = await withTransaction(requestAt, (tx) =>

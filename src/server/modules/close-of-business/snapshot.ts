@@ -15,6 +15,7 @@ import {
 import { addDays } from '../../../domain';
 import type { TxContext } from '../../context';
 import { bucketCase } from '../contracts/delinquency';
+import { figuresJoin } from '../contracts/figures';
 
 /**
  * Close of business step 8: the portfolio at the end of a business date (PRODUCT.md §2 KPIs), in
@@ -161,9 +162,9 @@ function storedFigures(date: string, org: Organisation): SQL {
   const month = `${date.slice(0, 7)}-01`;
   return sql`
     live AS (
-      SELECT c.id, c.device_id, c.schedule_version, c.status, c.dpd, c.bucket, c.next_due_date,
-             c.outstanding_principal, c.outstanding_total, c.overdue_total
-      FROM ${contracts} c
+      SELECT c.id, c.device_id, c.schedule_version, c.status, f.dpd, f.bucket, f.next_due_date,
+             c.outstanding_principal, f.outstanding_total, f.overdue_total
+      FROM ${contracts} c ${figuresJoin()}
       WHERE c.status IN ('active', 'defaulted') AND c.activated_at IS NOT NULL AND c.start_date <= ${date}::date
     ), dues AS (
       SELECT i.contract_id, i.due_date, i.principal_due + i.interest_due + i.fee_due AS regular_due

@@ -17,6 +17,7 @@ import type { TxContext } from '../../context';
 import { AppError, conflict, unprocessable } from '../../errors';
 import { organisation } from '../../organisation';
 import { addEvent } from '../contracts/events';
+import { readFigures } from '../contracts/figures';
 import { lockContract } from '../contracts/lifecycle';
 import { LIVE_STATUSES } from '../contracts/portfolio';
 import { deviceControlOf, queueDeviceCommand } from '../devices/commands';
@@ -64,10 +65,11 @@ export async function logAction(
         'promiseDate',
         `The date promised must be within ${PROMISE_MAX_DAYS} days (by ${latest})`,
       );
-    if (amount > contract.outstandingTotal)
+    const { outstandingTotal } = await readFigures(ctx.tx, contractId);
+    if (amount > outstandingTotal)
       throw fieldRefusal(
         'promiseAmount',
-        `The amount is more than the ${formatMoney(contract.outstandingTotal, contract.currency)} outstanding`,
+        `The amount is more than the ${formatMoney(outstandingTotal, contract.currency)} outstanding`,
       );
     const [kase] = await ctx.tx
       .select({ collectorId: collectionCases.collectorId })

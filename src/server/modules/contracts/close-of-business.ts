@@ -1,11 +1,18 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CONTRACT_TRANSITIONS } from '../../../contracts/contracts';
 import { queryRows } from '../../../db/client';
-import { contractInstallments, contracts, interestAccruals, lateFeeCharges } from '../../../db/schema';
+import {
+  contractFigures,
+  contractInstallments,
+  contracts,
+  interestAccruals,
+  lateFeeCharges,
+} from '../../../db/schema';
 import { runWrites } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { addEventsFrom, eventsFromWrites } from './events';
+import { figuresJoin } from './figures';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
 
@@ -24,14 +31,16 @@ const halfEven = (x: SQL) =>
   sql`(CASE WHEN ${x} - floor(${x}) = 0.5 THEN floor(${x}) + (floor(${x})::bigint % 2) ELSE round(${x}) END)::bigint`;
 
 /**
- * Locks the live contracts a step will change, in id order: payments lock a contract before its
- * instalments (and imports lock theirs in id order), so the step waits for them, never deadlocks.
+ * Locks the live contracts a step will change, in id order: payments lock a contract (both its
+ * rows) before its instalments, and imports lock theirs in id order, so the step waits for them,
+ * never deadlocks. `where` reads the contract `c` and its figures `f`; `of` is the row the step
+ * writes: the figures (a late fee) or the contract (a default).
  */
-async function lockLive(ctx: TxContext, where: SQL): Promise<void> {
+async function lockLive(ctx: TxContext, where: SQL, of: 'c' | 'f'): Promise<void> {
   await ctx.tx.execute(sql`
-    SELECT c.id FROM ${contracts} c
+    SELECT c.id FROM ${contracts} c ${figuresJoin()}
     WHERE c.status IN ${[...LIVE_STATUSES]} AND ${where}
-    ORDER BY c.id FOR UPDATE OF c`);
+    ORDER BY c.id FOR UPDATE OF ${sql.raw(of)}`);
 }
 
 /** What step 2 charged on a date: how many contracts, and the total of their fees. */
@@ -51,13 +60,13 @@ export interface LateFeesCharged {
  * contracts whose stored days past due exceed their grace days are looked at: step 1 has just
  * brought those figures to `date` (an instalment overdue by more than the grace days makes the
  * contract's DPD at least that), so the search reads the overdue part of the book through the
- * (status, dpd) index instead of every contract's schedule. The ledger's entries are written
+ * figures' dpd index instead of every contract's schedule. The ledger's entries are written
  * from `lateFeesChargedOn(date)`.
  */
 export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string): Promise<LateFeesCharged> {
-  const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND c.dpd > 0
-    AND c.dpd > coalesce(${term('graceDays')}::int, 0) AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
-  await lockLive(ctx, candidates);
+  const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND f.dpd > 0
+    AND f.dpd > coalesce(${term('graceDays')}::int, 0) AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
+  await lockLive(ctx, candidates, 'f');
   const unpaid = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid)`;
   const percent = sql`(${unpaid}::numeric * ${term('lateFeeValue')}::numeric / 100)`;
   const charge = sql`
@@ -65,7 +74,7 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
       SELECT i.contract_id, i.schedule_version, i.n,
              CASE ${term('lateFeeKind')} WHEN 'flat' THEN ${term('lateFeeValue')}::numeric::bigint
                   ELSE ${halfEven(percent)} END AS amount
-      FROM ${contracts} c
+      FROM ${contracts} c ${figuresJoin()}
       -- Each candidate's schedule read in its key's order: one index scan per contract, which the
       -- planner otherwise took as a bitmap scan per contract at twice the cost (decision 034).
       CROSS JOIN LATERAL (
@@ -87,9 +96,9 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
       SELECT contract_id, sum(amount)::bigint AS amount, count(*)::int AS charges, array_agg(n ORDER BY n) AS ns
       FROM charged GROUP BY contract_id
     ), totals AS (
-      UPDATE ${contracts} c
-      SET outstanding_total = c.outstanding_total + p.amount, overdue_total = c.overdue_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
-      FROM per_contract p WHERE c.id = p.contract_id
+      UPDATE ${contractFigures} f
+      SET outstanding_total = f.outstanding_total + p.amount, overdue_total = f.overdue_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+      FROM per_contract p WHERE f.contract_id = p.contract_id
       RETURNING p.amount
     )`;
   const events = eventsFromWrites(
@@ -131,9 +140,9 @@ export function lateFeesChargedOn(date: string): SQL {
  * lock-after days (`locksOn`). The devices area decides which units get a command.
  */
 export function lockCandidates(): SQL {
-  return sql`SELECT c.id, c.device_id FROM ${contracts} c
+  return sql`SELECT c.id, c.device_id FROM ${contracts} c ${figuresJoin()}
     WHERE c.status IN ${[...LIVE_STATUSES]} AND ${term('lockAfterDays')} IS NOT NULL
-      AND c.dpd > ${term('lockAfterDays')}::int`;
+      AND f.dpd > ${term('lockAfterDays')}::int`;
 }
 
 /**
@@ -144,22 +153,23 @@ export function lockCandidates(): SQL {
 export async function defaultOverdue(ctx: TxContext, actor: Actor, date: string): Promise<string[]> {
   const move = CONTRACT_TRANSITIONS.default;
   const due = sql`c.status IN ${[...move.from]} AND ${term('defaultAfterDays')} IS NOT NULL
-    AND c.dpd >= ${term('defaultAfterDays')}::int`;
-  await lockLive(ctx, due);
+    AND f.dpd >= ${term('defaultAfterDays')}::int`;
+  await lockLive(ctx, due, 'c');
   const moved = await queryRows<{ id: string; dpd: number }>(
     ctx.tx,
     sql`UPDATE ${contracts} c SET status = ${move.to}, version = c.version + 1,
                updated_at = ${ctx.clock.now().toISOString()}::timestamptz
-        WHERE ${due} RETURNING c.id, c.dpd`,
+        FROM ${contractFigures} f
+        WHERE f.contract_id = c.id AND ${due} RETURNING c.id, f.dpd`,
   );
   if (!moved.length) return [];
   const ids = moved.map((row) => row.id);
   await addEventsFrom(
     ctx,
     actor,
-    sql`SELECT c.id, 'defaulted', 'Defaulted at close of business: ' || c.dpd || ' days past due',
-               json_build_object('businessDate', ${date}::text, 'dpd', c.dpd)::text
-        FROM ${contracts} c WHERE c.id = ANY(${sql.param(ids)}::text[])`,
+    sql`SELECT f.contract_id, 'defaulted', 'Defaulted at close of business: ' || f.dpd || ' days past due',
+               json_build_object('businessDate', ${date}::text, 'dpd', f.dpd)::text
+        FROM ${contractFigures} f WHERE f.contract_id = ANY(${sql.param(ids)}::text[])`,
   );
   await contractsChanged(ctx, ctx.tx);
   return ids;

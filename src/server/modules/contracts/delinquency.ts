@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../../../db/client';
-import { contractInstallments, contracts } from '../../../db/schema';
+import { contractFigures, contractInstallments, contracts } from '../../../db/schema';
 import { bucketsFromBounds } from '../../../domain';
 import { businessToday } from '../../business-date';
 import type { AppContext, TxContext } from '../../context';
@@ -56,17 +56,18 @@ export async function refreshDelinquencyIn(
   const day = date ?? businessToday(ctx, org);
   const bucketOf = bucketCase(org.delinquencyBuckets, sql`dpd`);
   const moving = options.moving
-    ? sql`AND (c.dpd > 0 OR c.next_due_date IS NULL OR c.next_due_date <= ${day}::date)`
+    ? sql`AND (f.dpd > 0 OR f.next_due_date IS NULL OR f.next_due_date <= ${day}::date)`
     : sql``;
   const changed = await queryRows<{ id: string }>(
     tx,
     sql`
     WITH figures AS (
-      SELECT c.id, min(c.xmin::text) AS seen,
+      SELECT c.id, min(f.xmin::text) AS seen,
              COALESCE(${day}::date - min(i.due_date) FILTER (WHERE i.due_date < ${day}::date), 0) AS dpd,
              min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due,
              COALESCE(sum(${REMAINING}) FILTER (WHERE i.due_date < ${day}::date), 0)::bigint AS overdue
       FROM ${contracts} c
+      JOIN ${contractFigures} f ON f.contract_id = c.id
       LEFT JOIN ${contractInstallments} i
         ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
       WHERE c.status IN ${[...LIVE_STATUSES]} ${moving}
@@ -74,15 +75,15 @@ export async function refreshDelinquencyIn(
     ), labelled AS (
       SELECT id, seen, dpd, next_due, overdue, ${bucketOf} AS bucket FROM figures
     )
-    UPDATE ${contracts} c
+    UPDATE ${contractFigures} f
     SET dpd = l.dpd, bucket = l.bucket, next_due_date = l.next_due, overdue_total = l.overdue,
         updated_at = ${ctx.clock.now()}
     FROM labelled l
-    -- Only the row version read: a payment (or reversal) that wrote the contract meanwhile stored
-    -- its own figures for the business date, from instalments this statement never saw.
-    WHERE c.id = l.id AND c.xmin::text = l.seen
-      AND (c.dpd, c.bucket, c.next_due_date, c.overdue_total) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due, l.overdue)
-    RETURNING c.id`,
+    -- Only the row version read: a payment (or reversal) that wrote the figures meanwhile stored
+    -- its own for the business date, from instalments this statement never saw.
+    WHERE f.contract_id = l.id AND f.xmin::text = l.seen
+      AND (f.dpd, f.bucket, f.next_due_date, f.overdue_total) IS DISTINCT FROM (l.dpd, l.bucket, l.next_due, l.overdue)
+    RETURNING f.contract_id AS id`,
   );
   if (changed.length) await contractsChanged(ctx, tx);
   // Every live contract's figures are now the day's: those that can move were just computed, the

@@ -23,7 +23,7 @@ import { organisation } from '../../organisation';
 import { phoneFor } from '../../pii';
 import { toPosition } from './portfolio';
 import { blockersOf } from './service';
-import { contractFigures } from './standing';
+import { figuresOf } from './standing';
 
 export type InstallmentRow = typeof contractInstallments.$inferSelect;
 type ContractEventPart = Omit<Contract['events'][number], 'actor'> & { actorId: string | null };
@@ -200,7 +200,7 @@ export async function contractDetail(
 export function presentContract(ctx: AppContext, org: Organisation, parts: ContractParts): Contract {
   const { contract: c, customer, device, model, plan, installments, names } = parts;
   const today = businessToday(ctx, org);
-  const snapshot = contractFigures(c, installments, org, today);
+  const snapshot = figuresOf(c, installments, org, today);
 
   const person = (userId: string | null) =>
     userId ? { id: userId, name: names[userId] ?? 'Former user' } : null;

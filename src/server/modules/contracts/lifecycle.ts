@@ -7,12 +7,15 @@ import type { TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
 import type { Lifecycle } from '../../transitions';
 import { addEvent } from './events';
+import { figuresJoin, figuresUpdate, type NightlyFigures } from './figures';
 
 export type ContractRow = typeof contracts.$inferSelect;
 
 /** What a move writes beside the status and version: its own columns and its timeline line. */
 export interface ContractChange {
   set?: Partial<Omit<ContractRow, 'id' | 'status' | 'version'>>;
+  /** The nightly figures the move changes (decision 041). */
+  figures?: Partial<NightlyFigures>;
   event: { type: string; message: string; data?: unknown };
 }
 
@@ -37,11 +40,14 @@ const REFUSALS: Record<ContractMove, (row: ContractRow) => string> = {
     `Only an active, defaulted or repossessed contract can be written off; ${row.number} is ${statusText(row)}`,
 };
 
-/** The contract row, locked for the rest of the transaction: money changes on one contract serialise. */
+/**
+ * The contract row and its figures row, locked for the rest of the transaction: money changes on
+ * one contract serialise, and the close's steps, which write only the figures, wait for them.
+ */
 export async function lockContract(ctx: TxContext, id: string): Promise<ContractRow> {
   const [row] = await queryRows<Record<string, unknown>>(
     ctx.tx,
-    sql`SELECT * FROM ${contracts} WHERE id = ${id} FOR UPDATE`,
+    sql`SELECT c.* FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${id} FOR UPDATE`,
   );
   if (!row) throw notFound('Contract not found');
   return fromRow(contracts, row);
@@ -61,6 +67,7 @@ export const contractLifecycle: Lifecycle<ContractStatus, ContractMove, Contract
         version: sql`${contracts.version} + 1`,
       })
       .where(eq(contracts.id, row.id));
+    if (change.figures) await ctx.tx.execute(figuresUpdate(row.id, change.figures, ctx.clock.now()));
     await addEvent(ctx, row.id, actor, change.event.type, change.event.message, change.event.data);
   },
 };

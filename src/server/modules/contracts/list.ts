@@ -1,6 +1,7 @@
-import { eq, gte, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type ContractRow, contractEndpoints } from '../../../contracts/contracts';
 import {
+  contractFigures,
   contractSearch,
   contracts,
   customers,
@@ -51,10 +52,13 @@ export const contractList = defineList({
   search: searchMatches,
   filters: {
     status: (status) => eq(contracts.status, status),
-    bucket: (bucket) => eq(contracts.bucket, bucket),
+    // The figures' filters as semi-joins, so the count reads contracts alone (decision 041).
+    bucket: (bucket) =>
+      sql`${contracts.id} IN (SELECT ${contractFigures.contractId} FROM ${contractFigures} WHERE ${contractFigures.bucket} = ${bucket})`,
     customerId: (id) => eq(contracts.customerId, id),
     planId: (id) => eq(contracts.planId, id),
-    minDpd: (dpd) => gte(contracts.dpd, dpd),
+    minDpd: (dpd) =>
+      sql`${contracts.id} IN (SELECT ${contractFigures.contractId} FROM ${contractFigures} WHERE ${contractFigures.dpd} >= ${dpd})`,
     from: (from, env) => withinDays(contracts.createdAt, from, undefined, env.timeZone),
     to: (to, env) => withinDays(contracts.createdAt, undefined, to, env.timeZone),
   },
@@ -62,8 +66,9 @@ export const contractList = defineList({
   sorts: {
     createdAt: { columns: [contracts.createdAt] },
     number: { columns: [contracts.number], unique: true },
-    dpd: { columns: [contracts.dpd] },
-    outstanding: { columns: [contracts.outstandingTotal] },
+    // On contract_figures, joined by the pages (its indexes end with the contract, the tie-break).
+    dpd: { columns: [contractFigures.dpd] },
+    outstanding: { columns: [contractFigures.outstandingTotal] },
     // Contracts not yet activated come last whichever way activation dates are sorted.
     activatedAt: { columns: [contracts.activatedAt], nullsLast: true },
   },
@@ -76,6 +81,7 @@ export const contractList = defineList({
     const page = ctx.db
       .select({ id: contracts.id })
       .from(contracts)
+      .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
       .where(where)
       .orderBy(...orderBy)
       .limit(limit)
@@ -84,6 +90,7 @@ export const contractList = defineList({
     const rows = await ctx.db
       .select({
         contract: contracts,
+        figures: contractFigures,
         customerName: sql<string>`${customers.firstName} || ' ' || ${customers.lastName}`,
         customerPhone: customers.phone,
         deviceSerial: devices.serialNumber,
@@ -92,12 +99,13 @@ export const contractList = defineList({
       })
       .from(page)
       .innerJoin(contracts, eq(contracts.id, page.id))
+      .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
       .innerJoin(customers, eq(customers.id, contracts.customerId))
       .innerJoin(devices, eq(devices.id, contracts.deviceId))
       .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
       .innerJoin(servicePlans, eq(servicePlans.id, contracts.planId))
       .orderBy(...orderBy);
-    return rows.map(({ contract: c, customerPhone, ...rest }) => ({
+    return rows.map(({ contract: c, figures: f, customerPhone, ...rest }) => ({
       id: c.id,
       number: c.number,
       status: c.status,
@@ -108,11 +116,11 @@ export const contractList = defineList({
       principal: c.principal,
       regularPayment: c.installment + c.serviceFee,
       frequency: c.frequency,
-      dpd: c.dpd,
-      bucket: c.bucket,
-      outstandingTotal: c.outstandingTotal,
+      dpd: f.dpd,
+      bucket: f.bucket,
+      outstandingTotal: f.outstandingTotal,
       creditBalance: c.creditBalance,
-      nextDueDate: c.nextDueDate,
+      nextDueDate: f.nextDueDate,
       createdAt: c.createdAt.toISOString(),
       activatedAt: c.activatedAt?.toISOString() ?? null,
     }));

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { contractInstallments, contracts, customers, devices } from '../../../db/schema';
+import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
 import type { AppContext } from '../../context';
 
@@ -102,11 +102,12 @@ export async function kpiContracts(ctx: AppContext): Promise<KpiContract[]> {
     .select({
       status: contracts.status,
       outstandingPrincipal: contracts.outstandingPrincipal,
-      dpd: contracts.dpd,
+      dpd: contractFigures.dpd,
       paidThrough: contracts.paidThroughDate,
       lockState: devices.lockState,
     })
     .from(contracts)
+    .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
     .innerJoin(devices, eq(devices.id, contracts.deviceId))
     .where(sql`${contracts.activatedAt} IS NOT NULL`);
   return rows.map((row) => ({
@@ -132,14 +133,15 @@ export async function topRisks(ctx: AppContext, limit = 5): Promise<RiskRow[]> {
       number: contracts.number,
       firstName: customers.firstName,
       lastName: customers.lastName,
-      dpd: contracts.dpd,
+      dpd: contractFigures.dpd,
       outstandingPrincipal: contracts.outstandingPrincipal,
-      outstandingTotal: contracts.outstandingTotal,
+      outstandingTotal: contractFigures.outstandingTotal,
     })
     .from(contracts)
+    .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
     .innerJoin(customers, eq(customers.id, contracts.customerId))
-    .where(and(inArray(contracts.status, [...LIVE_STATUSES]), gt(contracts.dpd, 0)))
-    .orderBy(sql`${contracts.dpd} DESC`, sql`${contracts.outstandingTotal} DESC`)
+    .where(and(inArray(contracts.status, [...LIVE_STATUSES]), gt(contractFigures.dpd, 0)))
+    .orderBy(sql`${contractFigures.dpd} DESC`, sql`${contractFigures.outstandingTotal} DESC`)
     .limit(limit);
   return rows.map(({ firstName, lastName, ...row }) => ({
     ...row,

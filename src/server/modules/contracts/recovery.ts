@@ -96,10 +96,9 @@ export async function closeForRecovery(
     change: () => ({
       set: {
         closedAt: ctx.clock.now(),
-        nextDueDate: null,
-        ...spec.figures,
-        dpd: 0,
+        outstandingPrincipal: spec.figures.outstandingPrincipal,
       },
+      figures: { nextDueDate: null, outstandingTotal: spec.figures.outstandingTotal, dpd: 0 },
       event: {
         type: move === 'repossess' ? 'repossessed' : 'written_off',
         message: spec.message,

@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
+import { figuresJoin } from './figures';
 import { REMAINING } from './portfolio';
 
 /**
@@ -34,34 +35,34 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const dueOn = sql`${date}::date + ${leadDays}::int`;
   const key = (kind: SQL) => sql`'reminder:' || ${kind} || ':' || c.id || ':' || ${date}::text`;
   // The stored arrears: step 1 brought them to the date, and step 2's late fees added to them.
-  const overdueAmount = sql`c.overdue_total`;
+  const overdueAmount = sql`f.overdue_total`;
   const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
            jsonb_build_object('contractNumber', c.number, 'dueDate', to_char(due.due_date, 'YYYY-MM-DD'),
                               'amount', ${messageMoneySql(sql`due.amount`, digits)}),
            ${key(sql`'reminder_before_due'`)}
-    FROM ${contracts} c
+    FROM ${contracts} c ${figuresJoin()}
     JOIN LATERAL (SELECT i.due_date, sum(${REMAINING}) AS amount FROM ${contractInstallments} i
                   WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
                     AND i.settled_at IS NULL AND i.due_date = ${dueOn}
                   GROUP BY i.due_date) due ON due.amount > 0
     -- Step 1 has just stored the next instalment due on or after the date: an unpaid one due in
     -- the lead days makes it fall between the two, so only those contracts' schedules are read.
-    WHERE c.status = 'active' AND c.next_due_date BETWEEN ${date}::date AND ${dueOn}
+    WHERE c.status = 'active' AND f.next_due_date BETWEEN ${date}::date AND ${dueOn}
     UNION ALL
-    SELECT c.customer_id, c.id, 'overdue_day_' || c.dpd,
-           jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
+    SELECT c.customer_id, c.id, 'overdue_day_' || f.dpd,
+           jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,
                               'amountOverdue', ${messageMoneySql(overdueAmount, digits)}),
-           ${key(sql`'overdue_day_' || c.dpd`)}
-    FROM ${contracts} c
-    WHERE c.status = 'active' AND c.dpd = ANY(${sql.param([...overdueDays])}::int[])
+           ${key(sql`'overdue_day_' || f.dpd`)}
+    FROM ${contracts} c ${figuresJoin()}
+    WHERE c.status = 'active' AND f.dpd = ANY(${sql.param([...overdueDays])}::int[])
     UNION ALL
     SELECT c.customer_id, c.id, 'lock_warning',
-           jsonb_build_object('contractNumber', c.number, 'daysOverdue', c.dpd,
+           jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,
                               'amountOverdue', ${messageMoneySql(overdueAmount, digits)}),
            ${key(sql`'lock_warning'`)}
-    FROM ${contracts} c
-    WHERE c.status IN ('active', 'defaulted') AND ${lockAfter} IS NOT NULL AND c.dpd > 0
-      AND c.dpd = ${lockAfter} AND c.device_id IN (${rules.controlledDevices})`;
+    FROM ${contracts} c ${figuresJoin()}
+    WHERE c.status IN ('active', 'defaulted') AND ${lockAfter} IS NOT NULL AND f.dpd > 0
+      AND f.dpd = ${lockAfter} AND c.device_id IN (${rules.controlledDevices})`;
 }

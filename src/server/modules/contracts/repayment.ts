@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Organisation } from '../../../contracts/profile';
 import { queryRows } from '../../../db/client';
 import { fromRow } from '../../../db/rows';
-import { contractEvents, contractInstallments, contracts } from '../../../db/schema';
+import { contractEvents, contractFigures, contractInstallments, contracts } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import {
   type DelinquencySnapshot,
@@ -22,11 +22,12 @@ import {
   deviceControlFrom,
 } from '../devices/commands';
 import { addEvent } from './events';
+import { figuresJoin, figuresUpdate, type NightlyFigures, nightlyFrom } from './figures';
 import { type ContractRow, contractLifecycle } from './lifecycle';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES, toPosition } from './portfolio';
 import { type DeviceEffect, deviceAfterRepayment } from './repayment-device';
-import { contractFigures } from './standing';
+import { figuresOf } from './standing';
 
 type InstallmentRow = typeof contractInstallments.$inferSelect;
 
@@ -90,8 +91,8 @@ export async function lockForRepayment(
   const writes = beside.writes ?? { with: [] };
   const [first] = await queryRows<Record<string, unknown>>(
     ctx.tx,
-    sql`WITH ${sql.join([...writes.with, sql`locked AS (SELECT *, xmin::text AS locked_version FROM ${contracts} WHERE id = ${contractId} FOR UPDATE)`], sql`, `)}
-      SELECT c.*, (SELECT xmin::text FROM ${contracts} WHERE id = ${contractId}) AS seen_version,
+    sql`WITH ${sql.join([...writes.with, sql`locked AS (SELECT c.*, ${VERSION} AS locked_version FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId} FOR UPDATE)`], sql`, `)}
+      SELECT c.*, (SELECT ${VERSION} FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId}) AS seen_version,
         ${sql.join([...(writes.select ?? []), ...reads(sql`c`)], sql`, `)}
       FROM (VALUES (1)) AS one(x) LEFT JOIN locked c ON true`,
     { prepared: true },
@@ -127,7 +128,7 @@ export async function readForRepayment(
   const reads = [...contractReads(sql`c`), ...(columns?.(sql`c`) ?? [])];
   const [raw] = await queryRows<Record<string, unknown>>(
     ctx.db,
-    sql`SELECT c.*, c.xmin::text AS seen_version, ${sql.join(reads, sql`, `)} FROM ${contracts} c WHERE c.id = ${contractId}`,
+    sql`SELECT c.*, ${VERSION} AS seen_version, ${sql.join(reads, sql`, `)} FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId}`,
     { prepared: true },
   );
   if (!raw) return null;
@@ -139,19 +140,23 @@ export async function readForRepayment(
 }
 
 /**
- * A part of a write statement that locks the contract row only while it is at `version` (every
- * change of its schedule or payments writes the row, so its version says whether what was read is
- * still true); the other parts hang on `contractUnchanged`. After waiting for another writer the
- * lock finds the row's new version, and the statement writes nothing.
+ * A part of a write statement that locks the contract's rows only while they are at `version`
+ * (every change of its schedule or payments writes the contract row, and every nightly move its
+ * figures row, so their versions say whether what was read is still true); the other parts hang
+ * on `contractUnchanged`. After waiting for another writer the lock finds a new version, and the
+ * statement writes nothing.
  */
 export function unchangedSince(contractId: string, version: string, when: SQL = sql`true`): Writes {
   return {
     with: [
-      sql`contract_unchanged AS (SELECT 1 FROM ${contracts}
-        WHERE id = ${contractId} AND xmin::text = ${version} AND ${when} FOR UPDATE)`,
+      sql`contract_unchanged AS (SELECT 1 FROM ${contracts} c ${figuresJoin()}
+        WHERE c.id = ${contractId} AND ${VERSION} = ${version} AND ${when} FOR UPDATE)`,
     ],
   };
 }
+
+/** The version of a contract's two rows (`c` and its figures `f`), as text: both xmins. */
+const VERSION = sql`(c.xmin::text || ':' || f.xmin::text)`;
 
 /** The condition of the parts that hang on `unchangedSince`. */
 export const contractUnchanged = sql`EXISTS (SELECT 1 FROM contract_unchanged)`;
@@ -265,7 +270,9 @@ export interface RepaymentPlan {
   changed: InstallmentPosition[];
   /** The move the allocation makes: paid off when nothing is left, back to active when a correction reopens it. */
   move: 'payOff' | 'reopen' | null;
+  /** The contract row's figures, and the nightly ones in their own row. */
   figures: Partial<ContractRow>;
+  nightly: NightlyFigures;
 }
 
 export function planRepayment(
@@ -275,7 +282,7 @@ export function planRepayment(
   totals: RepaymentTotals,
 ): RepaymentPlan {
   const { row, org } = state;
-  const before = contractFigures(row, state.installments, org, state.today);
+  const before = figuresOf(row, state.installments, org, state.today);
   const byN = new Map(state.installments.map((i) => [i.n, i]));
   const changed = positions.filter((p) => {
     const old = byN.get(p.n);
@@ -293,7 +300,7 @@ export function planRepayment(
     );
   });
   const rows = positions.map((p) => rowOf(row, p, byN.get(p.n), totals.settledOn));
-  const after = contractFigures(row, rows, org, state.today);
+  const after = figuresOf(row, rows, org, state.today);
   const move =
     after.settled && row.status !== 'paid_off'
       ? 'payOff'
@@ -301,18 +308,13 @@ export function planRepayment(
         ? 'reopen'
         : null;
   const figures = {
-    dpd: after.dpd,
-    bucket: after.bucket.label,
     paidThroughDate: after.paidThrough,
-    nextDueDate: after.nextDue?.dueDate ?? null,
     outstandingPrincipal: after.outstanding.principal,
-    outstandingTotal: after.totalOutstanding,
-    overdueTotal: sumComponents(after.overdue),
     totalPaid: totals.totalPaid,
     creditBalance: totals.credit,
     updatedAt: ctx.clock.now(),
   };
-  return { before, after, changed, move, figures };
+  return { before, after, changed, move, figures, nightly: nightlyFrom(after) };
 }
 
 /**
@@ -329,13 +331,12 @@ export function repaymentWrites(
   const { row } = state;
   const f = plan.figures;
   const ctes = [
-    sql`contract_figures AS (
-      UPDATE ${contracts} SET dpd = ${f.dpd}, bucket = ${f.bucket}, paid_through_date = ${f.paidThroughDate}::date,
-        next_due_date = ${f.nextDueDate}::date, outstanding_principal = ${f.outstandingPrincipal},
-        outstanding_total = ${f.outstandingTotal}, overdue_total = ${f.overdueTotal}, total_paid = ${f.totalPaid},
-        credit_balance = ${f.creditBalance},
-        updated_at = ${f.updatedAt}
+    sql`contract_written AS (
+      UPDATE ${contracts} SET paid_through_date = ${f.paidThroughDate}::date,
+        outstanding_principal = ${f.outstandingPrincipal}, total_paid = ${f.totalPaid},
+        credit_balance = ${f.creditBalance}, updated_at = ${f.updatedAt}
       WHERE id = ${row.id} AND ${when})`,
+    sql`figures_written AS (${figuresUpdate(row.id, plan.nightly, f.updatedAt ?? ctx.clock.now(), when)})`,
   ];
   if (plan.changed.length) ctes.push(positionsUpdate(state, plan.changed, settledOn, when));
   return { with: ctes, after: [() => contractsChanged(ctx, ctx.tx)] };
@@ -383,10 +384,12 @@ export async function applyRepayment(
       plan.move === 'payOff'
         ? {
             set: { ...figures, closedAt: now },
+            figures: plan.nightly,
             event: { type: 'paid_off', message: 'Paid off: every instalment is settled' },
           }
         : {
             set: { ...figures, closedAt: null },
+            figures: plan.nightly,
             event: { type: 'reopened', message: 'Reopened: a correction left a balance to pay' },
           },
       actor,
@@ -483,12 +486,13 @@ export async function openManyForRepayment(
   const today = businessToday(ctx, org);
   const ids = [...new Set(contractIds)].sort();
   const rows = ids.length
-    ? await ctx.tx
-        .select()
-        .from(contracts)
-        .where(inArray(contracts.id, ids))
-        .orderBy(asc(contracts.id))
-        .for('update')
+    ? (
+        await queryRows<Record<string, unknown>>(
+          ctx.tx,
+          sql`SELECT c.* FROM ${contracts} c ${figuresJoin()} WHERE c.id = ANY(${sql.param(ids)}::text[])
+            ORDER BY c.id FOR UPDATE`,
+        )
+      ).map((raw) => fromRow(contracts, raw))
     : [];
   const live = rows.filter((row) => (LIVE_STATUSES as readonly string[]).includes(row.status));
   // The schedules after the locks, in a statement of their own (its snapshot sees every write
@@ -548,7 +552,7 @@ export async function saveManyRepayments(
     const { state, positions, totals } = save;
     const byN = new Map(state.installments.map((i) => [i.n, i]));
     const rows = positions.map((p) => rowOf(state.row, p, byN.get(p.n), totals.settledOn));
-    const after = contractFigures(state.row, rows, state.org, state.today);
+    const after = figuresOf(state.row, rows, state.org, state.today);
     if (totals.rescheduled || after.settled || controlled.has(state.row.deviceId)) {
       outcomes.set(state.row.id, await saveRepayment(ctx, actor, state, positions, totals));
       continue;
@@ -565,7 +569,7 @@ export async function saveManyRepayments(
       );
     });
     plain.push({ save, after, changed });
-    const before = contractFigures(state.row, state.installments, state.org, state.today);
+    const before = figuresOf(state.row, state.installments, state.org, state.today);
     outcomes.set(state.row.id, {
       before,
       after,
@@ -586,17 +590,21 @@ export async function saveManyRepayments(
   }
   if (plain.length) {
     const col = <T>(pick: (p: (typeof plain)[number]) => T) => sql.param(plain.map(pick));
+    const now = ctx.clock.now();
     await ctx.tx.execute(sql`
-      UPDATE ${contracts} c SET dpd = v.dpd, bucket = v.bucket, paid_through_date = v.paid_through::date,
-        next_due_date = v.next_due::date, outstanding_principal = v.op, outstanding_total = v.ot, overdue_total = v.od,
-        total_paid = v.tp, credit_balance = v.cb, updated_at = ${ctx.clock.now()}
-      FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.after.dpd)}::int[],
+      WITH v AS (SELECT * FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.after.dpd)}::int[],
         ${col((p) => p.after.bucket.label)}::text[], ${col((p) => p.after.paidThrough)}::text[],
         ${col((p) => p.after.nextDue?.dueDate ?? null)}::text[], ${col((p) => p.after.outstanding.principal)}::bigint[],
         ${col((p) => p.after.totalOutstanding)}::bigint[], ${col((p) => sumComponents(p.after.overdue))}::bigint[],
         ${col((p) => p.save.totals.totalPaid)}::bigint[], ${col((p) => p.save.totals.credit)}::bigint[])
-        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb)
-      WHERE c.id = v.id`);
+        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb)),
+      figures AS (
+        UPDATE ${contractFigures} f SET dpd = v.dpd, bucket = v.bucket, next_due_date = v.next_due::date,
+          outstanding_total = v.ot, overdue_total = v.od, updated_at = ${now}
+        FROM v WHERE f.contract_id = v.id)
+      UPDATE ${contracts} c SET paid_through_date = v.paid_through::date, outstanding_principal = v.op,
+        total_paid = v.tp, credit_balance = v.cb, updated_at = ${now}
+      FROM v WHERE c.id = v.id`);
     await contractsChanged(ctx, ctx.tx);
   }
   return outcomes;

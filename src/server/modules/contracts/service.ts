@@ -19,6 +19,7 @@ import { depositReceived } from '../payments/service';
 import { planTerms } from '../plans/service';
 import type { ContractParts } from './detail';
 import { addEvent } from './events';
+import { CLEAR_FIGURES, figuresUpdate } from './figures';
 import { type ContractRow, contractLifecycle } from './lifecycle';
 import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from './parties';
 import { type QuoteInput, quoteContract } from './quote';
@@ -104,11 +105,17 @@ export async function createDraft(ctx: TxContext, actor: Actor, input: QuoteInpu
         createdBy: actor.id,
         createdAt: ctx.clock.now(),
         outstandingPrincipal: quote.principal,
-        outstandingTotal: schedule.totals.totalPayable,
-        nextDueDate: first.dueDate,
       })
       .returning();
     if (!contract) throw new Error('The contract was not written');
+    // Its figures row came with the insert (migration 0038's trigger), at the defaults.
+    await tx.execute(
+      figuresUpdate(
+        id,
+        { outstandingTotal: schedule.totals.totalPayable, nextDueDate: first.dueDate },
+        ctx.clock.now(),
+      ),
+    );
     await insertInstallments(tx, id, contract.scheduleVersion, schedule.rows);
     await reserveDevice(ctx, actor, quote.device.device.id, id, contract.number);
     const event = await addEvent(ctx, id, actor, created.type, created.message, {
@@ -380,16 +387,17 @@ export async function activate(
           startDate: today,
           firstDueDate: firstDue,
           lastDueDate: lastRow?.dueDate ?? row.lastDueDate,
-          nextDueDate: firstDue,
           paidThroughDate: today,
           installment: totals.installment,
           totalInterest: totals.totalInterest,
           totalPayable: totals.totalPayable,
-          dpd: 0,
-          bucket: 'current',
           outstandingPrincipal: row.principal,
-          outstandingTotal: totals.totalPayable,
           updatedAt: now,
+        },
+        figures: {
+          ...CLEAR_FIGURES,
+          nextDueDate: firstDue,
+          outstandingTotal: totals.totalPayable,
         },
         event: {
           type: 'activated',

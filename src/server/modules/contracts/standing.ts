@@ -18,7 +18,7 @@ type InstallmentRow = typeof contractInstallments.$inferSelect;
  * outstanding amounts. The one definition both the contract page and the device page show, so
  * "Paid through" is the same date on both.
  */
-export function contractFigures(
+export function figuresOf(
   contract: { startDate: string },
   installments: readonly InstallmentRow[],
   org: Pick<Organisation, 'delinquencyBuckets'>,
@@ -64,7 +64,7 @@ export async function standingOfDevice(
       ),
     )
     .orderBy(asc(contractInstallments.n));
-  const figures = contractFigures(contract, installments, org, today);
+  const figures = figuresOf(contract, installments, org, today);
   return {
     id: contract.id,
     number: contract.number,

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
+  contractFigures,
   contractInstallments,
   contracts,
   customers,
@@ -64,14 +65,15 @@ export async function ownContracts(executor: Executor, customerId: string): Prom
       device: sql<
         string | null
       >`(SELECT m.make || ' ' || m.model FROM ${devices} d JOIN ${deviceModels} m ON m.id = d.model_id WHERE d.id = ${contracts.deviceId})`,
-      outstandingTotal: contracts.outstandingTotal,
-      dpd: contracts.dpd,
-      nextDueDate: contracts.nextDueDate,
+      outstandingTotal: contractFigures.outstandingTotal,
+      dpd: contractFigures.dpd,
+      nextDueDate: contractFigures.nextDueDate,
       startDate: contracts.startDate,
       method: contracts.interestMethod,
       credit: contracts.creditBalance,
     })
     .from(contracts)
+    .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
     .where(and(eq(contracts.customerId, customerId), inArray(contracts.status, [...OWN_STATUSES])))
     .orderBy(sql`${contracts.status} = 'paid_off'`, asc(contracts.startDate), asc(contracts.number));
   return rows.map((row) => ({ ...row, method: row.method as OwnContract['method'] }));

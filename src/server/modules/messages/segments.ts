@@ -7,6 +7,7 @@ import { contracts, customers, deviceModels, devices, segments } from '../../../
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
+import { figuresJoin } from '../contracts/figures';
 
 /**
  * Segments (issue 15 "Sends"): a saved filter over customers and their contracts. A customer is
@@ -27,9 +28,9 @@ export function segmentCondition(filter: SegmentFilter): SQL {
   if (filter.agentIds?.length) parts.push(sql`cu.assigned_agent_id = ANY(${textArray(filter.agentIds)})`);
   if (filter.tags?.length) parts.push(sql`cu.tags && ${textArray(filter.tags)}`);
   const onContract: SQL[] = [];
-  if (filter.buckets?.length) onContract.push(sql`sc.bucket = ANY(${textArray(filter.buckets)})`);
-  if (filter.dpdMin !== undefined) onContract.push(sql`sc.dpd >= ${filter.dpdMin}`);
-  if (filter.dpdMax !== undefined) onContract.push(sql`sc.dpd <= ${filter.dpdMax}`);
+  if (filter.buckets?.length) onContract.push(sql`sf.bucket = ANY(${textArray(filter.buckets)})`);
+  if (filter.dpdMin !== undefined) onContract.push(sql`sf.dpd >= ${filter.dpdMin}`);
+  if (filter.dpdMax !== undefined) onContract.push(sql`sf.dpd <= ${filter.dpdMax}`);
   if (filter.planIds?.length) onContract.push(sql`sc.plan_id = ANY(${textArray(filter.planIds)})`);
   if (filter.deviceModelIds?.length || filter.categories?.length) {
     const product: SQL[] = [];
@@ -40,7 +41,7 @@ export function segmentCondition(filter: SegmentFilter): SQL {
                                WHERE sd.id = sc.device_id AND ${sql.join(product, sql` AND `)})`);
   }
   if (onContract.length)
-    parts.push(sql`EXISTS (SELECT 1 FROM ${contracts} sc WHERE sc.customer_id = cu.id AND sc.status IN ${LIVE}
+    parts.push(sql`EXISTS (SELECT 1 FROM ${contracts} sc ${figuresJoin(sql`sc`, sql`sf`)} WHERE sc.customer_id = cu.id AND sc.status IN ${LIVE}
                            AND ${sql.join(onContract, sql` AND `)})`);
   return parts.length ? sql.join(parts, sql` AND `) : sql`TRUE`;
 }

@@ -135,7 +135,8 @@ async function requestOf(
  * The usual payment (the newest on its live contract, moving nothing, no controlled unit) in two
  * statements without a transaction: the contract, its schedule and the checks read unlocked; then
  * one statement claims the key, locks the contract only if its version is still the one read
- * (`unchangedSince`: every change of a schedule or of a contract's payments writes its row) and
+ * (`unchangedSince`: every change of a schedule or of a contract's payments writes its row or its
+ * figures row, and the version is both rows') and
  * writes everything a payment writes. Null, having written nothing, for anything else: no such
  * contract or one taking no payments, a replay, a back-dated payment, a payment that moves or
  * re-amortises the contract or answers a unit, a contract changed since the read, a reference

@@ -4,7 +4,7 @@ import { allocatePayment } from '../../../domain';
 import { businessDateOf } from '../../business-date';
 import type { AppContext } from '../../context';
 import { peekRepayment } from '../contracts/repayment';
-import { contractFigures } from '../contracts/standing';
+import { figuresOf } from '../contracts/standing';
 import { optionsOf } from './posting';
 
 /** What a payment would do now: its allocation lines and the balance and paid-through after, nothing written. */
@@ -15,7 +15,7 @@ export async function previewPayment(
   const state = await peekRepayment(ctx, body.contractId);
   const valueDate = body.receivedAt ? businessDateOf(new Date(body.receivedAt), state.org) : state.today;
   const result = allocatePayment(state.positions, body.amount, valueDate, optionsOf(state));
-  const before = contractFigures(state.row, state.installments, state.org, state.today);
+  const before = figuresOf(state.row, state.installments, state.org, state.today);
   const afterRows = state.installments.map((row) => {
     const p = result.installments.find((x) => x.n === row.n);
     return p
@@ -31,7 +31,7 @@ export async function previewPayment(
         }
       : row;
   });
-  const after = contractFigures(state.row, afterRows, state.org, state.today);
+  const after = figuresOf(state.row, afterRows, state.org, state.today);
   const allocations = [
     ...result.lines,
     ...(result.credit > 0

@@ -243,7 +243,8 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                     <TableCell className="align-top">
                       <ScoreCell row={row} />
                     </TableCell>
-                    <TableCell className="align-top">
+                    {/* The customer's line wraps, so the row's actions stay in view on a laptop screen. */}
+                    <TableCell className="min-w-48 whitespace-normal align-top">
                       <Link
                         href={`/contracts/${row.contractId}`}
                         className="font-medium underline-offset-2 hover:underline"
