@@ -59,10 +59,6 @@ export function figuresUpdate(
 export const figuresJoin = (c: SQL = sql`c`, f: SQL = sql`f`): SQL =>
   sql`JOIN ${contractFigures} ${f} ON ${f}.contract_id = ${c}.id`;
 
-/** The figures' columns under their contract-row names, for a raw read joined with `figuresJoin`. */
-export const figuresColumns = (f: SQL = sql`f`): SQL =>
-  sql`${f}.dpd, ${f}.bucket, ${f}.next_due_date, ${f}.outstanding_total, ${f}.overdue_total`;
-
 /** A contract's stored nightly figures (every contract has its row). */
 export async function readFigures(executor: Executor, contractId: string): Promise<NightlyFigures> {
   const [row] = await executor

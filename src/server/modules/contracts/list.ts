@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, gte, type SQL, sql } from 'drizzle-orm';
 import { type ContractRow, contractEndpoints } from '../../../contracts/contracts';
 import {
   contractFigures,
@@ -43,6 +43,11 @@ export function contractNumberMatches(q: string): SQL {
     WHERE ${searchCondition(contractSearch.numberLower, q)}`;
 }
 
+/** Contracts whose figures meet `condition`, as a semi-join: the list's count reads contracts alone (decision 041). */
+function withFigures(condition: SQL | undefined): SQL {
+  return sql`${contracts.id} IN (SELECT ${contractFigures.contractId} FROM ${contractFigures} WHERE ${condition})`;
+}
+
 /** /api/contracts (API.md "Contracts and payments"). */
 export const contractList = defineList({
   name: 'contract',
@@ -52,13 +57,10 @@ export const contractList = defineList({
   search: searchMatches,
   filters: {
     status: (status) => eq(contracts.status, status),
-    // The figures' filters as semi-joins, so the count reads contracts alone (decision 041).
-    bucket: (bucket) =>
-      sql`${contracts.id} IN (SELECT ${contractFigures.contractId} FROM ${contractFigures} WHERE ${contractFigures.bucket} = ${bucket})`,
+    bucket: (bucket) => withFigures(eq(contractFigures.bucket, bucket)),
     customerId: (id) => eq(contracts.customerId, id),
     planId: (id) => eq(contracts.planId, id),
-    minDpd: (dpd) =>
-      sql`${contracts.id} IN (SELECT ${contractFigures.contractId} FROM ${contractFigures} WHERE ${contractFigures.dpd} >= ${dpd})`,
+    minDpd: (dpd) => withFigures(gte(contractFigures.dpd, dpd)),
     from: (from, env) => withinDays(contracts.createdAt, from, undefined, env.timeZone),
     to: (to, env) => withinDays(contracts.createdAt, undefined, to, env.timeZone),
   },

@@ -273,6 +273,8 @@ export interface RepaymentPlan {
   /** The contract row's figures, and the nightly ones in their own row. */
   figures: Partial<ContractRow>;
   nightly: NightlyFigures;
+  /** When the figures were worked out: both rows' `updated_at`. */
+  at: Date;
 }
 
 export function planRepayment(
@@ -307,14 +309,15 @@ export function planRepayment(
       : !after.settled && row.status === 'paid_off'
         ? 'reopen'
         : null;
+  const at = ctx.clock.now();
   const figures = {
     paidThroughDate: after.paidThrough,
     outstandingPrincipal: after.outstanding.principal,
     totalPaid: totals.totalPaid,
     creditBalance: totals.credit,
-    updatedAt: ctx.clock.now(),
+    updatedAt: at,
   };
-  return { before, after, changed, move, figures, nightly: nightlyFrom(after) };
+  return { before, after, changed, move, figures, nightly: nightlyFrom(after), at };
 }
 
 /**
@@ -336,7 +339,7 @@ export function repaymentWrites(
         outstanding_principal = ${f.outstandingPrincipal}, total_paid = ${f.totalPaid},
         credit_balance = ${f.creditBalance}, updated_at = ${f.updatedAt}
       WHERE id = ${row.id} AND ${when})`,
-    sql`figures_written AS (${figuresUpdate(row.id, plan.nightly, f.updatedAt ?? ctx.clock.now(), when)})`,
+    sql`figures_written AS (${figuresUpdate(row.id, plan.nightly, plan.at, when)})`,
   ];
   if (plan.changed.length) ctes.push(positionsUpdate(state, plan.changed, settledOn, when));
   return { with: ctes, after: [() => contractsChanged(ctx, ctx.tx)] };
@@ -589,13 +592,14 @@ export async function saveManyRepayments(
       WHERE i.contract_id = v.c AND i.schedule_version = v.sv AND i.n = v.n`);
   }
   if (plain.length) {
-    const col = <T>(pick: (p: (typeof plain)[number]) => T) => sql.param(plain.map(pick));
+    const rows = plain.map((p) => ({ ...p, nightly: nightlyFrom(p.after) }));
+    const col = <T>(pick: (p: (typeof rows)[number]) => T) => sql.param(rows.map(pick));
     const now = ctx.clock.now();
     await ctx.tx.execute(sql`
-      WITH v AS (SELECT * FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.after.dpd)}::int[],
-        ${col((p) => p.after.bucket.label)}::text[], ${col((p) => p.after.paidThrough)}::text[],
-        ${col((p) => p.after.nextDue?.dueDate ?? null)}::text[], ${col((p) => p.after.outstanding.principal)}::bigint[],
-        ${col((p) => p.after.totalOutstanding)}::bigint[], ${col((p) => sumComponents(p.after.overdue))}::bigint[],
+      WITH v AS (SELECT * FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.nightly.dpd)}::int[],
+        ${col((p) => p.nightly.bucket)}::text[], ${col((p) => p.after.paidThrough)}::text[],
+        ${col((p) => p.nightly.nextDueDate)}::text[], ${col((p) => p.after.outstanding.principal)}::bigint[],
+        ${col((p) => p.nightly.outstandingTotal)}::bigint[], ${col((p) => p.nightly.overdueTotal)}::bigint[],
         ${col((p) => p.save.totals.totalPaid)}::bigint[], ${col((p) => p.save.totals.credit)}::bigint[])
         AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb)),
       figures AS (
