@@ -1,10 +1,12 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CONTACT_KINDS } from '../../../contracts/collections';
+import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { queryRows } from '../../../db/client';
 import {
   collectionActions,
   collectionCases,
   collectionPromises,
+  contractFigures,
   contracts,
   customers,
 } from '../../../db/schema';
@@ -29,9 +31,20 @@ export async function refreshCases(
   scope?: readonly string[] | 'changed',
 ): Promise<{ cases: number; inQueue: number }> {
   const contractIds = Array.isArray(scope) ? scope : undefined;
-  const only = (column: SQL) =>
-    contractIds ? sql`AND ${column} = ANY(${sql.param([...contractIds])}::text[])` : sql``;
-  const changed = scope === 'changed' ? sql`AND ${caseStale(date)}` : sql``;
+  // Where the candidates come from (decision 042): the contracts named, or every contract that can
+  // have a case (in arrears or due on the date, by the figures' narrow table; with a case or a
+  // promise already), so the wide contract table is joined once instead of probed per contract.
+  const source = contractIds
+    ? sql`unnest(${sql.param([...contractIds])}::text[]) AS w(id)`
+    : sql`(SELECT contract_id AS id FROM ${contractFigures} WHERE dpd > 0 OR next_due_date = ${date}::date
+           UNION SELECT contract_id FROM ${collectionCases}
+           UNION SELECT contract_id FROM ${collectionPromises}) w`;
+  const named = contractIds
+    ? sql`AND (f.dpd > 0 OR f.next_due_date = ${date}::date
+             OR EXISTS (SELECT 1 FROM ${collectionCases} k WHERE k.contract_id = c.id)
+             OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id))`
+    : sql``;
+  const changed = scope === 'changed' ? caseStale(date) : undefined;
   const contacts = sql.raw(CONTACT_KINDS.map((kind) => `'${kind}'`).join(', '));
   const parts = scorePartsSql({
     dpd: sql`s.dpd`,
@@ -48,12 +61,8 @@ export async function refreshCases(
       SELECT c.id, c.customer_id, c.plan_id, f.bucket, f.dpd, f.overdue_total, c.currency,
              (c.installment + c.service_fee) AS regular_payment,
              COALESCE(f.next_due_date = ${date}::date, false) AS due_today
-      FROM ${contracts} c ${figuresJoin()}
-      WHERE c.status IN ${[...LIVE_STATUSES]} ${only(sql`c.id`)}
-        AND (f.dpd > 0 OR f.next_due_date = ${date}::date
-             OR EXISTS (SELECT 1 FROM ${collectionCases} k WHERE k.contract_id = c.id)
-             OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id))
-        ${changed}
+      FROM ${source} JOIN ${contracts} c ON c.id = w.id ${figuresJoin()} ${changed?.joins ?? sql``}
+      WHERE c.status IN ${[...LIVE_STATUSES]} ${named} ${changed ? sql`AND ${changed.where}` : sql``}
     ), promised AS (
       SELECT p.contract_id,
              count(*) FILTER (WHERE p.state IN ('broken', 'partly_kept'))::int AS broken,
@@ -117,9 +126,12 @@ export async function refreshCases(
       RETURNING cc.contract_id, cc.in_queue
     ), closed AS (
       -- Cases of contracts no longer live (paid off, written off, returned) leave the queue.
+      -- The closed contracts read through the status index (a closed contract's case has left the
+      -- queue after one refresh, so this finds few), not by reading every contract's row.
       UPDATE ${collectionCases} cc SET in_queue = false, updated_at = ${ctx.clock.now()}
       FROM ${contracts} c
-      WHERE c.id = cc.contract_id AND cc.in_queue AND c.status NOT IN ${[...LIVE_STATUSES]} ${only(sql`cc.contract_id`)}
+      WHERE c.id = cc.contract_id AND cc.in_queue AND c.status IN ${CLOSED_STATUSES}
+        ${contractIds ? sql`AND cc.contract_id = ANY(${sql.param([...contractIds])}::text[])` : sql``}
       RETURNING cc.contract_id
     )
     SELECT (SELECT count(*) FROM written)::int + (SELECT count(*) FROM closed)::int AS cases,
@@ -134,14 +146,23 @@ export async function refreshCases(
  * A contract whose case may not be current for `date` (its alias `c`, its figures `f`): it has no
  * case, or one scored for another date, or written no later than its contract, its figures or its
  * customer last changed (a payment, a late fee, an arrears move, a default, an edit or a rescore
- * bumps an `updated_at`; strictly later, so a change in the same instant counts), or one of its promises was checked on the date. Every other
- * input of the score is the date's own (days past due, days since contact) or moves only through
- * a collections action, which rescores its contract at once.
+ * bumps an `updated_at`; strictly later, so a change in the same instant counts), or one of its
+ * promises was checked on the date. Every other input of the score is the date's own (days past
+ * due, days since contact) or moves only through a collections action, which rescores its
+ * contract at once. Written as joins (every case and customer read once, hashed), not as a probe
+ * of each per contract.
  */
-function caseStale(date: string): SQL {
-  return sql`(NOT EXISTS (
-      SELECT 1 FROM ${collectionCases} k JOIN ${customers} cu ON cu.id = c.customer_id
-      WHERE k.contract_id = c.id AND k.scored_on = ${date}::date
-        AND k.updated_at > c.updated_at AND k.updated_at > f.updated_at AND k.updated_at > cu.updated_at)
-    OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id AND p.checked_on = ${date}::date))`;
+function caseStale(date: string): { joins: SQL; where: SQL } {
+  return {
+    joins: sql`JOIN ${customers} cu ON cu.id = c.customer_id
+      LEFT JOIN ${collectionCases} k ON k.contract_id = c.id`,
+    where: sql`(NOT coalesce(k.scored_on = ${date}::date AND k.updated_at > c.updated_at
+                  AND k.updated_at > f.updated_at AND k.updated_at > cu.updated_at, false)
+      OR c.id IN (SELECT p.contract_id FROM ${collectionPromises} p WHERE p.checked_on = ${date}::date))`,
+  };
 }
+
+/** Contract statuses outside the live ones: a case of such a contract leaves the queue. */
+const CLOSED_STATUSES = CONTRACT_STATUSES.filter(
+  (status) => !(LIVE_STATUSES as readonly string[]).includes(status),
+);

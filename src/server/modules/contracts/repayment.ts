@@ -492,8 +492,11 @@ export async function openManyForRepayment(
     ? (
         await queryRows<Record<string, unknown>>(
           ctx.tx,
-          sql`SELECT c.* FROM ${contracts} c ${figuresJoin()} WHERE c.id = ANY(${sql.param(ids)}::text[])
-            ORDER BY c.id FOR UPDATE`,
+          // One probe of each table's key per id, in the ids' order (the locks' order): as a join
+          // of the id list, the planner read both whole tables for a chunk of 2,000 (decision 042).
+          sql`SELECT c.* FROM unnest(${sql.param(ids)}::text[]) WITH ORDINALITY AS v(id, k)
+            CROSS JOIN LATERAL (SELECT c.* FROM ${contracts} c ${figuresJoin()} WHERE c.id = v.id FOR UPDATE) c
+            ORDER BY v.k`,
         )
       ).map((raw) => fromRow(contracts, raw))
     : [];
