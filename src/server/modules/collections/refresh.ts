@@ -6,7 +6,6 @@ import {
   collectionActions,
   collectionCases,
   collectionPromises,
-  contractFigures,
   contracts,
   customers,
 } from '../../../db/schema';
@@ -31,19 +30,16 @@ export async function refreshCases(
   scope?: readonly string[] | 'changed',
 ): Promise<{ cases: number; inQueue: number }> {
   const contractIds = Array.isArray(scope) ? scope : undefined;
-  // Where the candidates come from (decision 042): the contracts named, or every contract that can
-  // have a case (in arrears or due on the date, by the figures' narrow table; with a case or a
-  // promise already), so the wide contract table is joined once instead of probed per contract.
-  const source = contractIds
-    ? sql`unnest(${sql.param([...contractIds])}::text[]) AS w(id)`
-    : sql`(SELECT contract_id AS id FROM ${contractFigures} WHERE dpd > 0 OR next_due_date = ${date}::date
-           UNION SELECT contract_id FROM ${collectionCases}
-           UNION SELECT contract_id FROM ${collectionPromises}) w`;
-  const named = contractIds
-    ? sql`AND (f.dpd > 0 OR f.next_due_date = ${date}::date
-             OR EXISTS (SELECT 1 FROM ${collectionCases} k WHERE k.contract_id = c.id)
-             OR EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id))`
-    : sql``;
+  // Every contract that can have a case: in arrears or due on the date, or with a case or a
+  // promise already. The cases and the promises are joined (each read once and hashed), not probed
+  // per contract, over the whole book; a scope of named contracts probes them (decision 042).
+  const only = contractIds ? sql`AND c.id = ANY(${sql.param([...contractIds])}::text[])` : sql``;
+  const promised = contractIds
+    ? sql`EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id)`
+    : sql`pr.contract_id IS NOT NULL`;
+  const promisedJoin = contractIds
+    ? sql``
+    : sql`LEFT JOIN (SELECT DISTINCT contract_id FROM ${collectionPromises}) pr ON pr.contract_id = c.id`;
   const changed = scope === 'changed' ? caseStale(date) : undefined;
   const contacts = sql.raw(CONTACT_KINDS.map((kind) => `'${kind}'`).join(', '));
   const parts = scorePartsSql({
@@ -61,8 +57,12 @@ export async function refreshCases(
       SELECT c.id, c.customer_id, c.plan_id, f.bucket, f.dpd, f.overdue_total, c.currency,
              (c.installment + c.service_fee) AS regular_payment,
              COALESCE(f.next_due_date = ${date}::date, false) AS due_today
-      FROM ${source} JOIN ${contracts} c ON c.id = w.id ${figuresJoin()} ${changed?.joins ?? sql``}
-      WHERE c.status IN ${[...LIVE_STATUSES]} ${named} ${changed ? sql`AND ${changed.where}` : sql``}
+      FROM ${contracts} c ${figuresJoin()}
+      LEFT JOIN ${collectionCases} k ON k.contract_id = c.id
+      ${promisedJoin} ${changed?.joins ?? sql``}
+      WHERE c.status IN ${[...LIVE_STATUSES]} ${only}
+        AND (f.dpd > 0 OR f.next_due_date = ${date}::date OR k.contract_id IS NOT NULL OR ${promised})
+        ${changed ? sql`AND ${changed.where}` : sql``}
     ), promised AS (
       SELECT p.contract_id,
              count(*) FILTER (WHERE p.state IN ('broken', 'partly_kept'))::int AS broken,
@@ -143,19 +143,19 @@ export async function refreshCases(
 }
 
 /**
- * A contract whose case may not be current for `date` (its alias `c`, its figures `f`): it has no
+ * A contract whose case may not be current for `date` (its alias `c`, its figures `f`, its case
+ * `k` if any): it has no
  * case, or one scored for another date, or written no later than its contract, its figures or its
  * customer last changed (a payment, a late fee, an arrears move, a default, an edit or a rescore
  * bumps an `updated_at`; strictly later, so a change in the same instant counts), or one of its
  * promises was checked on the date. Every other input of the score is the date's own (days past
  * due, days since contact) or moves only through a collections action, which rescores its
- * contract at once. Written as joins (every case and customer read once, hashed), not as a probe
- * of each per contract.
+ * contract at once. Written as a join of the customers (read once, hashed), not as a probe of the
+ * case and the customer per contract.
  */
 function caseStale(date: string): { joins: SQL; where: SQL } {
   return {
-    joins: sql`JOIN ${customers} cu ON cu.id = c.customer_id
-      LEFT JOIN ${collectionCases} k ON k.contract_id = c.id`,
+    joins: sql`JOIN ${customers} cu ON cu.id = c.customer_id`,
     where: sql`(NOT coalesce(k.scored_on = ${date}::date AND k.updated_at > c.updated_at
                   AND k.updated_at > f.updated_at AND k.updated_at > cu.updated_at, false)
       OR c.id IN (SELECT p.contract_id FROM ${collectionPromises} p WHERE p.checked_on = ${date}::date))`,
