@@ -125,7 +125,8 @@ describe('collections in Chromium', () => {
     await card.waitFor();
     await expect.poll(() => card.textContent()).toContain('Broken');
     expect(await card.textContent()).toContain('Phone rang out twice');
-    expect(await page.getByTestId('button-contract-log-action').count()).toBe(1);
+    // The button waits for the action options' query, which may land after the case's card.
+    await expect.poll(() => page.getByTestId('button-contract-log-action').count()).toBe(1);
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // Two more days unpaid: DPD passes the plan's seven lock-after days, the close queues a lock
