@@ -1,6 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CONTACT_KINDS } from '../../../contracts/collections';
-import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { queryRows } from '../../../db/client';
 import {
   collectionActions,
@@ -12,7 +11,7 @@ import {
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
 import { figuresJoin } from '../contracts/figures';
-import { LIVE_STATUSES } from '../contracts/portfolio';
+import { LIVE_STATUSES, NOT_LIVE_STATUSES } from '../contracts/portfolio';
 import { scorePartsSql } from './score-sql';
 
 /**
@@ -30,16 +29,17 @@ export async function refreshCases(
   scope?: readonly string[] | 'changed',
 ): Promise<{ cases: number; inQueue: number }> {
   const contractIds = Array.isArray(scope) ? scope : undefined;
+  const only = (column: SQL) =>
+    contractIds ? sql`AND ${column} = ANY(${sql.param([...contractIds])}::text[])` : sql``;
   // Every contract that can have a case: in arrears or due on the date, or with a case or a
-  // promise already. The cases and the promises are joined (each read once and hashed), not probed
-  // per contract, over the whole book; a scope of named contracts probes them (decision 042).
-  const only = contractIds ? sql`AND c.id = ANY(${sql.param([...contractIds])}::text[])` : sql``;
-  const promised = contractIds
-    ? sql`EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id)`
-    : sql`pr.contract_id IS NOT NULL`;
-  const promisedJoin = contractIds
-    ? sql``
-    : sql`LEFT JOIN (SELECT DISTINCT contract_id FROM ${collectionPromises}) pr ON pr.contract_id = c.id`;
+  // promise already. Over the whole book the cases and the promises are joined (each read once
+  // and hashed), not probed per contract; named contracts probe their promises (decision 042).
+  const promises = contractIds
+    ? { join: sql``, has: sql`EXISTS (SELECT 1 FROM ${collectionPromises} p WHERE p.contract_id = c.id)` }
+    : {
+        join: sql`LEFT JOIN (SELECT DISTINCT contract_id FROM ${collectionPromises}) pr ON pr.contract_id = c.id`,
+        has: sql`pr.contract_id IS NOT NULL`,
+      };
   const changed = scope === 'changed' ? caseStale(date) : undefined;
   const contacts = sql.raw(CONTACT_KINDS.map((kind) => `'${kind}'`).join(', '));
   const parts = scorePartsSql({
@@ -59,9 +59,9 @@ export async function refreshCases(
              COALESCE(f.next_due_date = ${date}::date, false) AS due_today
       FROM ${contracts} c ${figuresJoin()}
       LEFT JOIN ${collectionCases} k ON k.contract_id = c.id
-      ${promisedJoin} ${changed?.joins ?? sql``}
-      WHERE c.status IN ${[...LIVE_STATUSES]} ${only}
-        AND (f.dpd > 0 OR f.next_due_date = ${date}::date OR k.contract_id IS NOT NULL OR ${promised})
+      ${promises.join} ${changed?.joins ?? sql``}
+      WHERE c.status IN ${[...LIVE_STATUSES]} ${only(sql`c.id`)}
+        AND (f.dpd > 0 OR f.next_due_date = ${date}::date OR k.contract_id IS NOT NULL OR ${promises.has})
         ${changed ? sql`AND ${changed.where}` : sql``}
     ), promised AS (
       SELECT p.contract_id,
@@ -126,12 +126,10 @@ export async function refreshCases(
       RETURNING cc.contract_id, cc.in_queue
     ), closed AS (
       -- Cases of contracts no longer live (paid off, written off, returned) leave the queue.
-      -- The closed contracts read through the status index (a closed contract's case has left the
-      -- queue after one refresh, so this finds few), not by reading every contract's row.
+      -- Named by status (its index), so the closed contracts are found without reading every contract.
       UPDATE ${collectionCases} cc SET in_queue = false, updated_at = ${ctx.clock.now()}
       FROM ${contracts} c
-      WHERE c.id = cc.contract_id AND cc.in_queue AND c.status IN ${CLOSED_STATUSES}
-        ${contractIds ? sql`AND cc.contract_id = ANY(${sql.param([...contractIds])}::text[])` : sql``}
+      WHERE c.id = cc.contract_id AND cc.in_queue AND c.status IN ${NOT_LIVE_STATUSES} ${only(sql`cc.contract_id`)}
       RETURNING cc.contract_id
     )
     SELECT (SELECT count(*) FROM written)::int + (SELECT count(*) FROM closed)::int AS cases,
@@ -144,14 +142,13 @@ export async function refreshCases(
 
 /**
  * A contract whose case may not be current for `date` (its alias `c`, its figures `f`, its case
- * `k` if any): it has no
- * case, or one scored for another date, or written no later than its contract, its figures or its
- * customer last changed (a payment, a late fee, an arrears move, a default, an edit or a rescore
- * bumps an `updated_at`; strictly later, so a change in the same instant counts), or one of its
- * promises was checked on the date. Every other input of the score is the date's own (days past
- * due, days since contact) or moves only through a collections action, which rescores its
- * contract at once. Written as a join of the customers (read once, hashed), not as a probe of the
- * case and the customer per contract.
+ * `k` if any): it has no case, or one scored for another date, or written no later than its
+ * contract, its figures or its customer last changed (a payment, a late fee, an arrears move, a
+ * default, an edit or a rescore bumps an `updated_at`; strictly later, so a change in the same
+ * instant counts), or one of its promises was checked on the date. Every other input of the score
+ * is the date's own (days past due, days since contact) or moves only through a collections
+ * action, which rescores its contract at once. The customers are joined (read once, hashed), not
+ * probed per contract.
  */
 function caseStale(date: string): { joins: SQL; where: SQL } {
   return {
@@ -161,8 +158,3 @@ function caseStale(date: string): { joins: SQL; where: SQL } {
       OR c.id IN (SELECT p.contract_id FROM ${collectionPromises} p WHERE p.checked_on = ${date}::date))`,
   };
 }
-
-/** Contract statuses outside the live ones: a case of such a contract leaves the queue. */
-const CLOSED_STATUSES = CONTRACT_STATUSES.filter(
-  (status) => !(LIVE_STATUSES as readonly string[]).includes(status),
-);

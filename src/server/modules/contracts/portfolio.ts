@@ -1,10 +1,16 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
 import type { AppContext } from '../../context';
 
 /** Contracts a scenario or KPI counts as live (PRODUCT.md: paid-off, written-off, repossessed excluded). */
 export const LIVE_STATUSES = ['active', 'defaulted'] as const;
+
+/** Every other status: a contract closed one way or another, or not yet started. */
+export const NOT_LIVE_STATUSES = CONTRACT_STATUSES.filter(
+  (status) => !(LIVE_STATUSES as readonly string[]).includes(status),
+);
 
 /** What is left to pay of an instalment (alias `i`), every component: the arrears' and reminders' sum. */
 export const REMAINING = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid
