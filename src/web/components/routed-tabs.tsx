@@ -14,22 +14,24 @@ export interface RoutedTab {
   className?: string;
 }
 
-/** A page's tabs with the open one in the address (`?tab=`, see useTabParam); the first is the default. */
+/**
+ * A page's tabs with the open one in the address (`?tab=`, see useTabParam); the first is the
+ * default. On a narrow screen the list scrolls sideways from its first tab (centred, its start
+ * would be cut off out of reach).
+ */
 export function RoutedTabs({
   label,
   tabs,
-  listClassName,
 }: {
   /** The tab list's accessible name. */
   label: string;
   tabs: readonly [RoutedTab, ...RoutedTab[]];
-  listClassName?: string;
 }) {
   const [first, ...rest] = tabs;
   const [tab, open] = useTabParam([first.value, ...rest.map((each) => each.value)]);
   return (
     <Tabs value={tab} onValueChange={open}>
-      <TabsList aria-label={label} className={listClassName}>
+      <TabsList aria-label={label} className="max-w-full justify-start overflow-x-auto">
         {tabs.map((each) => (
           <TabsTrigger key={each.value} value={each.value} data-testid={each.testId ?? `tab-${each.value}`}>
             <TabLabel {...each} />

@@ -42,7 +42,7 @@ export default function CollectionsPage() {
         reason: 'Ask a manager for the collector role to work cases.',
       }}
     >
-      <RoutedTabs label="Collections" listClassName="max-w-full overflow-x-auto" tabs={tabs} />
+      <RoutedTabs label="Collections" tabs={tabs} />
     </AreaLayout>
   );
 }

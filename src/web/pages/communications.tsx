@@ -33,7 +33,7 @@ export default function CommunicationsPage() {
         reason: 'Ask an administrator for a role that reads customer messages.',
       }}
     >
-      <RoutedTabs label="Communications" listClassName="max-w-full overflow-x-auto" tabs={tabs} />
+      <RoutedTabs label="Communications" tabs={tabs} />
     </AreaLayout>
   );
 }

@@ -20,7 +20,6 @@ export default function FinancePage() {
       <BalanceCards />
       <RoutedTabs
         label="Ledger views"
-        listClassName="max-w-full overflow-x-auto"
         tabs={[
           { value: 'journal', label: 'Journal', content: <JournalView /> },
           { value: 'trial-balance', label: 'Trial balance', content: <TrialBalanceView /> },

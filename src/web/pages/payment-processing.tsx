@@ -59,7 +59,7 @@ export default function PaymentProcessingPage() {
     : [payments, reversals, suspense, ...statementImport];
   return (
     <AreaLayout area={AREA} className="gap-2">
-      <RoutedTabs label="Payment processing" listClassName="max-w-full overflow-x-auto" tabs={tabs} />
+      <RoutedTabs label="Payment processing" tabs={tabs} />
     </AreaLayout>
   );
 }

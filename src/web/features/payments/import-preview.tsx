@@ -294,8 +294,8 @@ function ImportActions({ imp, refused }: { imp: PaymentImport; refused: number }
         title={`Post ${rows} (${amount})?`}
         description={
           <>
-            {rows} totalling {amount} are posted to their contracts and allocated. The{' '}
-            {imp.rowCount - imp.validCount} other{' '}
+            {rows} totalling {amount} {imp.validCount === 1 ? 'is' : 'are'} posted to their contracts and
+            allocated. The {imp.rowCount - imp.validCount} other{' '}
             {imp.rowCount - imp.validCount === 1 ? 'row is' : 'rows are'} not posted. A posted payment is
             undone only by a reversal.
           </>
