@@ -199,6 +199,7 @@ export class AuditSealer {
   private running: Promise<void> | null = null;
   private pending = false;
   private stopped = false;
+  private paused = false;
   private unsubscribe: (() => void) | undefined;
   private readonly options: Required<AuditSealerOptions>;
 
@@ -221,7 +222,7 @@ export class AuditSealer {
   /** Seals within the debounce unless a run is due or under way (that one comes back for more). */
   private wake(): void {
     this.pending = true;
-    if (this.stopped || this.debounce || this.running) return;
+    if (this.stopped || this.paused || this.debounce || this.running) return;
     this.debounce = setTimeout(() => {
       this.debounce = undefined;
       this.run();
@@ -247,6 +248,22 @@ export class AuditSealer {
         this.running = null;
         if (this.pending) this.wake();
       });
+  }
+
+  /**
+   * Holds sealing until the returned function is called: waits for a run under way, and what is
+   * written meanwhile is sealed on resume. Tests that count one request's statements use it, so a
+   * sweep's transaction does not fall inside their window.
+   */
+  async pause(): Promise<() => void> {
+    this.paused = true;
+    clearTimeout(this.debounce);
+    this.debounce = undefined;
+    await this.running;
+    return () => {
+      this.paused = false;
+      if (this.pending) this.wake();
+    };
   }
 
   async stop(): Promise<void> {
