@@ -297,8 +297,10 @@ describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => 
     const apr = await ask('Adjust APR to 19%');
     expectShort(apr);
     expect(apr.summary).toMatch(
-      /^Moving the APR to 19% on \d+ contracts of the active portfolio: customers save KES\s[\d,]+\.\d\d in interest\./,
+      /^Moving the APR to 19% on \d+ contracts of the active portfolio: customers save KES\s[\d,]+\.\d\d in interest( and customers pay KES\s[\d,]+\.\d\d more in service fees)?\./,
     );
+    // A fee already paid on a replaced instalment is carried to the new schedule as paid principal
+    // (the engine's rule), so the new schedule's fees can exceed what was left of the old one's.
     expect(apr.impacts.interestSavings).toBeGreaterThan(0);
     expect(apr.impacts.termReduction).toBe(0);
   });

@@ -160,7 +160,9 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
     expect(aged?.unlocks).toBeGreaterThan(0);
     expect(aged?.kept).toBeGreaterThan(0);
     expect(aged?.broken).toBeGreaterThan(0);
-    expect(aged?.repossessions).toEqual(['approved']);
+    // Long-defaulted units brought back over the year, and one approved still to collect.
+    expect(aged?.repossessions.filter((status) => status === 'approved')).toEqual(['approved']);
+    expect(aged?.repossessions).toContain('recovered');
     expect(aged?.snapshots).toBeGreaterThanOrEqual(365);
     expect(aged?.fees).toBeGreaterThan(0);
   });

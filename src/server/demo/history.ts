@@ -14,7 +14,7 @@ import { saveCollector } from '../modules/collections/collectors';
 import { deliverDueCommands } from '../modules/devices/control/delivery';
 import { openPaygoProvider } from '../modules/devices/control/openpaygo';
 import { simulatorProvider } from '../modules/devices/control/provider';
-import { decideRepossession, requestRepossession } from '../modules/recoveries/service';
+import { decideRepossession, recoverRepossession, requestRepossession } from '../modules/recoveries/service';
 import { organisation } from '../organisation';
 import { withTransaction } from '../transaction';
 import { type PlannedDemoPayment, postPlannedPayment } from './payments';
@@ -41,11 +41,16 @@ export interface LivedHistory {
   lastPaymentId: string | null;
   closedDates: number;
   actions: number;
+  /** Units brought back from long-defaulted contracts, their balances written off. */
+  recovered: number;
 }
 
 /** Cases the collector works each morning, and how long a worked case rests before the next contact. */
 const CASES_A_DAY = 4;
 const REST_DAYS = 5;
+/** How long after its default a contract's unit is brought back, and how many the field team brings a day. */
+const RECOVER_AFTER_DAYS = 30;
+const RECOVERIES_A_DAY = 2;
 
 export async function liveDemoHistory(
   ctx: AppContext,
@@ -76,7 +81,7 @@ export async function liveDemoHistory(
   }
   const worked = new Map<string, string>();
   const sequence = { n: 0, next: () => ++sequence.n };
-  const lived: LivedHistory = { payments: 0, lastPaymentId: null, closedDates: 0, actions: 0 };
+  const lived: LivedHistory = { payments: 0, lastPaymentId: null, closedDates: 0, actions: 0, recovered: 0 };
   const providers = {
     // A flaky network to the units, as in the field: a few deliveries fail and are retried.
     lock: simulatorProvider({ latencyMs: 0, failureRate: 0.05, random: () => random.next() }),
@@ -85,6 +90,7 @@ export async function liveDemoHistory(
   for (let date = options.from; date <= yesterday; date = addDays(date, 1)) {
     if (options.stop()) return null;
     lived.actions += await workTheQueue(clockAt(atHour(date, 9)), staff, date, byDate, worked, random);
+    lived.recovered += await recoverLongDefaulted((hour) => clockAt(atHour(date, hour)), staff, random);
     for (const payment of byDate.get(date) ?? []) {
       const id = await postPlannedPayment(ctx, staff, payment, sequence);
       if (id) {
@@ -175,6 +181,53 @@ function nextPayment(
     if (found) return { date: day, amount: found.amount };
   }
   return null;
+}
+
+/**
+ * The field team's day: the units of contracts defaulted a month or more are asked for by the
+ * collector, approved by the manager and brought back that afternoon, valued at a share of their
+ * cost by their condition, the balance left written off. A device lender takes its units back
+ * from customers who stopped paying; without it the demo's defaulted book only grew, and a
+ * year-old book's PAR30 was over a quarter of it.
+ */
+async function recoverLongDefaulted(
+  at: (hour: number) => AppContext,
+  staff: DemoStaff,
+  random: Random,
+): Promise<number> {
+  const morning = at(10);
+  const due = await queryRows<{ id: string; cost: string | null }>(
+    morning.db,
+    sql`SELECT c.id, d.cost_price::text AS cost
+        FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN devices d ON d.id = c.device_id
+        WHERE c.status = 'defaulted'
+          AND f.dpd >= coalesce((c.terms->>'defaultAfterDays')::int, 0) + ${RECOVER_AFTER_DAYS}
+          AND NOT EXISTS (SELECT 1 FROM repossessions r WHERE r.contract_id = c.id)
+        ORDER BY f.dpd DESC, c.id LIMIT ${RECOVERIES_A_DAY}`,
+  );
+  for (const { id: contractId, cost } of due) {
+    const id = await withTransaction(morning, (tx) =>
+      requestRepossession(
+        tx,
+        staff.collector,
+        contractId,
+        'Defaulted a month ago; the customer stopped answering',
+      ),
+    );
+    await withTransaction(at(11), (tx) =>
+      decideRepossession(tx, staff.manager, id, 'approve', 'Bring the unit in'),
+    );
+    const condition = random.pick(['good', 'good', 'damaged', 'parts_missing'] as const);
+    const share = { good: 0.4, damaged: 0.15, parts_missing: 0.1 }[condition];
+    await withTransaction(at(16), (tx) =>
+      recoverRepossession(tx, staff.manager, id, {
+        condition,
+        recoveryValue: Math.round((Number(cost ?? 0) * share) / 100) * 100,
+        balance: 'write_off',
+      }),
+    );
+  }
+  return due.length;
 }
 
 /** One repossession approved and not yet recovered: the furthest gone defaulted contract's unit. */

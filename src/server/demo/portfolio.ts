@@ -19,7 +19,13 @@ import { withTransaction } from '../transaction';
 import { type DemoModel, type DemoPlan, demoCatalogue, FIRST_NAMES, LAST_NAMES, REGIONS } from './catalogue';
 import { DEMO_JPEG, DEMO_PDF, DEMO_PNG } from './files';
 import { type DemoStaff, liveDemoHistory } from './history';
-import { type PlannedDemoPayment, planContractPayments, seedPendingReversal, seedSuspense } from './payments';
+import {
+  type PlannedDemoPayment,
+  planContractPayments,
+  profileDeck,
+  seedPendingReversal,
+  seedSuspense,
+} from './payments';
 import { createRandom, type Random } from './random';
 
 /**
@@ -216,7 +222,11 @@ export async function seedDemoPortfolio(
   // Each customer's payments planned, then the year lived day by day: payments, the collector's
   // work and the close of business in date order (history.ts).
   const planned: PlannedDemoPayment[] = [];
-  for (const id of activated) planned.push(...(await planContractPayments(ctx, id, random, now)));
+  const profiles = profileDeck(createRandom(SEED + 1), activated.length);
+  for (const [k, id] of activated.entries()) {
+    const own = createRandom(SEED + 1_000 + k);
+    planned.push(...(await planContractPayments(ctx, id, profiles[k] ?? 'on_time', own, now)));
+  }
   let payments = 0;
   let lastPaymentId: string | null = null;
   if (first) {
