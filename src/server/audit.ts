@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '../contracts/audit';
+import { runWrites, type Writes } from '../db/writes';
 import type { Executor } from './context';
 import type { Keyring } from './secrets';
 
@@ -144,26 +145,70 @@ export function onAuditWritten(listener: () => void): () => void {
  */
 export function auditInsertSql(actor: Actor, entry: AuditEntry, when?: SQL): SQL {
   const atMs = Date.now();
-  const row: ChainedContent = {
-    at_us: `${atMs}000`,
-    actor_id: actor.id,
-    actor_label: actor.label,
-    action: entry.action,
-    entity_type: entry.entityType,
-    entity_id: entry.entityId ?? null,
-    before: json(entry.before),
-    after: json(entry.after),
-    ip: actor.ip,
-    request_id: actor.requestId,
-  };
-  const mac = writeMac(row);
-  for (const listener of writtenListeners) listener();
+  const [row] = sealedRows([{ actor, entry }], atMs);
+  if (!row) throw new Error('An audit row was not sealed');
   return sql`INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id, before, after, ip,
                                     request_id, write_mac, chain_version)
     SELECT timestamptz 'epoch' + ${atMs}::bigint * interval '1 millisecond', ${row.actor_id}::text,
            ${row.actor_label}::text, ${row.action}::text, ${row.entity_type}::text, ${row.entity_id}::text,
-           ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text, ${mac}::text, 3
+           ${row.before}::jsonb, ${row.after}::jsonb, ${row.ip}::text, ${row.request_id}::text, ${row.mac}::text, 3
     ${when ? sql`WHERE ${when}` : sql``}`;
+}
+
+/** The entries as rows with their write seals, all at `atMs`; the sealer is told of them. */
+function sealedRows(
+  entries: ReadonlyArray<{ actor: Actor; entry: AuditEntry }>,
+  atMs: number,
+): Array<ChainedContent & { mac: string }> {
+  const rows = entries.map(({ actor, entry }) => {
+    const row: ChainedContent = {
+      at_us: `${atMs}000`,
+      actor_id: actor.id,
+      actor_label: actor.label,
+      action: entry.action,
+      entity_type: entry.entityType,
+      entity_id: entry.entityId ?? null,
+      before: json(entry.before),
+      after: json(entry.after),
+      ip: actor.ip,
+      request_id: actor.requestId,
+    };
+    return { ...row, mac: writeMac(row) };
+  });
+  for (const listener of writtenListeners) listener();
+  return rows;
+}
+
+/**
+ * Many entries in one INSERT, each with its own actor and write seal (a batch of payments, each
+ * posted for its own request): as `writeAudit` for each, in the caller's transaction.
+ */
+export async function writeAudits(
+  executor: Executor,
+  entries: ReadonlyArray<{ actor: Actor; entry: AuditEntry }>,
+): Promise<void> {
+  if (entries.length) await runWrites(executor, [auditRowsWrites(entries)], { prepared: true });
+}
+
+/** `writeAudits` as a part of a larger statement (the CTE `audited`). */
+export function auditRowsWrites(entries: ReadonlyArray<{ actor: Actor; entry: AuditEntry }>): Writes {
+  const atMs = Date.now();
+  const rows = sealedRows(entries, atMs);
+  const col = (pick: (row: (typeof rows)[number]) => string | null) => sql.param(rows.map(pick));
+  return {
+    with: [
+      sql`audited AS (INSERT INTO audit_log (at, actor_id, actor_label, action, entity_type, entity_id,
+                                    before, after, ip, request_id, write_mac, chain_version)
+    SELECT timestamptz 'epoch' + ${atMs}::bigint * interval '1 millisecond', v.actor_id, v.actor_label, v.action,
+           v.entity_type, v.entity_id, v.before::jsonb, v.after::jsonb, v.ip, v.request_id, v.mac, 3
+    FROM unnest(${col((r) => r.actor_id)}::text[], ${col((r) => r.actor_label)}::text[], ${col((r) => r.action)}::text[],
+                ${col((r) => r.entity_type)}::text[], ${col((r) => r.entity_id)}::text[], ${col((r) => r.before)}::text[],
+                ${col((r) => r.after)}::text[], ${col((r) => r.ip)}::text[], ${col((r) => r.request_id)}::text[],
+                ${col((r) => r.mac)}::text[]) WITH ORDINALITY
+      AS v(actor_id, actor_label, action, entity_type, entity_id, before, after, ip, request_id, mac, i)
+    ORDER BY v.i)`,
+    ],
+  };
 }
 
 /**

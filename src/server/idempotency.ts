@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '../db/client';
 import { idempotencyKeys } from '../db/schema';
 import { runWrites, type Writes } from '../db/writes';
 import type { TxContext } from './context';
@@ -60,6 +61,47 @@ export function claimWrites(ctx: Pick<TxContext, 'clock'>, claim: IdempotentClai
     select: [sql`${claimWritten} AS claimed`],
   };
 }
+
+/**
+ * Claims many keys in one statement (a batch of payments, each its own request's): answers the
+ * keys claimed now; a key already taken is a replay (or a 409), for `firstClaim` to answer once
+ * this transaction is over. The rows go in in key order, so two batches that wait on each
+ * other's uncommitted keys always wait in the same order and never deadlock.
+ */
+export async function claimIdempotencyKeys(
+  ctx: TxContext,
+  claims: readonly IdempotentClaim[],
+): Promise<Set<string>> {
+  if (!claims.length) return new Set();
+  const sorted = [...claims].sort((a, b) =>
+    a.operation === b.operation
+      ? a.key < b.key
+        ? -1
+        : a.key > b.key
+          ? 1
+          : 0
+      : a.operation < b.operation
+        ? -1
+        : 1,
+  );
+  const col = (pick: (claim: IdempotentClaim) => string) => sql.param(sorted.map(pick));
+  const rows = await queryRows<{ operation: string; key: string }>(
+    ctx.tx,
+    sql`INSERT INTO ${idempotencyKeys} (operation, key, fingerprint, resource_id, created_at)
+      SELECT v.operation, v.key, v.fingerprint, v.resource_id, ${ctx.clock.now()}
+      FROM unnest(${col((c) => c.operation)}::text[], ${col((c) => c.key)}::text[],
+                  ${col((c) => fingerprintOf(c.request))}::text[], ${col((c) => c.resourceId)}::text[])
+        WITH ORDINALITY AS v(operation, key, fingerprint, resource_id, i)
+      ORDER BY v.i
+      ON CONFLICT DO NOTHING RETURNING operation, key`,
+    { prepared: true },
+  );
+  return new Set(rows.map((row) => `${row.operation}\u0000${row.key}`));
+}
+
+/** The key of a claim in `claimIdempotencyKeys`' answer. */
+export const claimKey = (claim: Pick<IdempotentClaim, 'operation' | 'key'>) =>
+  `${claim.operation}\u0000${claim.key}`;
 
 /** The condition of the parts that hang on `claimWrites`' claim (this request's key was free). */
 export const claimWritten = sql`EXISTS (SELECT 1 FROM idempotency_claim)`;

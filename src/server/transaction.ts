@@ -73,34 +73,3 @@ export function savepoint<T>(ctx: TxContext, work: (ctx: TxContext) => Promise<T
     return work({ ...ctx, tx });
   });
 }
-
-/**
- * Runs `work`, which writes in exactly one statement, without a transaction around it (decision
- * 036): its `tx` sends each statement on its own (autocommit), so the write commits by itself and
- * costs no BEGIN or COMMIT round trip. What `work` registers with `afterCommit` (the invalidation
- * bus's evictions) runs once it returns or throws: a failed single statement changed nothing and
- * an extra eviction is harmless. Work that writes twice must use `withTransaction`.
- */
-export async function withOneStatement<T>(ctx: AppContext, work: (ctx: TxContext) => Promise<T>): Promise<T> {
-  const committed: (() => void)[] = [];
-  // Its own handle on the pool, so that its steps are known by it (the hooks are keyed by handle).
-  const tx = Object.create(ctx.db) as Tx;
-  commitHooks.set(tx, (step) => committed.push(step));
-  try {
-    return await work({
-      ...withoutDb(ctx),
-      tx,
-      onRollback: () => {
-        throw new Error('withOneStatement has nothing to roll back: use withTransaction');
-      },
-    });
-  } finally {
-    for (const step of committed) {
-      try {
-        step();
-      } catch (failure) {
-        ctx.log.error({ err: failure }, 'a step after commit failed');
-      }
-    }
-  }
-}

@@ -63,30 +63,44 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     await trialBalanceNets();
   });
 
-  it('posts a plain payment in at most 2 statements and answers what GET /api/payments/:id reads', async () => {
-    const contract = await active();
-    await finance.get(`/api/contracts/${contract.id}`); // the session is cached from here (decision 001)
+  it('posts concurrent payments in batches whose statements do not grow with their size, each answering what GET /api/payments/:id reads', async () => {
+    const contracts: Awaited<ReturnType<typeof active>>[] = [];
+    for (let i = 0; i < 12; i += 1) contracts.push(await active());
+    await finance.get(`/api/contracts/${contracts[0]?.id}`); // the session is cached from here (decision 001)
     // The audit sealer's runs (decision 023: a sweep every few seconds, and one after each audited
-    // commit) are not the payment's: it is held while the statements are counted.
+    // commit) are not the payments': it is held while the statements are counted.
     const resume = await t.app.auditSealer.pause();
     const seen: string[] = [];
     const stop = t.db.database.watchStatements((statement) => seen.push(statement));
-    const res = await finance.post(
-      '/api/payments',
-      { contractId: contract.id, amount: 5_000, method: 'bank_transfer', reference: `N-${contract.id}` },
-      { headers: { 'idempotency-key': `n-${contract.id}` } },
+    const responses = await Promise.all(
+      contracts.map((contract) =>
+        finance.post(
+          '/api/payments',
+          { contractId: contract.id, amount: 5_000, method: 'bank_transfer', reference: `N-${contract.id}` },
+          { headers: { 'idempotency-key': `n-${contract.id}` } },
+        ),
+      ),
     );
     stop();
     resume();
-    expect(res.statusCode).toBe(201);
-    // Decision 036: every read in one statement; the key's claim, the contract's lock and every
-    // write in one, with the audit row; no BEGIN or COMMIT (each statement commits by itself) and
-    // no read after commit. The coalesced cache notifications sent after commits (decision 024)
-    // are not the payment's.
-    const statements = seen.filter((statement) => !/^SELECT pg_notify\(/.test(statement));
-    expect(statements.length, statements.join('\n---\n')).toBe(2);
-    expect(res.json()).toEqual((await finance.get(`/api/payments/${res.json().payment.id}`)).json());
-    // A payment that answers a controlled unit takes the longer path, with the same answer.
+    for (const res of responses) expect(res.statusCode, res.body).toBe(201);
+    // Decision 044: the first payment goes at once, alone; the others arrive while it is under
+    // way and wait for the next batch, which takes every one waiting. Each batch writes the
+    // payments table once, and the alone path would write it once per payment.
+    // (The embedded database is one connection: there the requests' own reads queue behind each
+    // batch, so they arrive one by one, and each batch is one payment.)
+    const batches = seen.filter((statement) => /INSERT INTO "payments"/.test(statement)).length;
+    expect(batches).toBeGreaterThan(0);
+    expect(batches).toBeLessThanOrEqual(kind === 'postgres' ? 4 : contracts.length);
+    // About the statements of one payment per batch, whatever its size (BEGIN and COMMIT, and the
+    // cache notifications sent after commits, decision 024, left out).
+    const statements = seen.filter(
+      (statement) => !/^SELECT pg_notify\(/.test(statement) && !/^(begin|commit)\b/i.test(statement),
+    );
+    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(batches * 6);
+    for (const res of responses)
+      expect(res.json()).toEqual((await finance.get(`/api/payments/${res.json().payment.id}`)).json());
+    // A payment that answers a controlled unit takes the longer path on its own, with the same answer.
     const unit = await active('openpaygo');
     const tokened = await agent.post('/api/payments', {
       contractId: unit.id,
@@ -96,6 +110,7 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     expect(tokened.statusCode).toBe(201);
     expect(tokened.json().payment.token).not.toBeNull();
     expect(tokened.json()).toEqual((await agent.get(`/api/payments/${tokened.json().payment.id}`)).json());
+    await trialBalanceNets();
   });
 
   it('turns what exceeds the whole balance into customer credit and pays the contract off', async () => {

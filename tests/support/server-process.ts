@@ -6,6 +6,8 @@ import path from 'node:path';
 
 export interface RunningServer {
   url: string;
+  /** The server's process id (benchmarks read its CPU time). */
+  pid: number;
   /** Milliseconds from spawn to the first 200 of /api/health. */
   readyMs: number;
   output: () => string;
@@ -67,6 +69,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   const readyMs = performance.now() - started;
   return {
     url,
+    pid: child.pid as number,
     readyMs,
     output: () => output,
     stop: () =>

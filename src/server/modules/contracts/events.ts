@@ -78,7 +78,7 @@ export async function addEvents(
  * of business writes the lines of every contract it moved without reading them out first.
  */
 export async function addEventsFrom(ctx: TxContext, actor: Actor, source: SQL): Promise<void> {
-  await runWrites(ctx.tx, [eventsFromWrites(ctx, actor, 'events', source)]);
+  await runWrites(ctx.tx, [eventsFromWrites(ctx, actor, 'events', source)], { prepared: true });
 }
 
 /**

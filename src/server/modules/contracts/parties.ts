@@ -32,8 +32,13 @@ export const partiesOfQuote = prepared('contract_quote_parties', (db) =>
  * beside the contract's row `c` (a payment's one read, decision 022).
  */
 export function payingCustomerColumn(c: SQL): SQL {
-  return sql`(SELECT json_build_array(cu.first_name || ' ' || cu.last_name, COALESCE(cu.assigned_agent_id, ${c}.created_by))
-    FROM ${customers} cu WHERE cu.id = ${c}.customer_id)`;
+  return payingCustomerOf(sql`${c}.customer_id`, sql`${c}.created_by`);
+}
+
+/** The same for a contract given by its customer and creator (a batch of payments' arrays). */
+export function payingCustomerOf(customerId: SQL, createdBy: SQL): SQL {
+  return sql`(SELECT json_build_array(cu.first_name || ' ' || cu.last_name, COALESCE(cu.assigned_agent_id, ${createdBy}))
+    FROM ${customers} cu WHERE cu.id = ${customerId})`;
 }
 
 const customerById = prepared('contract_customer', (db) =>

@@ -109,15 +109,14 @@ export async function lockForRepayment(
   return { beside: raw, state: (purpose) => stateOf(ctx, raw, purpose, org) };
 }
 
-/** `Locked` read without the lock, with the row's version for `unchangedSince`. */
+/** `Locked` read without the lock, with the rows' version. */
 export interface Unlocked extends Locked {
   version: string;
 }
 
 /**
- * `lockForRepayment`'s reads without the lock, in one statement on its own: a plain payment's first
- * try (decision 036), whose one write statement then locks the row only if it is still at the
- * version read (`unchangedSince`). Null when there is no such contract.
+ * `lockForRepayment`'s reads without the lock, in one statement on its own: what a payment would
+ * find now (the post form's preview). Null when there is no such contract.
  */
 export async function readForRepayment(
   ctx: AppContext,
@@ -139,27 +138,8 @@ export async function readForRepayment(
   };
 }
 
-/**
- * A part of a write statement that locks the contract's rows only while they are at `version`
- * (every change of its schedule or payments writes the contract row, and every nightly move its
- * figures row, so their versions say whether what was read is still true); the other parts hang
- * on `contractUnchanged`. After waiting for another writer the lock finds a new version, and the
- * statement writes nothing.
- */
-export function unchangedSince(contractId: string, version: string, when: SQL = sql`true`): Writes {
-  return {
-    with: [
-      sql`contract_unchanged AS (SELECT 1 FROM ${contracts} c ${figuresJoin()}
-        WHERE c.id = ${contractId} AND ${VERSION} = ${version} AND ${when} FOR UPDATE)`,
-    ],
-  };
-}
-
 /** The version of a contract's two rows (`c` and its figures `f`), as text: both xmins. */
 const VERSION = sql`(c.xmin::text || ':' || f.xmin::text)`;
-
-/** The condition of the parts that hang on `unchangedSince`. */
-export const contractUnchanged = sql`EXISTS (SELECT 1 FROM contract_unchanged)`;
 
 /** The same, unlocked and outside a transaction: what a payment would do now (the post form's preview). */
 export async function peekRepayment(ctx: AppContext, contractId: string): Promise<RepaymentState> {
@@ -497,6 +477,7 @@ export async function openManyForRepayment(
           sql`SELECT c.* FROM unnest(${sql.param(ids)}::text[]) WITH ORDINALITY AS v(id, k)
             CROSS JOIN LATERAL (SELECT c.* FROM ${contracts} c ${figuresJoin()} WHERE c.id = v.id FOR UPDATE) c
             ORDER BY v.k`,
+          { prepared: true },
         )
       ).map((raw) => fromRow(contracts, raw))
     : [];
@@ -508,6 +489,7 @@ export async function openManyForRepayment(
         ctx.tx,
         sql`SELECT v.id, ${scheduleJson(sql`v.id`, sql`v.version`)} AS schedule
           FROM unnest(${sql.param(live.map((row) => row.id))}::text[], ${sql.param(live.map((row) => row.scheduleVersion))}::int[]) AS v(id, version)`,
+        { prepared: true },
       )
     : [];
   const scheduleOf = new Map(schedules.map((raw) => [raw.id, raw.schedule]));
@@ -530,10 +512,10 @@ export async function openManyForRepayment(
 
 /**
  * `saveRepayment` for many contracts (a statement import's chunk), set-based where nothing but
- * figures move: every changed instalment in one statement, every contract's figures in one, one
- * list eviction. A contract paid off (or reopened), re-amortised, or whose unit is controlled (a
- * token, an unlock) takes `saveRepayment` on its own, so its moves and device answer are the
- * single payment's.
+ * figures move (`figuresSavesWrites`): every changed instalment in one statement with every
+ * contract's figures, one list eviction. A contract paid off (or reopened), re-amortised, or
+ * whose unit is controlled (a token, an unlock) takes `applyRepayment` on its own, so its moves
+ * and device answer are the single payment's.
  */
 export async function saveManyRepayments(
   ctx: TxContext,
@@ -549,70 +531,72 @@ export async function saveManyRepayments(
     ctx.tx,
     saves.map((save) => save.state.row.deviceId),
   );
-  const plain: Array<{
-    save: (typeof saves)[number];
-    after: DelinquencySnapshot;
-    changed: InstallmentRow[];
-  }> = [];
-  for (const save of saves) {
-    const { state, positions, totals } = save;
-    const byN = new Map(state.installments.map((i) => [i.n, i]));
-    const rows = positions.map((p) => rowOf(state.row, p, byN.get(p.n), totals.settledOn));
-    const after = figuresOf(state.row, rows, state.org, state.today);
-    if (totals.rescheduled || after.settled || controlled.has(state.row.deviceId)) {
-      outcomes.set(state.row.id, await saveRepayment(ctx, actor, state, positions, totals));
+  const plain: FiguresSave[] = [];
+  for (const { state, positions, totals } of saves) {
+    const plan = planRepayment(ctx, state, positions, totals);
+    if (plan.move || totals.rescheduled || controlled.has(state.row.deviceId)) {
+      outcomes.set(state.row.id, await applyRepayment(ctx, actor, state, plan, totals));
       continue;
     }
-    const changed = rows.filter((row) => {
-      const old = byN.get(row.n);
-      return (
-        !old ||
-        old.principalPaid !== row.principalPaid ||
-        old.interestPaid !== row.interestPaid ||
-        old.feePaid !== row.feePaid ||
-        old.penaltyPaid !== row.penaltyPaid ||
-        old.settledAt !== row.settledAt
-      );
-    });
-    plain.push({ save, after, changed });
-    const before = figuresOf(state.row, state.installments, state.org, state.today);
+    plain.push({ state, plan, totals });
     outcomes.set(state.row.id, {
-      before,
-      after,
+      before: plan.before,
+      after: plan.after,
       device: { token: null, command: null, activeUntil: null },
       status: state.row.status,
     });
   }
-  const changed = plain.flatMap((p) => p.changed);
+  if (plain.length) await runWrites(ctx.tx, [figuresSavesWrites(ctx, plain)], { prepared: true });
+  return outcomes;
+}
+
+/** A contract's repayment that moves nothing but its figures: no status move, no new dues, no unit to answer. */
+export interface FiguresSave {
+  state: RepaymentState;
+  plan: RepaymentPlan;
+  totals: RepaymentTotals;
+}
+
+/**
+ * The writes of many such repayments as parts of one statement (a batch of payments, decision
+ * 044; an import's chunk): the instalments whose paid amounts moved, the contracts' figures and
+ * their nightly figures rows, with the contracts lists' eviction after it.
+ */
+export function figuresSavesWrites(ctx: TxContext, saves: readonly FiguresSave[]): Writes {
+  const changed = saves.flatMap(({ state, plan, totals }) => {
+    const byN = new Map(state.installments.map((i) => [i.n, i]));
+    return plan.changed.map((p) => rowOf(state.row, p, byN.get(p.n), totals.settledOn));
+  });
+  const ctes: SQL[] = [];
   if (changed.length) {
     const col = <T>(pick: (row: InstallmentRow) => T) => sql.param(changed.map(pick));
-    await ctx.tx.execute(sql`
+    ctes.push(sql`saved_installments AS (
       UPDATE ${contractInstallments} i SET principal_paid = v.pp, interest_paid = v.ip, fee_paid = v.fp,
         penalty_paid = v.np, settled_at = v.s
       FROM unnest(${col((r) => r.contractId)}::text[], ${col((r) => r.scheduleVersion)}::int[], ${col((r) => r.n)}::int[],
         ${col((r) => r.principalPaid)}::bigint[], ${col((r) => r.interestPaid)}::bigint[], ${col((r) => r.feePaid)}::bigint[],
         ${col((r) => r.penaltyPaid)}::bigint[], ${col((r) => r.settledAt)}::date[]) AS v(c, sv, n, pp, ip, fp, np, s)
-      WHERE i.contract_id = v.c AND i.schedule_version = v.sv AND i.n = v.n`);
+      WHERE i.contract_id = v.c AND i.schedule_version = v.sv AND i.n = v.n)`);
   }
-  if (plain.length) {
-    const rows = plain.map((p) => ({ ...p, nightly: nightlyFrom(p.after) }));
-    const col = <T>(pick: (p: (typeof rows)[number]) => T) => sql.param(rows.map(pick));
+  if (saves.length) {
+    const col = <T>(pick: (s: FiguresSave) => T) => sql.param(saves.map(pick));
     const now = ctx.clock.now();
-    await ctx.tx.execute(sql`
-      WITH v AS (SELECT * FROM unnest(${col((p) => p.save.state.row.id)}::text[], ${col((p) => p.nightly.dpd)}::int[],
-        ${col((p) => p.nightly.bucket)}::text[], ${col((p) => p.after.paidThrough)}::text[],
-        ${col((p) => p.nightly.nextDueDate)}::text[], ${col((p) => p.after.outstanding.principal)}::bigint[],
-        ${col((p) => p.nightly.outstandingTotal)}::bigint[], ${col((p) => p.nightly.overdueTotal)}::bigint[],
-        ${col((p) => p.save.totals.totalPaid)}::bigint[], ${col((p) => p.save.totals.credit)}::bigint[])
-        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb)),
-      figures AS (
+    ctes.push(
+      sql`saved_values AS (SELECT * FROM unnest(${col((s) => s.state.row.id)}::text[], ${col((s) => s.plan.nightly.dpd)}::int[],
+        ${col((s) => s.plan.nightly.bucket)}::text[], ${col((s) => s.plan.after.paidThrough)}::text[],
+        ${col((s) => s.plan.nightly.nextDueDate)}::text[], ${col((s) => s.plan.after.outstanding.principal)}::bigint[],
+        ${col((s) => s.plan.nightly.outstandingTotal)}::bigint[], ${col((s) => s.plan.nightly.overdueTotal)}::bigint[],
+        ${col((s) => s.totals.totalPaid)}::bigint[], ${col((s) => s.totals.credit)}::bigint[])
+        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb))`,
+      sql`saved_figures AS (
         UPDATE ${contractFigures} f SET dpd = v.dpd, bucket = v.bucket, next_due_date = v.next_due::date,
           outstanding_total = v.ot, overdue_total = v.od, updated_at = ${now}
-        FROM v WHERE f.contract_id = v.id)
-      UPDATE ${contracts} c SET paid_through_date = v.paid_through::date, outstanding_principal = v.op,
-        total_paid = v.tp, credit_balance = v.cb, updated_at = ${now}
-      FROM v WHERE c.id = v.id`);
-    await contractsChanged(ctx, ctx.tx);
+        FROM saved_values v WHERE f.contract_id = v.id)`,
+      sql`saved_contracts AS (
+        UPDATE ${contracts} c SET paid_through_date = v.paid_through::date, outstanding_principal = v.op,
+          total_paid = v.tp, credit_balance = v.cb, updated_at = ${now}
+        FROM saved_values v WHERE c.id = v.id)`,
+    );
   }
-  return outcomes;
+  return { with: ctes, after: saves.length ? [() => contractsChanged(ctx, ctx.tx)] : [] };
 }

@@ -84,6 +84,11 @@ export async function deviceControlOf(executor: Executor, deviceId: string): Pro
  * `deviceControlOf` as a column of a larger read (a payment's, decision 022): a JSON array, read
  * back by `deviceControlFrom`.
  */
+/** Whether something controls the unit `deviceId` names (OpenPAYGO or a lock API), as SQL. */
+export function deviceControlled(deviceId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${devices} d WHERE d.id = ${deviceId} AND d.control_kind <> 'none')`;
+}
+
 export function deviceControlColumn(deviceId: SQL): SQL {
   return sql`(SELECT json_build_array(d.id, d.serial_number, d.control_kind, d.lock_state, d.active_until,
       d.control_kind = 'lock_api' AND EXISTS (SELECT 1 FROM ${deviceCommands} c WHERE c.device_id = d.id

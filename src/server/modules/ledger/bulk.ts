@@ -2,22 +2,33 @@ import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines } from '../../../db/schema';
+import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { Executor } from '../../context';
 import { unprocessable } from '../../errors';
 import type { Posting } from './service';
 
 /**
- * Many journal entries at once (a statement import's payments): each checked as `post()` checks
- * one (non-negative safe integers, one side per line, balanced, two lines or more), then numbered
- * from one sequence call and written in two statements. All or none, in the caller's transaction.
+ * Many journal entries at once (a statement import's payments, a batch of API payments): each
+ * checked as `post()` checks one (non-negative safe integers, one side per line, balanced, two
+ * lines or more), then written in one statement, numbered from the journal sequence. All or
+ * none, in the caller's transaction.
  */
 export async function postMany(
   executor: Executor,
   actor: Actor,
-  postings: readonly Posting[],
+  /** `by`: who posted this entry, when not `actor` (a batch of payments, each its own request's). */
+  postings: ReadonlyArray<Posting & { by?: Actor }>,
 ): Promise<void> {
-  if (!postings.length) return;
+  if (postings.length) await runWrites(executor, [postingsWrites(actor, postings)], { prepared: true });
+}
+
+/**
+ * `postMany` as a part of a larger statement: the entries as the CTE `posted_entries`, their
+ * lines as `posted_lines` (checked by the balance trigger once the statement has written both).
+ * Refuses (422) an entry `post()` would refuse, before anything is written.
+ */
+export function postingsWrites(actor: Actor, postings: ReadonlyArray<Posting & { by?: Actor }>): Writes {
   const entries = postings.map((posting) => {
     const lines = posting.lines.filter((line) => (line.debit ?? 0) !== 0 || (line.credit ?? 0) !== 0);
     let balance = 0;
@@ -43,27 +54,33 @@ export async function postMany(
     }
     return { id: randomUUID(), posting, lines };
   });
-  const numbers = await queryRows<{ seq: number }>(
-    executor,
-    sql`SELECT nextval('journal_number_seq')::int AS seq FROM generate_series(1, ${entries.length})`,
-  );
+  if (!entries.length) return { with: [] };
   const param = <T>(values: T[]) => sql.param(values);
-  await executor.execute(sql`
-    INSERT INTO ${journalEntries} (id, number, business_date, description, source_type, source_id, currency, created_by)
-    SELECT v.id, v.number, v.business_date::date, v.description, v.source_type, v.source_id, v.currency, ${actor.id}::text
-    FROM unnest(${param(entries.map((e) => e.id))}::text[],
-                ${param(entries.map((_, i) => `JE-${String(numbers[i]?.seq ?? 0).padStart(7, '0')}`))}::text[],
-                ${param(entries.map((e) => e.posting.businessDate))}::text[], ${param(entries.map((e) => e.posting.description))}::text[],
-                ${param(entries.map((e) => e.posting.sourceType))}::text[], ${param(entries.map((e) => e.posting.sourceId ?? null))}::text[],
-                ${param(entries.map((e) => e.posting.currency))}::text[])
-      AS v(id, number, business_date, description, source_type, source_id, currency)`);
   const lines = entries.flatMap((e) => e.lines.map((line) => ({ entryId: e.id, ...line })));
-  await executor.execute(sql`
+  return {
+    with: [
+      // Numbered from the journal sequence in the entries' order (a volatile column of an ordered
+      // subquery is computed row by row after its sort).
+      sql`posted_entries AS (
+    INSERT INTO ${journalEntries} (id, number, business_date, description, source_type, source_id, currency, created_by)
+    SELECT v.id, 'JE-' || lpad(v.s::text, greatest(7, length(v.s::text)), '0'), v.business_date::date, v.description,
+           v.source_type, v.source_id, v.currency, v.created_by
+    FROM (SELECT u.*, nextval('journal_number_seq') AS s
+      FROM unnest(${param(entries.map((e) => e.id))}::text[],
+                  ${param(entries.map((e) => e.posting.businessDate))}::text[], ${param(entries.map((e) => e.posting.description))}::text[],
+                  ${param(entries.map((e) => e.posting.sourceType))}::text[], ${param(entries.map((e) => e.posting.sourceId ?? null))}::text[],
+                  ${param(entries.map((e) => e.posting.currency))}::text[],
+                  ${param(entries.map((e) => (e.posting.by ?? actor).id))}::text[]) WITH ORDINALITY
+        AS u(id, business_date, description, source_type, source_id, currency, created_by, i)
+      ORDER BY u.i) v)`,
+      sql`posted_lines AS (
     INSERT INTO ${journalLines} (entry_id, account_code, debit, credit, contract_id, customer_id, memo)
     SELECT * FROM unnest(${param(lines.map((l) => l.entryId))}::text[], ${param(lines.map((l) => l.account))}::text[],
                          ${param(lines.map((l) => l.debit ?? 0))}::bigint[], ${param(lines.map((l) => l.credit ?? 0))}::bigint[],
                          ${param(lines.map((l) => l.contractId ?? null))}::text[], ${param(lines.map((l) => l.customerId ?? null))}::text[],
-                         ${param(lines.map((l) => l.memo ?? null))}::text[])`);
+                         ${param(lines.map((l) => l.memo ?? null))}::text[]))`,
+    ],
+  };
 }
 
 /** What `postPairsFrom` writes: one two-line entry per source row, debit one account, credit another. */

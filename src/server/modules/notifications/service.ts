@@ -4,7 +4,7 @@ import type { NotificationCategory } from '../../../contracts/profile';
 import { PERMISSIONS, type Permission, ROLES, type Role, roleRank } from '../../../contracts/roles';
 import { queryRows } from '../../../db/client';
 import { notifications, userPreferences, users } from '../../../db/schema';
-import type { Writes } from '../../../db/writes';
+import { runWrites, type Writes } from '../../../db/writes';
 import { instanceCache } from '../../cache';
 import type { AppContext, TxContext } from '../../context';
 import { notFound } from '../../errors';
@@ -78,25 +78,49 @@ export async function notifyFrom(
   ctx: TxContext,
   source: SQL,
   category?: NotificationCategory,
+  /** The users `source` names, when the caller knows them: only their unread counts are evicted. */
+  recipients?: readonly string[],
 ): Promise<number> {
+  const row = await runWrites<{ noticed: number }>(
+    ctx.tx,
+    [notificationsFromWrites(ctx, source, category, recipients)],
+    { prepared: true },
+  );
+  return Number(row.noticed ?? 0);
+}
+
+/**
+ * `notifyFrom` as a part of a larger statement: the notices as the CTE `noticed`, their count as
+ * the column `noticed`, the unread counts' eviction after it.
+ */
+export function notificationsFromWrites(
+  ctx: TxContext,
+  source: SQL,
+  category?: NotificationCategory,
+  recipients?: readonly string[],
+): Writes {
   const optedOut = category
     ? sql`COALESCE((${userPreferences.notificationSettings} ->> ${category})::boolean, true)`
     : sql`true`;
-  const [row] = await queryRows<{ n: number }>(
-    ctx.tx,
-    sql`WITH notice AS (
+  return {
+    with: [
+      sql`noticed AS (
       INSERT INTO ${notifications} (id, user_id, title, message, type, link, task, created_at)
       SELECT gen_random_uuid()::text, v.user_id, v.title, v.message, v.type, v.link, v.task, ${ctx.clock.now()}
       FROM (${source}) AS v(user_id, title, message, type, link, task)
       JOIN ${users} ON ${users.id} = v.user_id
       LEFT JOIN ${userPreferences} ON ${userPreferences.userId} = ${users.id}
       WHERE ${users.active} AND ${optedOut}
-      RETURNING user_id)
-    SELECT count(*)::int AS n FROM notice`,
-  );
-  const n = Number(row?.n ?? 0);
-  if (n) await ctx.bus.publish(ctx.tx, 'notifications', '*');
-  return n;
+      RETURNING user_id)`,
+    ],
+    select: [sql`(SELECT count(*)::int FROM noticed) AS noticed`],
+    after: [
+      async () => {
+        for (const key of recipients ? new Set(recipients) : ['*'])
+          await ctx.bus.publish(ctx.tx, 'notifications', key);
+      },
+    ],
+  };
 }
 
 const targetKey = (target: NotificationTarget) => ('userId' in target ? target.userId : '*');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { DraftMapping } from '../../../contracts/payment-imports';
 import { queryRows } from '../../../db/client';
-import { paymentAllocations, type paymentImportRows, payments as paymentsTable } from '../../../db/schema';
+import { type paymentImportRows, payments as paymentsTable } from '../../../db/schema';
 import { formatMoney, type InstallmentPosition } from '../../../domain';
 import type { Actor } from '../../audit';
 import { businessDateOf } from '../../business-date';
@@ -20,6 +20,7 @@ import { postMany } from '../ledger/bulk';
 import { rowMethod } from './imports';
 import { notifyAgentsOfImport } from './notices';
 import { allocate, allocationPosting, type Line, optionsOf, postPayment } from './posting';
+import { recordAllocationLines, recordPayments } from './service';
 
 type ImportRowRecord = typeof paymentImportRows.$inferSelect;
 type Method = Parameters<typeof postPayment>[2]['method'];
@@ -152,11 +153,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
   }
 
   // Allocation in memory, contract by contract, payment by payment in value-date order.
-  const receipts = await receiptNumbers(
-    ctx,
-    groups.reduce((n, g) => n + g.pending.length, 0),
-  );
-  const payments: (Pending & { receiptNumber: string; state: RepaymentState })[] = [];
+  const payments: (Pending & { state: RepaymentState })[] = [];
   const saves: {
     state: RepaymentState;
     positions: InstallmentPosition[];
@@ -180,7 +177,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
       credit += result.credit;
       paid += p.amount;
       rescheduled ||= result.rescheduled;
-      payments.push({ ...p, receiptNumber: receipts.pop() as string, state });
+      payments.push({ ...p, state });
     }
     const last = pending.at(-1) as Pending;
     saves.push({
@@ -199,8 +196,37 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
     });
   }
 
-  await insertPayments(ctx, actor, input.importId, payments);
-  await insertLines(ctx, payments);
+  const postedAt = ctx.clock.now();
+  await recordPayments(
+    ctx.tx,
+    payments.map((p) => ({
+      id: p.id,
+      contractId: p.state.row.id,
+      customerId: p.state.row.customerId,
+      amount: p.amount,
+      currency: p.state.row.currency,
+      method: p.method,
+      provider: p.method,
+      reference: p.row.reference,
+      receivedAt: p.receivedAt,
+      valueDate: p.valueDate,
+      importId: input.importId,
+      credit: p.credit,
+      postedBy: actor.id,
+      postedAt,
+    })),
+  );
+  await recordAllocationLines(
+    ctx.tx,
+    payments.flatMap((p) =>
+      p.lines.map((line) => ({
+        ...line,
+        paymentId: p.id,
+        contractId: p.state.row.id,
+        scheduleVersion: p.state.row.scheduleVersion,
+      })),
+    ),
+  );
   await postMany(
     ctx.tx,
     actor,
@@ -279,57 +305,6 @@ interface RowOutcome {
   rowNumber: number;
   paymentId: string | null;
   error: string | null;
-}
-
-async function receiptNumbers(ctx: TxContext, count: number): Promise<string[]> {
-  if (!count) return [];
-  const rows = await queryRows<{ number: string }>(
-    ctx.tx,
-    sql`SELECT 'R-' || lpad(s::text, greatest(7, length(s::text)), '0') AS number
-      FROM (SELECT nextval('receipt_number_seq') AS s FROM generate_series(1, ${count})) n ORDER BY s DESC`,
-  );
-  return rows.map((row) => row.number);
-}
-
-async function insertPayments(
-  ctx: TxContext,
-  actor: Actor,
-  importId: string,
-  payments: readonly (Pending & { receiptNumber: string; state: RepaymentState })[],
-): Promise<void> {
-  if (!payments.length) return;
-  const col = <T>(pick: (p: (typeof payments)[number]) => T) => sql.param(payments.map(pick));
-  const now = ctx.clock.now();
-  await ctx.tx.execute(sql`
-    INSERT INTO ${paymentsTable} (id, receipt_number, contract_id, customer_id, amount, currency, method, provider,
-      reference, received_at, value_date, status, posted_by, posted_at, import_id, credit)
-    SELECT v.id, v.receipt_number, v.contract_id, v.customer_id, v.amount, v.currency, v.method, v.method,
-      v.reference, v.received_at, v.value_date::date, 'posted', ${actor.id}::text, ${now}, ${importId}::text, v.credit
-    FROM unnest(${col((p) => p.id)}::text[], ${col((p) => p.receiptNumber)}::text[], ${col((p) => p.state.row.id)}::text[],
-                ${col((p) => p.state.row.customerId)}::text[], ${col((p) => p.amount)}::bigint[], ${col((p) => p.state.row.currency)}::text[],
-                ${col((p) => p.method)}::text[], ${col((p) => p.row.reference)}::text[], ${col((p) => p.receivedAt.toISOString())}::timestamptz[],
-                ${col((p) => p.valueDate)}::text[], ${col((p) => p.credit)}::bigint[])
-      AS v(id, receipt_number, contract_id, customer_id, amount, currency, method, reference, received_at, value_date, credit)`);
-}
-
-async function insertLines(
-  ctx: TxContext,
-  payments: readonly (Pending & { state: RepaymentState })[],
-): Promise<void> {
-  const lines = payments.flatMap((p) =>
-    p.lines.map((line) => ({
-      ...line,
-      paymentId: p.id,
-      contractId: p.state.row.id,
-      version: p.state.row.scheduleVersion,
-    })),
-  );
-  if (!lines.length) return;
-  const col = <T>(pick: (l: (typeof lines)[number]) => T) => sql.param(lines.map(pick));
-  await ctx.tx.execute(sql`
-    INSERT INTO ${paymentAllocations} (payment_id, contract_id, schedule_version, installment_number, component, amount)
-    SELECT * FROM unnest(${col((l) => l.paymentId)}::text[], ${col((l) => l.contractId)}::text[], ${col((l) => l.version)}::int[],
-                         ${col((l) => l.installmentNumber)}::int[], ${col((l) => l.component)}::text[], ${col((l) => l.amount)}::bigint[])`);
 }
 
 /** Payments already recorded with these (method, reference) pairs. */

@@ -31,6 +31,23 @@ export function agentNoticeWrites(
     : [];
 }
 
+/** The agent's notice of a payment as a row for `notifyFrom` (a batch of payments, decision 044). */
+export function paymentNoticeRow(
+  userId: string,
+  row: Pick<ContractRow, 'number'>,
+  amount: string,
+  paymentId: string,
+): { userId: string; title: string; message: string; type: string; link: string | null } {
+  const notice = paymentNotice(row, amount, paymentId);
+  return {
+    userId,
+    title: notice.title,
+    message: notice.message,
+    type: notice.type,
+    link: notice.link ?? null,
+  };
+}
+
 function paymentNotice(
   row: Pick<ContractRow, 'number'>,
   amount: string,

@@ -15,31 +15,21 @@ import {
 } from '../../../domain';
 import { type Actor, auditInsertSql, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
-import type { AppContext, AppServices, Executor, TxContext } from '../../context';
+import type { AppServices, Executor, TxContext } from '../../context';
 import { conflict, fieldError } from '../../errors';
-import {
-  claimWrites,
-  claimWritten,
-  firstClaim,
-  type IdempotentClaim,
-  settleIdempotencyKey,
-} from '../../idempotency';
+import { claimWrites, firstClaim, type IdempotentClaim, settleIdempotencyKey } from '../../idempotency';
 import { organisation } from '../../organisation';
-import { driverError } from '../../unique';
 import { eventWrites } from '../contracts/events';
 import { payingCustomerColumn } from '../contracts/parties';
 import {
   applyRepayment,
-  contractUnchanged,
   lockForRepayment,
   planRepayment,
   type RepaymentOutcome,
   type RepaymentState,
   type RepaymentTotals,
-  readForRepayment,
   repaymentWrites,
   saveRepayment,
-  unchangedSince,
   wasReamortised,
 } from '../contracts/repayment';
 import type { DeviceEffect } from '../contracts/repayment-device';
@@ -81,7 +71,7 @@ export interface Line {
 }
 
 /** A payment request before anything is read: who asks, what, its id, its idempotency claim and its dates. */
-interface Request {
+export interface PaymentRequest {
   actor: Actor;
   input: PaymentInput;
   paymentId: string;
@@ -95,12 +85,12 @@ interface Request {
   columns: (c: SQL) => SQL[];
 }
 
-async function requestOf(
+export async function requestOf(
   ctx: AppServices,
   executor: Executor,
   actor: Actor,
   input: PaymentInput,
-): Promise<Request> {
+): Promise<PaymentRequest> {
   const paymentId = randomUUID();
   const { idempotencyKey, ...request } = input;
   const claim = idempotencyKey
@@ -131,79 +121,11 @@ async function requestOf(
   };
 }
 
-/**
- * The usual payment (the newest on its live contract, moving nothing, no controlled unit) in two
- * statements without a transaction: the contract, its schedule and the checks read unlocked; then
- * one statement claims the key, locks the contract only if its version is still the one read
- * (`unchangedSince`: every change of a schedule or of a contract's payments writes its row or its
- * figures row, and the version is both rows') and
- * writes everything a payment writes. Null, having written nothing, for anything else: no such
- * contract or one taking no payments, a replay, a back-dated payment, a payment that moves or
- * re-amortises the contract or answers a unit, a contract changed since the read, a reference
- * taken meanwhile; `postPayment` then decides, under the lock. Run under `withOneStatement` (the
- * route owns that choice, decision 036).
- */
-export async function postPlainPayment(
-  app: AppContext,
-  ctx: TxContext,
-  actor: Actor,
-  input: PaymentInput,
-): Promise<Posted | null> {
-  const asked = await requestOf(ctx, app.db, actor, input);
-  const read = await readForRepayment(app, input.contractId, asked.columns);
-  if (!read || read.beside.later === true || read.beside.earlier) return null;
-  let state: RepaymentState;
-  try {
-    state = read.state('payment');
-    checkReceivedAt(ctx, state, asked.receivedAt);
-  } catch {
-    return null; // the transactional path gives the answer (a replay by key comes before these checks)
-  }
-  const recorded = recordedOf(asked);
-  const forward = allocateForward(ctx, actor, state, recorded);
-  if (!isPlain(state, forward)) return null;
-  const claim = asked.claim ? claimWrites(ctx, asked.claim) : null;
-  const parts = [
-    ...(claim ? [claim] : []),
-    unchangedSince(state.row.id, read.version, claim ? claimWritten : sql`true`),
-    ...plainWrites(ctx, state, asked, forward, customerOf(read.beside).agent, contractUnchanged),
-  ];
-  if (claim) {
-    // The claim and its payment happen together or not at all: a claim whose payment was not
-    // written (the contract changed, the reference was taken) rolls the statement back.
-    parts.push({
-      with: [],
-      select: [
-        sql`CASE WHEN ${claimWritten} AND NOT ${paymentWritten}
-          THEN statement_conflict('The payment was not written with its claim') END AS conflict`,
-      ],
-    });
-  }
-  let written: { receipt_number: string | null };
-  try {
-    written = await runWrites<{ receipt_number: string | null }>(ctx.tx, parts, { prepared: true });
-  } catch (error) {
-    if (driverError(error, STATEMENT_CONFLICT)) return null;
-    throw error;
-  }
-  if (!written.receipt_number) return null;
-  const outcome = await applyRepayment(ctx, actor, state, forward.plan, forward.totals, true);
-  return {
-    paymentId: asked.paymentId,
-    created: true,
-    outcome,
-    answer: answerOf(state, asked, forward, outcome, written.receipt_number, customerOf(read.beside).name),
-  };
-}
-
 /** The paying customer's name and agent, as `payingCustomerColumn` reads them beside the contract. */
-function customerOf(beside: Record<string, unknown>): { name: string | null; agent: string | null } {
+export function customerOf(beside: Record<string, unknown>): { name: string | null; agent: string | null } {
   const [name, agent] = (beside.customer ?? [null, null]) as [string | null, string | null];
   return { name, agent };
 }
-
-/** SQLSTATE of `statement_conflict()` (migration 0031). */
-const STATEMENT_CONFLICT = '40001';
 
 /**
  * Posts a payment to a contract (PRODUCT.md section 2, Payment; API.md POST /api/payments), in the
@@ -291,19 +213,19 @@ export async function postPayment(ctx: TxContext, actor: Actor, input: PaymentIn
   return { paymentId, created: true, outcome, answer };
 }
 
-type Forward = ReturnType<typeof allocateForward>;
+export type Forward = ReturnType<typeof allocateForward>;
 
 /** A payment that moves nothing: no paid-off move, no re-amortised schedule, no unit to answer. */
 function isPlain(state: RepaymentState, forward: Forward): boolean {
   return !forward.plan.move && !forward.totals.rescheduled && state.device?.controlKind === 'none';
 }
 
-function recordedOf(asked: Request): Recorded {
+export function recordedOf(asked: PaymentRequest): Recorded {
   const { paymentId: id, valueDate, receivedAt, input } = asked;
   return { id, amount: input.amount, method: input.method, valueDate, receivedAt };
 }
 
-function auditedOf(asked: Request, backDated: boolean) {
+export function auditedOf(asked: PaymentRequest, backDated: boolean) {
   const { receivedAt, valueDate } = asked;
   return {
     action: 'payment.create' as const,
@@ -313,7 +235,7 @@ function auditedOf(asked: Request, backDated: boolean) {
   };
 }
 
-function paymentOf(state: RepaymentState, asked: Request): NewPayment {
+export function paymentOf(state: RepaymentState, asked: PaymentRequest): NewPayment {
   const { row } = state;
   const { actor, input } = asked;
   return {
@@ -346,7 +268,7 @@ function paymentOf(state: RepaymentState, asked: Request): NewPayment {
 function plainWrites(
   ctx: TxContext,
   state: RepaymentState,
-  asked: Request,
+  asked: PaymentRequest,
   forward: Forward,
   agent: string | null,
   when?: SQL,
@@ -371,9 +293,9 @@ function plainWrites(
 }
 
 /** The answer of a payment posted forward, built from what was written (decision 022). */
-function answerOf(
+export function answerOf(
   state: RepaymentState,
-  asked: Request,
+  asked: PaymentRequest,
   forward: Forward,
   outcome: RepaymentOutcome,
   receiptNumber: string,
@@ -412,7 +334,7 @@ function answerOf(
   };
 }
 
-const NO_DEVICE_EFFECT: DeviceEffect = { token: null, command: null, activeUntil: null };
+export const NO_DEVICE_EFFECT: DeviceEffect = { token: null, command: null, activeUntil: null };
 
 /**
  * Allocates a payment already recorded on the contract (posted now, or a suspense payment just
@@ -449,7 +371,7 @@ export async function allocateRecorded(
 }
 
 /** A payment as allocation sees it. */
-interface Recorded {
+export interface Recorded {
   id: string;
   amount: number;
   method: string;
@@ -498,7 +420,7 @@ function fingerprintOf(request: Omit<PaymentInput, 'idempotencyKey'>): unknown {
   return { ...rest, receivedAt: receivedAt ? new Date(receivedAt).toISOString() : null };
 }
 
-function checkReceivedAt(ctx: TxContext, state: RepaymentState, at: Date): void {
+export function checkReceivedAt(ctx: TxContext, state: RepaymentState, at: Date): void {
   if (at.getTime() > ctx.clock.now().getTime() + CLOCK_SKEW_MS)
     throw fieldError('receivedAt', 'receivedAt must not be in the future');
   const since = state.row.activatedAt;
@@ -573,7 +495,7 @@ export function allocate(
  * The usual case, the newest payment on the contract, allocated on the current positions: what it
  * changes on the contract (`plan`), and its lines and journal entry as parts of a statement.
  */
-function allocateForward(ctx: TxContext, actor: Actor, state: RepaymentState, payment: Recorded) {
+export function allocateForward(ctx: TxContext, actor: Actor, state: RepaymentState, payment: Recorded) {
   const settledOn = new Map<number, string | null>();
   const result = allocate(state.positions, payment.amount, payment.valueDate, optionsOf(state), settledOn);
   const totals: RepaymentTotals = {
@@ -587,6 +509,7 @@ function allocateForward(ctx: TxContext, actor: Actor, state: RepaymentState, pa
     lines: result.lines,
     credit: result.credit,
     totals,
+    positions: result.positions,
     plan: planRepayment(ctx, state, result.positions, totals),
     writes: (when: SQL): Writes[] => [
       ...linesWrites(state, payment.id, result.lines, when),

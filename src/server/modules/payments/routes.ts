@@ -6,7 +6,8 @@ import { actorOf } from '../../audit';
 import { forbidden } from '../../errors';
 import { listRoute } from '../../list-route';
 import { route } from '../../route';
-import { withOneStatement, withTransaction } from '../../transaction';
+import { withTransaction } from '../../transaction';
+import { PaymentBatcher } from './batch';
 import {
   approveCorrection,
   countCorrections,
@@ -16,7 +17,6 @@ import {
   selectCorrections,
 } from './corrections';
 import { paymentList } from './list';
-import { postPayment, postPlainPayment } from './posting';
 import { previewPayment } from './preview';
 import { paymentResult } from './read';
 import { receiptPdf } from './receipts';
@@ -28,6 +28,7 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
   const tags = ['payments'];
   const read = { access: 'business.read', tags } as const;
   const manage = { access: 'payments.manage', tags } as const;
+  const batcher = new PaymentBatcher(ctx);
 
   listRoute(app, paymentList, read);
 
@@ -42,13 +43,9 @@ export async function paymentRoutes(app: AppInstance): Promise<void> {
         'Your role records cash payments only; a finance user records mobile money, bank transfer and card',
         'ROLE_FORBIDDEN',
       );
-    const actor = actorOf(request);
     const input = { ...request.body, idempotencyKey: request.headers['idempotency-key'] ?? null };
-    // Decision 036: the usual payment without a transaction (one read, one write statement);
-    // any other, or one whose contract changed meanwhile, in a transaction.
-    const posted =
-      (await withOneStatement(ctx, (tx) => postPlainPayment(ctx, tx, actor, input))) ??
-      (await withTransaction(ctx, (tx) => postPayment(tx, actor, input)));
+    // Decision 044: posted in whichever batch takes it; anything unusual on its own.
+    const posted = await batcher.post(actorOf(request), input);
     if (!posted.created) reply.status(200); // a replay of the first delivery
     // A new payment answers from what it wrote; a replay (or a back-dated payment, whose lines the
     // re-run made) is read after the commit.

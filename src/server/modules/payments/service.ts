@@ -1,6 +1,6 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { payments } from '../../../db/schema';
+import { paymentAllocations, payments } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Executor } from '../../context';
 import { numbered } from '../../numbers';
@@ -58,6 +58,95 @@ export function paymentWrites(
     ${options.ifReferenceFree ? sql`ON CONFLICT (method, reference) WHERE reference IS NOT NULL DO NOTHING` : sql``}
     RETURNING receipt_number)`;
   return { with: [row], select: [sql`(SELECT receipt_number FROM payment) AS receipt_number`] };
+}
+
+/**
+ * Many posted payments in one INSERT (a statement import's chunk, a batch of API payments), each
+ * with the credit its allocation left, numbered from the receipt sequence in the rows' order.
+ * Answers each payment's receipt number by id.
+ */
+export async function recordPayments(
+  executor: Executor,
+  rows: readonly NewPayment[],
+): Promise<Map<string, string>> {
+  if (!rows.length) return new Map();
+  return receiptsOf(await runWrites(executor, [paymentRowsWrites(rows)], { prepared: true }));
+}
+
+/**
+ * `recordPayments` as a part of a larger statement: the rows as the CTE `recorded_payments`, and
+ * their receipt numbers as the column `receipts` (read them with `receiptsOf`).
+ */
+export function paymentRowsWrites(rows: readonly NewPayment[]): Writes {
+  const col = <T>(pick: (p: (typeof rows)[number]) => T) => sql.param(rows.map(pick));
+  const json = (p: NewPayment) =>
+    p.payload === undefined || p.payload === null ? null : JSON.stringify(p.payload);
+  return {
+    with: [
+      sql`recorded_payments AS (
+    INSERT INTO ${payments} (id, receipt_number, contract_id, customer_id, amount, currency, method, provider, reference,
+      idempotency_key, account_reference, payload, import_id, transferred_from, received_at, value_date, status,
+      credit, posted_by, posted_at)
+    SELECT v.id, 'R-' || lpad(v.s::text, greatest(7, length(v.s::text)), '0'), v.contract_id, v.customer_id,
+      v.amount, v.currency, v.method, v.provider, v.reference, v.idempotency_key, v.account_reference, v.payload::jsonb,
+      v.import_id, v.transferred_from, v.received_at, v.value_date::date, 'posted', v.credit, v.posted_by, v.posted_at
+    -- One number a row, drawn in the rows' order (a volatile column of an ordered subquery is
+    -- computed row by row after its sort).
+    FROM (SELECT u.*, nextval('receipt_number_seq') AS s
+      FROM unnest(${col((p) => p.id)}::text[], ${col((p) => p.contractId ?? null)}::text[],
+                ${col((p) => p.customerId ?? null)}::text[], ${col((p) => p.amount)}::bigint[], ${col((p) => p.currency)}::text[],
+                ${col((p) => p.method)}::text[], ${col((p) => p.provider ?? null)}::text[], ${col((p) => p.reference ?? null)}::text[],
+                ${col((p) => p.idempotencyKey ?? null)}::text[], ${col((p) => p.accountReference ?? null)}::text[],
+                ${col(json)}::text[], ${col((p) => p.importId ?? null)}::text[], ${col((p) => p.transferredFrom ?? null)}::text[],
+                ${col((p) => new Date(p.receivedAt).toISOString())}::timestamptz[], ${col((p) => p.valueDate ?? null)}::text[],
+                ${col((p) => p.credit ?? 0)}::bigint[], ${col((p) => p.postedBy ?? null)}::text[],
+                ${col((p) => (p.postedAt ? new Date(p.postedAt).toISOString() : null))}::timestamptz[]) WITH ORDINALITY
+        AS u(id, contract_id, customer_id, amount, currency, method, provider, reference, idempotency_key,
+             account_reference, payload, import_id, transferred_from, received_at, value_date, credit, posted_by, posted_at, i)
+      ORDER BY u.i) v
+    RETURNING id, receipt_number)`,
+    ],
+    select: [sql`(SELECT json_object_agg(id, receipt_number) FROM recorded_payments) AS receipts`],
+  };
+}
+
+/** The receipt numbers `paymentRowsWrites` answered, by payment id. */
+export function receiptsOf(row: Record<string, unknown>): Map<string, string> {
+  return new Map(Object.entries((row.receipts ?? {}) as Record<string, string>));
+}
+
+/** One allocation line of a payment, as `recordAllocationLines` writes it. */
+export interface AllocationLineRow {
+  paymentId: string;
+  contractId: string;
+  scheduleVersion: number;
+  installmentNumber: number | null;
+  component: string;
+  amount: number;
+}
+
+/** Many payments' allocation lines in one INSERT, in the order given (a payment's lines read back in id order). */
+export async function recordAllocationLines(
+  executor: Executor,
+  lines: readonly AllocationLineRow[],
+): Promise<void> {
+  if (lines.length) await runWrites(executor, [allocationLinesWrites(lines)], { prepared: true });
+}
+
+/** `recordAllocationLines` as a part of a larger statement (the CTE `recorded_lines`). */
+export function allocationLinesWrites(lines: readonly AllocationLineRow[]): Writes {
+  const col = <T>(pick: (l: AllocationLineRow) => T) => sql.param(lines.map(pick));
+  return {
+    with: [
+      sql`recorded_lines AS (
+    INSERT INTO ${paymentAllocations} (payment_id, contract_id, schedule_version, installment_number, component, amount)
+    SELECT v.payment_id, v.contract_id, v.schedule_version, v.n, v.component, v.amount
+    FROM unnest(${col((l) => l.paymentId)}::text[], ${col((l) => l.contractId)}::text[], ${col((l) => l.scheduleVersion)}::int[],
+                ${col((l) => l.installmentNumber)}::int[], ${col((l) => l.component)}::text[], ${col((l) => l.amount)}::bigint[])
+      WITH ORDINALITY AS v(payment_id, contract_id, schedule_version, n, component, amount, i)
+    ORDER BY v.i)`,
+    ],
+  };
 }
 
 /** The condition of the parts that hang on `paymentWrites`' row. */
