@@ -32,8 +32,17 @@ export class Keyring {
     this.root = createHash('sha256').update(secret).digest();
   }
 
+  /** Each purpose's key, derived once: every request signs and checks with a few of them. */
+  private readonly keys = new Map<string, Buffer>();
+
   private key(purpose: string): Buffer {
-    return createHmac('sha256', this.root).update(purpose).digest();
+    let key = this.keys.get(purpose);
+    if (!key) {
+      key = createHmac('sha256', this.root).update(purpose).digest();
+      // Purposes are a handful of constants; past a bound they are derived each time instead.
+      if (this.keys.size < 64) this.keys.set(purpose, key);
+    }
+    return key;
   }
 
   sign(purpose: string, value: string): string {

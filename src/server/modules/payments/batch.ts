@@ -15,6 +15,8 @@ export interface PaymentBatcherOptions {
   maxBatch?: number;
   /** Batches under way at once (each a transaction on a connection of its own). */
   parallel?: number;
+  /** How many must be waiting for a batch to start beside one under way. */
+  crowd?: number;
 }
 
 /**
@@ -34,15 +36,16 @@ export class PaymentBatcher {
   private running = 0;
   private readonly maxBatch: number;
   private readonly parallel: number;
+  private readonly crowd: number;
 
   constructor(
     private readonly ctx: AppContext,
     options: PaymentBatcherOptions = {},
   ) {
     this.maxBatch = options.maxBatch ?? 64;
+    this.crowd = options.crowd ?? 16;
     // The embedded database is one connection: a second batch would only queue behind the first.
-    this.parallel =
-      options.parallel ?? (ctx.database.kind === 'postgres' ? 2 : 1);
+    this.parallel = options.parallel ?? (ctx.database.kind === 'postgres' ? 2 : 1);
   }
 
   /** Posts a payment as `postPayment` does, in whichever batch takes it. */
@@ -56,6 +59,9 @@ export class PaymentBatcher {
 
   private next(): void {
     while (this.running < this.parallel) {
+      // A second batch beside the first only for a crowd: two small batches cost about twice one
+      // big one, whose statements are the same (measured: CPU per payment nearly halves).
+      if (this.running > 0 && this.waiting.length < this.crowd) return;
       const batch = this.take();
       if (!batch.length) return;
       this.running += 1;
