@@ -109,11 +109,6 @@ export async function lockForRepayment(
   return { beside: raw, state: (purpose) => stateOf(ctx, raw, purpose, org) };
 }
 
-/** `Locked` read without the lock, with the rows' version. */
-export interface Unlocked extends Locked {
-  version: string;
-}
-
 /**
  * `lockForRepayment`'s reads without the lock, in one statement on its own: what a payment would
  * find now (the post form's preview). Null when there is no such contract.
@@ -122,18 +117,17 @@ export async function readForRepayment(
   ctx: AppContext,
   contractId: string,
   columns?: Beside['columns'],
-): Promise<Unlocked | null> {
+): Promise<Locked | null> {
   const org = await organisation(ctx, ctx.db);
   const reads = [...contractReads(sql`c`), ...(columns?.(sql`c`) ?? [])];
   const [raw] = await queryRows<Record<string, unknown>>(
     ctx.db,
-    sql`SELECT c.*, ${VERSION} AS seen_version, ${sql.join(reads, sql`, `)} FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId}`,
+    sql`SELECT c.*, ${sql.join(reads, sql`, `)} FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId}`,
     { prepared: true },
   );
   if (!raw) return null;
   return {
     beside: raw,
-    version: String(raw.seen_version),
     state: (purpose) => stateOf(ctx, raw, purpose, org),
   };
 }

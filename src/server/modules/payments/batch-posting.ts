@@ -40,7 +40,7 @@ interface Taken {
 /**
  * Posts the usual payments of a batch together, in the caller's transaction (decision 044): the
  * newest payment on a live contract that moves nothing (no paid-off move, no re-amortisation) on
- * a unit no one controls, the same rules as a single payment's plain path. Every contract is
+ * a unit no one controls. Every contract is
  * locked in id order in one statement, their schedules and what else a payment reads are two
  * more, the keys are claimed in one, and every write of every payment is one statement, so a
  * batch of thirty costs the statements of one payment.
