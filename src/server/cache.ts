@@ -9,23 +9,47 @@ import type { InvalidationBus } from './invalidation';
  */
 export class InstanceCache<V> {
   private readonly entries = new Map<string, { value: V; at: number }>();
+  /** Loads under way, each with the generation it started in. */
+  private readonly loading = new Map<string, { value: Promise<V>; generation: number }>();
+  /**
+   * Raised by every eviction. A load that started before one may hold what was evicted (it read
+   * before the commit): its value goes to its own callers but is not kept, and no later reader
+   * joins it.
+   */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
     private readonly maxEntries = 50_000,
   ) {}
 
+  /**
+   * The cached value, or `load`'s. Readers missing the same key at once share one load (under a
+   * flow of writes every reader misses, and eight readers of one page would read it eight times).
+   */
   async get(key: string, load: () => Promise<V>): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const value = await load();
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(key, { value, at: now });
-    return value;
+    const flight = this.loading.get(key);
+    if (flight && flight.generation === this.generation) return flight.value;
+    const generation = this.generation;
+    const value = load();
+    this.loading.set(key, { value, generation });
+    try {
+      const loaded = await value;
+      if (generation === this.generation) {
+        if (this.entries.size >= this.maxEntries) this.entries.clear();
+        this.entries.set(key, { value: loaded, at: now });
+      }
+      return loaded;
+    } finally {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key);
+    }
   }
 
   evict(key: string): void {
+    this.generation += 1;
     if (key === '*') this.entries.clear();
     else this.entries.delete(key);
   }

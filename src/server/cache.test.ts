@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { InstanceCache } from './cache';
+
+/** A load the test finishes when it chooses, counting how often it was started. */
+function controlledLoads() {
+  const started: Array<(value: string) => void> = [];
+  return {
+    started,
+    load: () => new Promise<string>((resolve) => started.push(resolve)),
+  };
+}
+
+describe('InstanceCache', () => {
+  it('keeps a value until it is evicted', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    let reads = 0;
+    const load = async () => `v${++reads}`;
+    expect(await cache.get('k', load)).toBe('v1');
+    expect(await cache.get('k', load)).toBe('v1');
+    cache.evict('*');
+    expect(await cache.get('k', load)).toBe('v2');
+  });
+
+  it('shares one load between readers missing the same key at once', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    const { started, load } = controlledLoads();
+    const first = cache.get('k', load);
+    const second = cache.get('k', load);
+    expect(started).toHaveLength(1);
+    started[0]?.('page');
+    expect(await Promise.all([first, second])).toEqual(['page', 'page']);
+  });
+
+  it('does not keep a value loaded across an eviction, nor let a later reader join its load', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    const { started, load } = controlledLoads();
+    // Read before a write commits…
+    const before = cache.get('k', load);
+    // …the write commits and evicts while that read is under way.
+    cache.evict('*');
+    // A reader arriving after the commit must see it: a load of its own, not the one under way.
+    const after = cache.get('k', load);
+    expect(started).toHaveLength(2);
+    // The newer read finishing first, the older last: the older must not overwrite it.
+    started[1]?.('new');
+    expect(await after).toBe('new');
+    started[0]?.('old');
+    expect(await before).toBe('old');
+    // What stays cached is the value read after the eviction, never the older one.
+    expect(await cache.get('k', async () => 'unexpected')).toBe('new');
+  });
+
+  it('gives a failed load to every reader sharing it and keeps nothing', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    let fail = true;
+    const load = async () => {
+      if (fail) throw new Error('database down');
+      return 'ok';
+    };
+    await expect(Promise.all([cache.get('k', load), cache.get('k', load)])).rejects.toThrow('database down');
+    fail = false;
+    expect(await cache.get('k', load)).toBe('ok');
+  });
+});
