@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { AuditAction, AuditEntityType } from '../contracts/audit';
-import { runWrites, type Writes } from '../db/writes';
+import type { Writes } from '../db/writes';
 import type { Executor } from './context';
 import type { Keyring } from './secrets';
 
@@ -180,17 +180,9 @@ function sealedRows(
 }
 
 /**
- * Many entries in one INSERT, each with its own actor and write seal (a batch of payments, each
- * posted for its own request): as `writeAudit` for each, in the caller's transaction.
+ * Many entries as a part of a larger statement (the CTE `audited`), each with its own actor and
+ * write seal (a batch of payments, each posted for its own request): as `writeAudit` for each.
  */
-export async function writeAudits(
-  executor: Executor,
-  entries: ReadonlyArray<{ actor: Actor; entry: AuditEntry }>,
-): Promise<void> {
-  if (entries.length) await runWrites(executor, [auditRowsWrites(entries)], { prepared: true });
-}
-
-/** `writeAudits` as a part of a larger statement (the CTE `audited`). */
 export function auditRowsWrites(entries: ReadonlyArray<{ actor: Actor; entry: AuditEntry }>): Writes {
   const atMs = Date.now();
   const rows = sealedRows(entries, atMs);

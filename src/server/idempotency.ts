@@ -73,17 +73,10 @@ export async function claimIdempotencyKeys(
   claims: readonly IdempotentClaim[],
 ): Promise<Set<string>> {
   if (!claims.length) return new Set();
-  const sorted = [...claims].sort((a, b) =>
-    a.operation === b.operation
-      ? a.key < b.key
-        ? -1
-        : a.key > b.key
-          ? 1
-          : 0
-      : a.operation < b.operation
-        ? -1
-        : 1,
-  );
+  const sorted = [...claims].sort((a, b) => {
+    const [x, y] = [claimKey(a), claimKey(b)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
   const col = (pick: (claim: IdempotentClaim) => string) => sql.param(sorted.map(pick));
   const rows = await queryRows<{ operation: string; key: string }>(
     ctx.tx,

@@ -109,37 +109,22 @@ export async function lockForRepayment(
   return { beside: raw, state: (purpose) => stateOf(ctx, raw, purpose, org) };
 }
 
-/**
- * `lockForRepayment`'s reads without the lock, in one statement on its own: what a payment would
- * find now (the post form's preview). Null when there is no such contract.
- */
-export async function readForRepayment(
-  ctx: AppContext,
-  contractId: string,
-  columns?: Beside['columns'],
-): Promise<Locked | null> {
-  const org = await organisation(ctx, ctx.db);
-  const reads = [...contractReads(sql`c`), ...(columns?.(sql`c`) ?? [])];
-  const [raw] = await queryRows<Record<string, unknown>>(
-    ctx.db,
-    sql`SELECT c.*, ${sql.join(reads, sql`, `)} FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId}`,
-    { prepared: true },
-  );
-  if (!raw) return null;
-  return {
-    beside: raw,
-    state: (purpose) => stateOf(ctx, raw, purpose, org),
-  };
-}
-
 /** The version of a contract's two rows (`c` and its figures `f`), as text: both xmins. */
 const VERSION = sql`(c.xmin::text || ':' || f.xmin::text)`;
 
-/** The same, unlocked and outside a transaction: what a payment would do now (the post form's preview). */
+/**
+ * `lockForRepayment`'s reads without the lock, in one statement on its own, outside a transaction:
+ * what a payment would do now (the post form's preview).
+ */
 export async function peekRepayment(ctx: AppContext, contractId: string): Promise<RepaymentState> {
-  const read = await readForRepayment(ctx, contractId);
-  if (!read) throw notFound('Contract not found');
-  return read.state('payment');
+  const org = await organisation(ctx, ctx.db);
+  const [raw] = await queryRows<Record<string, unknown>>(
+    ctx.db,
+    sql`SELECT c.*, ${sql.join(contractReads(sql`c`), sql`, `)} FROM ${contracts} c ${figuresJoin()} WHERE c.id = ${contractId}`,
+    { prepared: true },
+  );
+  if (!raw) throw notFound('Contract not found');
+  return stateOf(ctx, raw, 'payment', org);
 }
 
 /** The contract's current schedule (one JSON array per instalment, by number) and its unit's control. */

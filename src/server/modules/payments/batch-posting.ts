@@ -24,6 +24,7 @@ import {
   type PaymentRequest,
   type Posted,
   paymentOf,
+  paymentReceivedText,
   recordedOf,
 } from './posting';
 import { allocationLinesWrites, paymentRowsWrites, receiptsOf } from './service';
@@ -235,7 +236,7 @@ function timelineWrites(ctx: TxContext, taken: readonly Taken[]): Writes[] {
       (group[0] as Taken).asked.actor,
       `posted_events_${n}`,
       sql`SELECT * FROM unnest(${col((k) => k.state.row.id)}::text[], ${col(() => 'payment')}::text[],
-            ${col((k) => `Payment of ${formatMoney(k.asked.input.amount, k.state.row.currency)} received (${k.asked.input.method.replace('_', ' ')})`)}::text[],
+            ${col((k) => paymentReceivedText(formatMoney(k.asked.input.amount, k.state.row.currency), k.asked.input.method))}::text[],
             ${col((k) => JSON.stringify({ paymentId: k.asked.paymentId, token: null, command: null, backDated: false }))}::text[])`,
     );
   });

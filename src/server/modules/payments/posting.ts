@@ -395,10 +395,15 @@ function paymentEvent(
     state.row.id,
     actor,
     'payment',
-    `Payment of ${amount} received (${payment.method.replace('_', ' ')})`,
+    paymentReceivedText(amount, payment.method),
     { paymentId: payment.id, token: device.token, command: device.command, backDated },
     when,
   ).writes;
+}
+
+/** A payment's line on its contract's timeline (a single payment's, a batch's). */
+export function paymentReceivedText(amount: string, method: string): string {
+  return `Payment of ${amount} received (${method.replace('_', ' ')})`;
 }
 
 /** The timeline line and the agent's notice of an allocated payment, each in its own statement. */
