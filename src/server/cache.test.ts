@@ -61,4 +61,37 @@ describe('InstanceCache', () => {
     fail = false;
     expect(await cache.get('k', load)).toBe('ok');
   });
+
+  it('evicts by a tag only the values kept with it', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    let reads = 0;
+    const load = async () => `v${++reads}`;
+    expect(await cache.get('plain', load)).toBe('v1');
+    expect(await cache.get('filtered', load, ['figures'])).toBe('v2');
+    cache.evictTagged('figures');
+    expect(await cache.get('plain', load)).toBe('v1');
+    expect(await cache.get('filtered', load, ['figures'])).toBe('v3');
+    // A whole eviction still clears both.
+    cache.evict('*');
+    expect(await cache.get('plain', load)).toBe('v4');
+    expect(await cache.get('filtered', load, ['figures'])).toBe('v5');
+  });
+
+  it('does not keep a load under way across an eviction of its tag, but keeps one without the tag', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    const tagged = controlledLoads();
+    const plain = controlledLoads();
+    const filtered = cache.get('filtered', tagged.load, ['figures']);
+    const unfiltered = cache.get('plain', plain.load);
+    cache.evictTagged('figures');
+    // A reader of the tagged value after the eviction loads it again rather than join.
+    const later = cache.get('filtered', tagged.load, ['figures']);
+    expect(tagged.started).toHaveLength(2);
+    tagged.started[0]?.('old');
+    tagged.started[1]?.('new');
+    plain.started[0]?.('total');
+    expect([await filtered, await later, await unfiltered]).toEqual(['old', 'new', 'total']);
+    expect(await cache.get('filtered', async () => 'unexpected', ['figures'])).toBe('new');
+    expect(await cache.get('plain', async () => 'unexpected')).toBe('total');
+  });
 });

@@ -8,15 +8,18 @@ import type { InvalidationBus } from './invalidation';
  * (key '*' clears the namespace) in the transaction that changes the data.
  */
 export class InstanceCache<V> {
-  private readonly entries = new Map<string, { value: V; at: number }>();
-  /** Loads under way, each with the generation it started in. */
-  private readonly loading = new Map<string, { value: Promise<V>; generation: number }>();
+  private readonly entries = new Map<string, { value: V; at: number; tags: readonly string[] }>();
+  /** The keys of the entries kept with each tag, so a tag's eviction finds them without a scan. */
+  private readonly tagged = new Map<string, Set<string>>();
+  /** Loads under way, each with the stamp (generations) it started under. */
+  private readonly loading = new Map<string, { value: Promise<V>; stamp: string }>();
   /**
    * Raised by every eviction. A load that started before one may hold what was evicted (it read
    * before the commit): its value goes to its own callers but is not kept, and no later reader
-   * joins it.
+   * joins it. A tag's eviction raises that tag's generation only, so it spares loads without it.
    */
   private generation = 0;
+  private readonly tagGenerations = new Map<string, number>();
 
   constructor(
     private readonly ttlMs: number,
@@ -26,22 +29,20 @@ export class InstanceCache<V> {
   /**
    * The cached value, or `load`'s. Readers missing the same key at once share one load (under a
    * flow of writes every reader misses, and eight readers of one page would read it eight times).
+   * `tags`: what else the value depends on, each evicted on its own (`evictTagged`).
    */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
+  async get(key: string, load: () => Promise<V>, tags: readonly string[] = []): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
+    const stamp = this.stampOf(tags);
     const flight = this.loading.get(key);
-    if (flight && flight.generation === this.generation) return flight.value;
-    const generation = this.generation;
+    if (flight && flight.stamp === stamp) return flight.value;
     const value = load();
-    this.loading.set(key, { value, generation });
+    this.loading.set(key, { value, stamp });
     try {
       const loaded = await value;
-      if (generation === this.generation) {
-        if (this.entries.size >= this.maxEntries) this.entries.clear();
-        this.entries.set(key, { value: loaded, at: now });
-      }
+      if (stamp === this.stampOf(tags)) this.keep(key, { value: loaded, at: now, tags });
       return loaded;
     } finally {
       if (this.loading.get(key)?.value === value) this.loading.delete(key);
@@ -50,8 +51,39 @@ export class InstanceCache<V> {
 
   evict(key: string): void {
     this.generation += 1;
-    if (key === '*') this.entries.clear();
-    else this.entries.delete(key);
+    if (key === '*') {
+      this.entries.clear();
+      this.tagged.clear();
+    } else this.entries.delete(key);
+  }
+
+  /** Evicts the entries kept with `tag`, and keeps no load under way that depends on it. */
+  evictTagged(tag: string): void {
+    this.tagGenerations.set(tag, (this.tagGenerations.get(tag) ?? 0) + 1);
+    for (const key of this.tagged.get(tag) ?? []) this.entries.delete(key);
+    this.tagged.delete(tag);
+  }
+
+  private keep(key: string, entry: { value: V; at: number; tags: readonly string[] }): void {
+    if (this.entries.size >= this.maxEntries) {
+      this.entries.clear();
+      this.tagged.clear();
+    }
+    this.entries.set(key, entry);
+    for (const tag of entry.tags) {
+      let keys = this.tagged.get(tag);
+      if (!keys) {
+        keys = new Set();
+        this.tagged.set(tag, keys);
+      }
+      keys.add(key);
+    }
+  }
+
+  private stampOf(tags: readonly string[]): string {
+    return tags.length
+      ? `${this.generation}:${tags.map((tag) => this.tagGenerations.get(tag) ?? 0).join(',')}`
+      : `${this.generation}`;
   }
 }
 
@@ -67,6 +99,11 @@ export interface CacheOptions {
    * (`tablesChanged`) clears the whole cache. A list's definition names them once (`shows`).
    */
   tables?: readonly Table[];
+  /**
+   * Tables only some values depend on (a list total whose filter reads them): a write to one
+   * evicts the values got with its name among their tags (`tagOf`), and spares the others.
+   */
+  taggingTables?: readonly Table[];
 }
 
 /**
@@ -75,6 +112,9 @@ export interface CacheOptions {
  * tables and never needs to know which lists (in which areas) show them.
  */
 const tableNamespace = (table: Table) => `table.${getTableName(table)}`;
+
+/** The tag of a value that depends on `table` (one of its cache's `taggingTables`). */
+export const tagOf = tableNamespace;
 
 /**
  * Call in the transaction of a write: evicts here now and on every instance at commit. Inside
@@ -101,6 +141,8 @@ export function instanceCache<V>(
     const created = new InstanceCache<unknown>(ttlMs, options.maxEntries);
     ctx.bus.on(namespace, (key) => created.evict(key));
     for (const table of options.tables ?? []) ctx.bus.on(tableNamespace(table), () => created.evict('*'));
+    for (const table of options.taggingTables ?? [])
+      ctx.bus.on(tableNamespace(table), () => created.evictTagged(tableNamespace(table)));
     caches.set(namespace, created);
     cache = created;
   }

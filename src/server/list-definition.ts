@@ -9,7 +9,7 @@ import {
 } from '../contracts/lists';
 import type { RoleHolder } from '../contracts/roles';
 import { queryRows } from '../db/client';
-import { type InstanceCache, instanceCache } from './cache';
+import { type InstanceCache, instanceCache, tagOf } from './cache';
 import type { AppContext } from './context';
 import { unprocessable } from './errors';
 import { CSV_EXPORT_LIMIT, type CsvColumn, offsetOf, toCsv } from './lists';
@@ -47,16 +47,31 @@ export interface ListDefinition<S extends ListQuerySchema, Item> extends ListSou
   csv: CsvExport<Item>;
   /** What the viewer changes in a row (masked PII): part of the page cache key. */
   variant?: (viewer: Viewer) => string;
+  /**
+   * Tables a filter reads beyond `counts`: a total with that filter is evicted by their writes
+   * too, a total without it is not (a payment moves a contract's figures, not the list's count).
+   */
+  filterReads?: { [K in FilterName<S>]?: readonly Table[] };
 }
 
 /** Where a list's rows come from and how they are cached, whatever its items. */
 export interface ListSource {
   /** Names the list's caches (`<name>_pages`, `<name>_totals`). */
   name: string;
-  /** Every table a row shows, or a search or filter reads: a write to one evicts the caches. */
+  /** Every table a row shows, or a search or filter reads: a write to one evicts the pages. */
   shows: readonly Table[];
-  /** The number of matches; the default counts the rows of `shows[0]`. */
-  count?: (ctx: AppContext, where: SQL | undefined) => Promise<number>;
+  /**
+   * The tables every total reads (the count, the search and the filters without `filterReads`):
+   * a write to one evicts the totals. By default `shows`.
+   */
+  counts?: readonly Table[];
+  filterReads?: Readonly<Record<string, readonly Table[] | undefined>>;
+  /** The number of matches (`query`: the parsed query); the default counts the rows of `shows[0]`. */
+  count?: (
+    ctx: AppContext,
+    where: SQL | undefined,
+    query: Readonly<Record<string, unknown>>,
+  ) => Promise<number>;
   /** Per-instance caches (decision 005). Without them the rows and the total are read each time. */
   cache?: { totalsTtlMs: number; pages?: { ttlMs: number; maxEntries: number } };
 }
@@ -194,9 +209,24 @@ export function pageKeyOf<S extends ListQuerySchema, Item>(
 export function totalsCache(ctx: AppContext, definition: ListSource) {
   return definition.cache
     ? instanceCache<number>(ctx, `${definition.name}_totals`, definition.cache.totalsTtlMs, {
-        tables: definition.shows,
+        tables: definition.counts ?? definition.shows,
+        taggingTables: [...new Set(Object.values(definition.filterReads ?? {}).flatMap((t) => t ?? []))],
       })
     : undefined;
+}
+
+/** The tags of a total: the tables its filters read beyond those every total reads. */
+function totalTagsOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+): string[] {
+  const reads = definition.filterReads as ListSource['filterReads'];
+  if (!reads) return [];
+  const tables = Object.entries(reads).flatMap(([name, tables]) => {
+    const value = query[name as keyof Query<S>];
+    return value === undefined || value === null || value === '' ? [] : (tables ?? []);
+  });
+  return [...new Set(tables.map(tagOf))];
 }
 
 /** The pages cache of a list, when it keeps pages (decision 005). */
@@ -210,8 +240,13 @@ export function pagesCache(ctx: AppContext, definition: ListSource): InstanceCac
     : undefined;
 }
 
-async function countOf(ctx: AppContext, definition: ListSource, where: SQL | undefined): Promise<number> {
-  if (definition.count) return definition.count(ctx, where);
+async function countOf(
+  ctx: AppContext,
+  definition: ListSource,
+  where: SQL | undefined,
+  query: Readonly<Record<string, unknown>>,
+): Promise<number> {
+  if (definition.count) return definition.count(ctx, where, query);
   const [source] = definition.shows;
   const [row] = await queryRows<{ n: number }>(
     ctx.db,
@@ -234,7 +269,7 @@ export async function listPage<S extends ListQuerySchema, Item>(
   const env = await envOf(ctx);
   const where = whereOf(definition, query, env);
   const totals = totalsCache(ctx, definition);
-  const total = () => countOf(ctx, definition, where);
+  const total = () => countOf(ctx, definition, where, query);
   const [items, matches] = await Promise.all([
     definition.rows({
       ctx,
@@ -244,7 +279,7 @@ export async function listPage<S extends ListQuerySchema, Item>(
       offset: offsetOf(query.page, query.pageSize),
       viewer,
     }),
-    totals ? totals.get(totalKeyOf(definition, query, env), total) : total(),
+    totals ? totals.get(totalKeyOf(definition, query, env), total, totalTagsOf(definition, query)) : total(),
   ]);
   return { items, total: matches, page: query.page, pageSize: query.pageSize };
 }

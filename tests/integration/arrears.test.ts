@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractEndpoints } from '../../src/contracts/contracts';
 import { queryRows } from '../../src/db/client';
+import { totalKeyOf, totalsCache } from '../../src/server/list-definition';
 import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
+import { contractList } from '../../src/server/modules/contracts/list';
+import { organisation } from '../../src/server/organisation';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { activePlan, deviceInStock, verifiedCustomer } from '../support/origination';
@@ -132,7 +136,7 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     expect(
       await refusal(sql`INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
                         VALUES ('no-such-contract', 1, 1, '2026-01-01', 100, 0, 0)`),
-    ).toMatch(/must belong to an existing contract/);
+    ).toMatch(/must belong to an existing row of contracts/);
     expect(
       await refusal(
         sql`UPDATE contract_installments SET contract_id = 'no-such-contract' WHERE contract_id = ${contract.id} AND n = 1`,
@@ -172,5 +176,46 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     const after = overdueOn(await page());
     expect(after).toBe(before - Math.floor(before / 2));
     expect(await stored()).toBe(after);
+  });
+
+  it('moves a contract between the bucket totals as a payment clears its arrears, and keeps the totals no payment moves', async () => {
+    const finance = await t.signedIn('finance');
+    await refreshDelinquency(t.app.ctx);
+    const total = async (path: string) => (await finance.get(path)).json<{ total: number }>().total;
+    const { detail, row } = await figures(finance);
+    expect(detail.dpd).toBeGreaterThan(0);
+    // Read (and so cache) the totals and the page the payment must change, or must not.
+    const inBucket = await total(`/api/contracts?bucket=${detail.bucket}`);
+    const pastDue = await total('/api/contracts?minDpd=1');
+    const active = await total('/api/contracts?status=active');
+    const overdue = detail.schedule
+      .filter((line: { dueDate: string }) => line.dueDate < detail.asOf)
+      .reduce((sum: number, line: { total: number; paid: number }) => sum + line.total - line.paid, 0);
+    const paid = await finance.post('/api/payments', {
+      contractId: contract.id,
+      amount: overdue,
+      method: 'cash',
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+
+    const after = await figures(finance);
+    expect(after.detail).toMatchObject({ dpd: 0, bucket: 'current' });
+    expect(after.row).toMatchObject({
+      dpd: 0,
+      bucket: 'current',
+      outstandingTotal: row.outstandingTotal - overdue,
+    });
+    expect(await total(`/api/contracts?bucket=${detail.bucket}`)).toBe(inBucket - 1);
+    expect(await total('/api/contracts?minDpd=1')).toBe(pastDue - 1);
+    expect(await total('/api/contracts?status=active')).toBe(active);
+    // That total was kept through the payment, not counted again: a payment moves figures, and
+    // only totals whose filters read them are evicted (decision 045).
+    const query = contractEndpoints.list.query.parse({ status: 'active' });
+    const env = { timeZone: (await organisation(t.app.ctx, t.app.ctx.db)).timeZone };
+    const cached = await totalsCache(t.app.ctx, contractList)?.get(
+      totalKeyOf(contractList, query, env),
+      async () => -1,
+    );
+    expect(cached).toBe(active);
   });
 });

@@ -109,6 +109,52 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect(await entries(sql`id = 'x1'`)).toBe(0);
   });
 
+  it('has the database keep every line on an existing entry and account, and every named parent in place', async () => {
+    const refused = (statement: ReturnType<typeof sql>) =>
+      t.app.ctx.db.execute(statement).then(
+        () => 'accepted',
+        (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ''}`,
+      );
+    await t.app.ctx.db.execute(
+      sql`INSERT INTO journal_entries (id, number, business_date, description, source_type, currency) VALUES ('p1', 'JE-P1', '2026-01-01', 'parents', 'test', 'USD')`,
+    );
+    // Checked once per statement over every line it wrote (decision 045), one bad line among good ones.
+    expect(
+      await refused(sql`INSERT INTO journal_lines (entry_id, account_code, debit, credit) VALUES
+        ('p1', '1000', 100, 0), ('p1', '4000', 0, 60), ('p1', '9999', 0, 40)`),
+    ).toMatch(/journal_lines must belong to an existing row of ledger_accounts: account_code 9999/);
+    expect(
+      await refused(sql`INSERT INTO journal_lines (entry_id, account_code, debit, credit) VALUES
+        ('no-entry', '1000', 100, 0), ('no-entry', '4000', 0, 100)`),
+    ).toMatch(/existing row of journal_entries: entry_id no-entry/);
+    expect(
+      await refused(sql`INSERT INTO journal_entries (id, number, business_date, description, source_type, currency, created_by)
+        VALUES ('p2', 'JE-P2', '2026-01-01', 'forged', 'test', 'USD', 'no-user')`),
+    ).toMatch(/existing row of users: created_by no-user/);
+    expect(
+      await refused(
+        sql`INSERT INTO payment_allocations (payment_id, contract_id, schedule_version, component, amount) VALUES ('no-payment', 'no-contract', 1, 'principal', 1)`,
+      ),
+    ).toMatch(/existing row of payments: payment_id no-payment/);
+    // The parents' side: a named row is not deleted, and no key changes.
+    await t.app.ctx.db.execute(
+      sql`INSERT INTO journal_lines (entry_id, account_code, debit, credit) VALUES ('p1', '1000', 100, 0), ('p1', '4000', 0, 100)`,
+    );
+    expect(await refused(sql`DELETE FROM journal_entries WHERE id = 'p1'`)).toMatch(
+      /p1 of journal_entries is still named by journal_lines.entry_id/,
+    );
+    expect(await refused(sql`DELETE FROM ledger_accounts WHERE code = '4000'`)).toMatch(
+      /4000 of ledger_accounts is still named by journal_lines.account_code/,
+    );
+    expect(await refused(sql`UPDATE ledger_accounts SET code = '4001' WHERE code = '4000'`)).toMatch(
+      /key of a row of ledger_accounts never changes/,
+    );
+    expect(await refused(sql`UPDATE journal_lines SET account_code = '9999' WHERE entry_id = 'p1'`)).toMatch(
+      /existing row of ledger_accounts: account_code 9999/,
+    );
+    expect(await entries(sql`id IN ('p1', 'p2')`)).toBe(1);
+  });
+
   it('refuses a line added to a balanced entry later, and a statement with one unbalanced entry among many', async () => {
     await t.app.ctx.db.transaction(async (tx) => {
       await tx.execute(

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
+import { foldPaymentCounts } from '../../src/server/modules/payments/counts';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { activeContract } from '../support/origination';
@@ -238,6 +239,61 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     const after = (await agent.get(`/api/contracts/${contract.id}`)).json();
     expect(after.outstanding.total).toBe(contract.outstanding.total - 20_000);
     await trialBalanceNets();
+  });
+
+  it('answers the list’s totals from the kept counts, as counting the payments does, through postings, a reversal and a fold', async () => {
+    const contract = await active();
+    const paid = [];
+    for (const method of ['cash', 'cash', 'bank_transfer']) {
+      const res = await finance.post('/api/payments', { contractId: contract.id, amount: 3_000, method });
+      expect(res.statusCode, res.body).toBe(201);
+      paid.push(res.json());
+    }
+    const request = await finance.post(`/api/payments/${paid[0].payment.id}/reverse`, {
+      reason: 'Entered twice',
+    });
+    expect(
+      (await finance2.post(`/api/payment-corrections/${request.json().id}/approve`, {})).statusCode,
+    ).toBe(200);
+    const counted = async (where: ReturnType<typeof sql>) =>
+      Number(
+        (
+          await queryRows<{ n: number }>(
+            t.app.ctx.db,
+            sql`SELECT count(*)::int AS n FROM payments WHERE ${where}`,
+          )
+        )[0]?.n,
+      );
+    const cases: Array<[string, ReturnType<typeof sql>]> = [
+      ['', sql`true`],
+      ['status=posted', sql`status = 'posted'`],
+      ['status=reversed', sql`status = 'reversed'`],
+      ['method=cash', sql`method = 'cash'`],
+      ['status=posted&method=cash', sql`status = 'posted' AND method = 'cash'`],
+      [`contractId=${contract.id}`, sql`contract_id = ${contract.id}`],
+    ];
+    const check = async () => {
+      for (const [query, where] of cases) {
+        const total = (await finance.get(`/api/payments?${query}`)).json<{ total: number }>().total;
+        expect(total, query).toBe(await counted(where));
+      }
+    };
+    await check();
+    expect(await counted(sql`contract_id = ${contract.id} AND status = 'reversed'`)).toBe(1);
+    // The sessions' rows fold into shard 0 (the close does it nightly), and the totals stay.
+    expect(await foldPaymentCounts(t.app.ctx.db)).toBeGreaterThan(0);
+    const [left] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM payment_counts WHERE shard <> 0`,
+    );
+    expect(left?.n).toBe(0);
+    await check();
+    // And they keep counting after the fold.
+    expect(
+      (await agent.post('/api/payments', { contractId: contract.id, amount: 3_000, method: 'cash' }))
+        .statusCode,
+    ).toBe(201);
+    await check();
   });
 
   it('serialises 50 parallel payments on one contract: totals exact, allocations sum to payments', async () => {

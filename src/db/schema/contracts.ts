@@ -209,7 +209,8 @@ export const contractEvents = pgTable(
     type: text('type').notNull(),
     message: text('message').notNull(),
     data: jsonb('data'),
-    actorId: text('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    // Checked by the same trigger as the contract (migration 0040, decision 045).
+    actorId: text('actor_id'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('contract_events_contract_idx').on(t.contractId, t.at)],

@@ -13,7 +13,6 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { ACCOUNT_TYPES } from '../../contracts/ledger';
-import { users } from './auth';
 import { inList } from './helpers';
 
 export const journalNumbers = pgSequence('journal_number_seq');
@@ -44,7 +43,9 @@ export const journalEntries = pgTable(
     sourceId: text('source_id'),
     currency: text('currency').notNull(),
     reversalOf: text('reversal_of'),
-    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    // Must name an existing row when set: checked once per statement by a trigger (migration
+    // 0040, decision 045) rather than a foreign key, which looks up and key-share locks it row by row.
+    createdBy: text('created_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -58,12 +59,10 @@ export const journalLines = pgTable(
   'journal_lines',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entryId: text('entry_id')
-      .notNull()
-      .references(() => journalEntries.id, { onDelete: 'cascade' }),
-    accountCode: text('account_code')
-      .notNull()
-      .references(() => ledgerAccounts.code),
+    // Must name an existing row when set: checked once per statement by a trigger (migration
+    // 0040, decision 045) rather than a foreign key, which looks up and key-share locks it row by row.
+    entryId: text('entry_id').notNull(),
+    accountCode: text('account_code').notNull(),
     debit: bigint('debit', { mode: 'number' }).notNull().default(0),
     credit: bigint('credit', { mode: 'number' }).notNull().default(0),
     contractId: text('contract_id'),

@@ -9,9 +9,9 @@ const PAGE = 5_000;
 
 /**
  * Tables never copied: the target's own migrations', and those a trigger fills from the rows
- * copied (a contract's search row, decision 034).
+ * copied (a contract's search row, decision 034; the payments' counts, decision 045).
  */
-const NOT_COPIED = new Set(['schema_migrations', 'contract_search']);
+const NOT_COPIED = new Set(['schema_migrations', 'contract_search', 'payment_counts']);
 
 /**
  * Tables whose rows a statement-level trigger checks together, by the column that groups them: a
@@ -24,13 +24,6 @@ const GROUPED_BY: Record<string, string> = { journal_lines: 'entry_id' };
  * writes over those rows, by the key given.
  */
 const UPSERTED_ON: Record<string, string> = { contract_figures: 'contract_id' };
-
-/** Parents a trigger checks instead of a foreign key (a contract's, decisions 006 and 041). */
-const CHECKED_BY_TRIGGER: Record<string, string[]> = {
-  contract_installments: ['contracts'],
-  contract_events: ['contracts'],
-  late_fee_charges: ['contracts'],
-};
 
 /** One statement's worth of a table: its columns and its rows as JSON text. */
 interface Page {
@@ -57,8 +50,15 @@ export async function exportTables(source: Database, file: string, builtAt: Date
            array(SELECT quote_ident(a.attname) FROM pg_attribute a
                  WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
                  ORDER BY a.attnum) AS columns,
+           -- Parents named by a foreign key, or by the trigger that checks them instead (decision
+           -- 045: its arguments are triples of column, parent table, parent column).
            array(SELECT DISTINCT p.relname FROM pg_constraint f JOIN pg_class p ON p.oid = f.confrelid
-                 WHERE f.conrelid = c.oid AND f.contype = 'f' AND f.confrelid <> c.oid) AS parents
+                 WHERE f.conrelid = c.oid AND f.contype = 'f' AND f.confrelid <> c.oid
+                 UNION
+                 SELECT a.parent FROM pg_trigger t,
+                   unnest(string_to_array(encode(t.tgargs, 'escape'), '\\000')) WITH ORDINALITY AS a(parent, i)
+                 WHERE t.tgrelid = c.oid AND t.tgfoid = 'rows_need_their_parents'::regproc AND a.i % 3 = 2
+                   AND a.parent <> c.relname) AS parents
     FROM pg_class c
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'`);
   const header: Header = {
@@ -177,9 +177,7 @@ function parentsFirst<T extends { name: string; parents: string[] }>(tables: T[]
   const placed = new Set<string>();
   let rest = tables.map((table) => ({
     table,
-    parents: [...table.parents, ...(CHECKED_BY_TRIGGER[table.name] ?? [])].filter((parent) =>
-      names.has(parent),
-    ),
+    parents: table.parents.filter((parent) => names.has(parent)),
   }));
   while (rest.length) {
     const ready = rest.filter(({ parents }) => parents.every((parent) => placed.has(parent)));

@@ -13,6 +13,7 @@ import { lockOrganisation, organisation, saveLastClosedDate } from '../../organi
 import { withTransaction } from '../../transaction';
 import { refreshCases } from '../collections/refresh';
 import { refreshDelinquencyIn, takeFiguresLock } from '../contracts/delinquency';
+import { foldPaymentCounts } from '../payments/counts';
 import { runsOf } from './read';
 import { STEPS, type StepInput } from './steps';
 
@@ -134,6 +135,11 @@ async function closeOneDate(
       .where(and(eq(eodRuns.businessDate, date), sql`${eodRuns.status} <> 'completed'`));
     await saveLastClosedDate(tx, date);
   });
+  // Housekeeping, not a step: the payments' counts of the sessions since gathered in one row per
+  // pair. Nothing depends on it but the rows' number; a failure is logged and the next close folds.
+  await foldPaymentCounts(ctx.db).catch((error: unknown) =>
+    ctx.log.warn({ err: error }, 'folding the payments counts failed; the next close folds them'),
+  );
   return true;
 }
 

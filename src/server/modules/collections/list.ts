@@ -4,6 +4,7 @@ import { queryRows } from '../../../db/client';
 import {
   collectionCases,
   collectionPromises,
+  contractFigures,
   contracts,
   customers,
   servicePlans,
@@ -37,7 +38,7 @@ const withQueue = (where: SQL | undefined) => (where ? and(inQueue, where) : inQ
 export const queueList = defineList({
   name: 'collection_queue',
   endpoint: collectionEndpoints.queue,
-  shows: [collectionCases, contracts, customers, servicePlans, users],
+  shows: [collectionCases, contracts, contractFigures, customers, servicePlans, users],
   search: caseSearch,
   filters: {
     bucket: (bucket) => eq(collectionCases.bucket, bucket),
@@ -148,7 +149,7 @@ export const queueList = defineList({
 export const promiseList = defineList({
   name: 'collection_promises',
   endpoint: collectionEndpoints.promises,
-  shows: [collectionPromises, contracts, customers, users],
+  shows: [collectionPromises, contracts, contractFigures, customers, users],
   search: (q) => sql`${collectionPromises.contractId} = ANY(ARRAY(${contractNumberMatches(q)}))`,
   filters: {
     state: (state) => eq(collectionPromises.state, state),

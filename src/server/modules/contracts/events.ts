@@ -3,8 +3,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { contractEvents } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
+import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
-import { contractsChanged } from './list-cache';
 
 /**
  * A line on the contract's timeline; every change of a contract writes one, so lists are told
@@ -29,7 +29,7 @@ export async function addEvent(
 
 /**
  * `addEvent` as a part of a larger statement (a payment's writes, decision 022): the line as the
- * CTE `event`, written only when `when` holds, with the contracts lists' eviction after it.
+ * CTE `event`, written only when `when` holds, with the timeline's eviction after it.
  */
 export function eventWrites(
   ctx: TxContext,
@@ -51,7 +51,7 @@ export function eventWrites(
                (SELECT max(at) + interval '1 millisecond' FROM ${contractEvents} WHERE contract_id = ${contractId}))
     WHERE ${when}
     RETURNING at)`;
-  return { id, writes: { with: [event], after: [() => contractsChanged(ctx, ctx.tx)] } };
+  return { id, writes: { with: [event], after: [() => timelineChanged(ctx)] } };
 }
 
 /**
@@ -83,8 +83,8 @@ export async function addEventsFrom(ctx: TxContext, actor: Actor, source: SQL): 
 
 /**
  * `addEventsFrom` as a part of a larger statement (the close of business's late fees): the lines
- * as the CTE `name`, from a query that may read the statement's other CTEs, with the contracts
- * lists' eviction after it.
+ * as the CTE `name`, from a query that may read the statement's other CTEs, with the timeline's
+ * eviction after it.
  */
 export function eventsFromWrites(ctx: TxContext, actor: Actor, name: string, source: SQL): Writes {
   const insert = sql`${sql.identifier(name)} AS (
@@ -97,5 +97,13 @@ export function eventsFromWrites(ctx: TxContext, actor: Actor, name: string, sou
                 ORDER BY e.at DESC LIMIT 1))
     FROM (${source}) AS v(contract_id, type, message, data)
     RETURNING 1)`;
-  return { with: [insert], after: [() => contractsChanged(ctx, ctx.tx)] };
+  return { with: [insert], after: [() => timelineChanged(ctx)] };
+}
+
+/**
+ * A timeline line changes its own table only: no list shows it, so no list is evicted (the move
+ * or the payment it tells of evicts what it changed, `contractsChanged`).
+ */
+function timelineChanged(ctx: TxContext): Promise<void> {
+  return tablesChanged(ctx, ctx.tx, contractEvents);
 }

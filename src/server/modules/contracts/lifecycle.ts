@@ -8,6 +8,7 @@ import { conflict, notFound } from '../../errors';
 import type { Lifecycle } from '../../transitions';
 import { addEvent } from './events';
 import { figuresJoin, figuresUpdate, type NightlyFigures } from './figures';
+import { contractsChanged } from './list-cache';
 
 export type ContractRow = typeof contracts.$inferSelect;
 
@@ -69,5 +70,6 @@ export const contractLifecycle: Lifecycle<ContractStatus, ContractMove, Contract
       .where(eq(contracts.id, row.id));
     if (change.figures) await ctx.tx.execute(figuresUpdate(row.id, change.figures, ctx.clock.now()));
     await addEvent(ctx, row.id, actor, change.event.type, change.event.message, change.event.data);
+    await contractsChanged(ctx, ctx.tx);
   },
 };

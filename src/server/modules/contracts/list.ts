@@ -52,8 +52,12 @@ function withFigures(condition: SQL | undefined): SQL {
 export const contractList = defineList({
   name: 'contract',
   endpoint: contractEndpoints.list,
-  // A row shows its customer, device, model and plan, and a search matches customers and devices.
-  shows: [contracts, customers, devices, deviceModels, servicePlans],
+  // A row shows its figures, customer, device, model and plan; a search matches customers and
+  // devices. A total reads the figures only through its bucket or DPD filter: a payment, which
+  // moves figures alone, evicts every page but only those totals (decision 045).
+  shows: [contracts, contractFigures, customers, devices, deviceModels, servicePlans],
+  counts: [contracts, customers, devices],
+  filterReads: { bucket: [contractFigures], minDpd: [contractFigures] },
   search: searchMatches,
   filters: {
     status: (status) => eq(contracts.status, status),

@@ -24,7 +24,7 @@ import {
 import { addEvent } from './events';
 import { figuresJoin, figuresUpdate, type NightlyFigures, nightlyFrom } from './figures';
 import { type ContractRow, contractLifecycle } from './lifecycle';
-import { contractsChanged } from './list-cache';
+import { contractFiguresChanged } from './list-cache';
 import { LIVE_STATUSES, toPosition } from './portfolio';
 import { type DeviceEffect, deviceAfterRepayment } from './repayment-device';
 import { figuresOf } from './standing';
@@ -301,7 +301,7 @@ export function repaymentWrites(
     sql`figures_written AS (${figuresUpdate(row.id, plan.nightly, plan.at, when)})`,
   ];
   if (plan.changed.length) ctes.push(positionsUpdate(state, plan.changed, settledOn, when));
-  return { with: ctes, after: [() => contractsChanged(ctx, ctx.tx)] };
+  return { with: ctes, after: [() => contractFiguresChanged(ctx, ctx.tx)] };
 }
 
 /**
@@ -577,5 +577,5 @@ export function figuresSavesWrites(ctx: TxContext, saves: readonly FiguresSave[]
         FROM saved_values v WHERE c.id = v.id)`,
     );
   }
-  return { with: ctes, after: saves.length ? [() => contractsChanged(ctx, ctx.tx)] : [] };
+  return { with: ctes, after: saves.length ? [() => contractFiguresChanged(ctx, ctx.tx)] : [] };
 }

@@ -21,6 +21,7 @@ import type { ContractParts } from './detail';
 import { addEvent } from './events';
 import { CLEAR_FIGURES, figuresUpdate } from './figures';
 import { type ContractRow, contractLifecycle } from './lifecycle';
+import { contractsChanged } from './list-cache';
 import { assignDevice, customerOf, deviceOf, releaseDevice, reserveDevice } from './parties';
 import { type QuoteInput, quoteContract } from './quote';
 
@@ -117,6 +118,7 @@ export async function createDraft(ctx: TxContext, actor: Actor, input: QuoteInpu
       ),
     );
     await insertInstallments(tx, id, contract.scheduleVersion, schedule.rows);
+    await contractsChanged(ctx, tx);
     await reserveDevice(ctx, actor, quote.device.device.id, id, contract.number);
     const event = await addEvent(ctx, id, actor, created.type, created.message, {
       deposit: quote.deposit,

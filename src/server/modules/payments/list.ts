@@ -1,13 +1,28 @@
 import { eq, sql } from 'drizzle-orm';
+import { listFilterNames } from '../../../contracts/lists';
 import { type Payment, paymentEndpoints } from '../../../contracts/payments';
 import { payments } from '../../../db/schema';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition } from '../../lists';
+import { countedPayments, countPaymentRows } from './counts';
 import { selectPayments } from './read';
+
+/** Whether the kept counts answer a query: no search, and no filter but status and method. */
+function keptCountAnswers(query: Readonly<Record<string, unknown>>): boolean {
+  const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+  return (
+    !given(query.q) &&
+    listFilterNames(paymentEndpoints.list.query).every(
+      (name) => name === 'status' || name === 'method' || !given(query[name]),
+    )
+  );
+}
 
 /**
  * /api/payments: newest first. Not cached: payments are written many times a second and every
- * page must show the one just posted; the sorts are index scans (received_at, id).
+ * page must show the one just posted; the sorts are index scans (received_at, id). The total of
+ * the whole list, or of a status or method, is read from the kept counts (`countedPayments`);
+ * a search, a contract or dates count the matching rows.
  */
 export const paymentList = defineList({
   name: 'payment',
@@ -31,6 +46,10 @@ export const paymentList = defineList({
     receiptNumber: { columns: [payments.receiptNumber] },
   },
   tieBreak: payments.id,
+  count: (ctx, where, query) =>
+    keptCountAnswers(query)
+      ? countedPayments(ctx.db, { status: query.status as string, method: query.method as string })
+      : countPaymentRows(ctx.db, where),
   rows: ({ ctx, where, orderBy, limit, offset }) =>
     selectPayments(ctx.db, where, sql.join(orderBy, sql`, `), limit, offset),
   csv: csvOf<Payment>({ filename: 'payments.csv', noun: 'payments' }, [
