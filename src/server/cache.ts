@@ -7,19 +7,27 @@ import type { InvalidationBus } from './invalidation';
  * and exact eviction through the invalidation bus: `ctx.bus.publish(executor, namespace, key)`
  * (key '*' clears the namespace) in the transaction that changes the data.
  */
+/** What a value depends on besides its key: tags known before the load, or read off the value. */
+export type Tags<V> = readonly string[] | ((value: V) => readonly string[]);
+
 export class InstanceCache<V> {
   private readonly entries = new Map<string, { value: V; at: number; tags: readonly string[] }>();
   /** The keys of the entries kept with each tag, so a tag's eviction finds them without a scan. */
   private readonly tagged = new Map<string, Set<string>>();
-  /** Loads under way, each with the stamp (generations) it started under. */
-  private readonly loading = new Map<string, { value: Promise<V>; stamp: string }>();
+  /** Loads under way, each with the generation and the tag evictions it started after. */
+  private readonly loading = new Map<string, { value: Promise<V>; generation: number; evictions: number }>();
   /**
-   * Raised by every eviction. A load that started before one may hold what was evicted (it read
-   * before the commit): its value goes to its own callers but is not kept, and no later reader
-   * joins it. A tag's eviction raises that tag's generation only, so it spares loads without it.
+   * Raised by every eviction of a key or of everything. A load that started before one may hold
+   * what was evicted (it read before the commit): its value goes to its own callers but is not
+   * kept, and no later reader joins it.
    */
   private generation = 0;
-  private readonly tagGenerations = new Map<string, number>();
+  /**
+   * Tag evictions so far, and the count at each tag's last one: a load is kept unless one of its
+   * tags (known only once it has loaded, for a page the rows it shows) was evicted after it began.
+   */
+  private evictions = 0;
+  private readonly lastEvicted = new Map<string, number>();
 
   constructor(
     private readonly ttlMs: number,
@@ -31,21 +39,27 @@ export class InstanceCache<V> {
    * flow of writes every reader misses, and eight readers of one page would read it eight times).
    * `tags`: what else the value depends on, each evicted on its own (`evictTagged`).
    */
-  async get(key: string, load: () => Promise<V>, tags: readonly string[] = []): Promise<V> {
+  async get(key: string, load: () => Promise<V>, tags: Tags<V> = []): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
-    const stamp = this.stampOf(tags);
     const flight = this.loading.get(key);
-    if (flight && flight.stamp === stamp) return flight.value;
+    if (flight && flight.generation === this.generation && flight.evictions === this.evictions)
+      return flight.value;
+    const generation = this.generation;
+    const evictions = this.evictions;
     const value = load();
-    this.loading.set(key, { value, stamp });
+    this.loading.set(key, { value, generation, evictions });
     try {
       const loaded = await value;
-      if (stamp === this.stampOf(tags)) this.keep(key, { value: loaded, at: now, tags });
+      const kept = typeof tags === 'function' ? tags(loaded) : tags;
+      const current =
+        generation === this.generation && kept.every((tag) => (this.lastEvicted.get(tag) ?? 0) <= evictions);
+      if (current) this.keep(key, { value: loaded, at: now, tags: kept });
       return loaded;
     } finally {
       if (this.loading.get(key)?.value === value) this.loading.delete(key);
+      this.forgetOldEvictions();
     }
   }
 
@@ -57,9 +71,10 @@ export class InstanceCache<V> {
     } else this.entries.delete(key);
   }
 
-  /** Evicts the entries kept with `tag`, and keeps no load under way that depends on it. */
+  /** Evicts the entries kept with `tag`, and keeps no load under way that turns out to depend on it. */
   evictTagged(tag: string): void {
-    this.tagGenerations.set(tag, (this.tagGenerations.get(tag) ?? 0) + 1);
+    this.evictions += 1;
+    this.lastEvicted.set(tag, this.evictions);
     for (const key of this.tagged.get(tag) ?? []) this.entries.delete(key);
     this.tagged.delete(tag);
   }
@@ -80,10 +95,12 @@ export class InstanceCache<V> {
     }
   }
 
-  private stampOf(tags: readonly string[]): string {
-    return tags.length
-      ? `${this.generation}:${tags.map((tag) => this.tagGenerations.get(tag) ?? 0).join(',')}`
-      : `${this.generation}`;
+  /** Tag evictions older than every load under way can no longer refuse a value: forgotten. */
+  private forgetOldEvictions(): void {
+    if (this.lastEvicted.size < 10_000) return;
+    let oldest = this.evictions;
+    for (const flight of this.loading.values()) oldest = Math.min(oldest, flight.evictions);
+    for (const [tag, at] of this.lastEvicted) if (at <= oldest) this.lastEvicted.delete(tag);
   }
 }
 
@@ -104,6 +121,13 @@ export interface CacheOptions {
    * evicts the values got with its name among their tags (`tagOf`), and spares the others.
    */
   taggingTables?: readonly Table[];
+  /**
+   * Tables whose rows the values show a few of (a list page): a write to one row, published with
+   * its key (`rowsChanged`), evicts only the values tagged with that row (`rowTagOf`) and those
+   * tagged with the table itself (a page whose order or filter reads it); a write published for
+   * the whole table clears the cache.
+   */
+  rowTables?: readonly Table[];
 }
 
 /**
@@ -113,8 +137,11 @@ export interface CacheOptions {
  */
 const tableNamespace = (table: Table) => `table.${getTableName(table)}`;
 
-/** The tag of a value that depends on `table` (one of its cache's `taggingTables`). */
+/** The tag of a value that depends on `table` as a whole (its cache's `taggingTables` or `rowTables`). */
 export const tagOf = tableNamespace;
+
+/** The tag of a value that shows the row `key` of `table` (one of its cache's `rowTables`). */
+export const rowTagOf = (table: Table, key: string) => `${tableNamespace(table)}:${key}`;
 
 /**
  * Call in the transaction of a write: evicts here now and on every instance at commit. Inside
@@ -122,6 +149,19 @@ export const tagOf = tableNamespace;
  */
 export async function tablesChanged(ctx: AppServices, executor: Executor, ...tables: Table[]): Promise<void> {
   for (const table of tables) await ctx.bus.publish(executor, tableNamespace(table), '*');
+}
+
+/**
+ * `tablesChanged` for some rows of one table, named by their keys: caches that show a few rows of
+ * it (`rowTables`) evict only what shows those rows; others treat it as a write to the table.
+ */
+export async function rowsChanged(
+  ctx: AppServices,
+  executor: Executor,
+  table: Table,
+  keys: readonly string[],
+): Promise<void> {
+  for (const key of new Set(keys)) await ctx.bus.publish(executor, tableNamespace(table), key);
 }
 
 /** The app instance's cache for a namespace, created (and subscribed to the bus) on first use. */
@@ -143,6 +183,12 @@ export function instanceCache<V>(
     for (const table of options.tables ?? []) ctx.bus.on(tableNamespace(table), () => created.evict('*'));
     for (const table of options.taggingTables ?? [])
       ctx.bus.on(tableNamespace(table), () => created.evictTagged(tableNamespace(table)));
+    for (const table of options.rowTables ?? [])
+      ctx.bus.on(tableNamespace(table), (key) => {
+        if (key === '*') return created.evict('*');
+        created.evictTagged(tableNamespace(table));
+        created.evictTagged(rowTagOf(table, key));
+      });
     caches.set(namespace, created);
     cache = created;
   }

@@ -9,7 +9,7 @@ import {
 } from '../contracts/lists';
 import type { RoleHolder } from '../contracts/roles';
 import { queryRows } from '../db/client';
-import { type InstanceCache, instanceCache, tagOf } from './cache';
+import { type InstanceCache, instanceCache, rowTagOf, tagOf } from './cache';
 import type { AppContext } from './context';
 import { unprocessable } from './errors';
 import { CSV_EXPORT_LIMIT, type CsvColumn, offsetOf, toCsv } from './lists';
@@ -52,6 +52,12 @@ export interface ListDefinition<S extends ListQuerySchema, Item> extends ListSou
    * too, a total without it is not (a payment moves a contract's figures, not the list's count).
    */
   filterReads?: { [K in FilterName<S>]?: readonly Table[] };
+  /**
+   * The table (of `shows`) of which each row shows one row, and that row's key: a write to some
+   * of its rows (`rowsChanged`) evicts only the pages showing them, and those whose sort
+   * (`Sort.reads`) or filters (`filterReads`) read the table.
+   */
+  rowsOf?: { table: Table; key: (item: Item) => string };
 }
 
 /** Where a list's rows come from and how they are cached, whatever its items. */
@@ -66,6 +72,7 @@ export interface ListSource {
    */
   counts?: readonly Table[];
   filterReads?: Readonly<Record<string, readonly Table[] | undefined>>;
+  rowsOf?: { table: Table };
   /** The number of matches (`query`: the parsed query); the default counts the rows of `shows[0]`. */
   count?: (
     ctx: AppContext,
@@ -91,6 +98,8 @@ export interface Sort {
   nullsLast?: boolean;
   /** The columns alone order every row (a unique number): no tie-break is needed. */
   unique?: boolean;
+  /** Tables the order reads that a page's rows show only a few rows of (`rowsOf`). */
+  reads?: readonly Table[];
 }
 
 export interface RowsRequest {
@@ -230,15 +239,44 @@ function totalTagsOf<S extends ListQuerySchema, Item>(
 }
 
 /** The pages cache of a list, when it keeps pages (decision 005). */
-export function pagesCache(ctx: AppContext, definition: ListSource): InstanceCache<Buffer> | undefined {
+export function pagesCache(ctx: AppContext, definition: ListSource): InstanceCache<CachedPage> | undefined {
   const pages = definition.cache?.pages;
+  const rows = definition.rowsOf?.table;
   return pages
-    ? instanceCache<Buffer>(ctx, `${definition.name}_pages`, pages.ttlMs, {
+    ? instanceCache<CachedPage>(ctx, `${definition.name}_pages`, pages.ttlMs, {
         maxEntries: pages.maxEntries,
-        tables: definition.shows,
+        tables: definition.shows.filter((table) => table !== rows),
+        rowTables: rows ? [rows] : [],
       })
     : undefined;
 }
+
+/** A page as sent, with the tags it was kept with (the rows of `rowsOf` it shows). */
+interface CachedPage {
+  bytes: Buffer;
+  tags: readonly string[];
+}
+
+/**
+ * The tags of a page: each row of `rowsOf` it shows, and the table itself when the page's order
+ * or one of its filters reads it (then a write to any of its rows may move the page).
+ */
+function pageTagsOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+  items: readonly Item[],
+): string[] {
+  const rows = definition.rowsOf;
+  if (!rows) return [];
+  const sort = (definition.sorts as Record<string, Sort>)[query.sort];
+  const filtered = Object.entries((definition.filterReads ?? {}) as ListSource['filterReads'] & object).some(
+    ([name, tables]) => given(query[name as keyof Query<S>]) && (tables ?? []).includes(rows.table),
+  );
+  const tags = items.map((item) => rowTagOf(rows.table, rows.key(item)));
+  return sort?.reads?.includes(rows.table) || filtered ? [...tags, tagOf(rows.table)] : tags;
+}
+
+const given = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 async function countOf(
   ctx: AppContext,
@@ -294,12 +332,16 @@ export async function listPageJson<S extends ListQuerySchema, Item>(
   query: Query<S>,
   viewer: Viewer,
 ): Promise<Buffer> {
-  const make = async () =>
-    Buffer.from(
-      JSON.stringify(definition.endpoint.response.parse(await listPage(ctx, definition, query, viewer))),
-    );
+  const make = async (): Promise<CachedPage> => {
+    const page = await listPage(ctx, definition, query, viewer);
+    const bytes = Buffer.from(JSON.stringify(definition.endpoint.response.parse(page)));
+    return { bytes, tags: pageTagsOf(definition, query, page.items) };
+  };
   const pages = pagesCache(ctx, definition);
-  return pages ? pages.get(pageKeyOf(definition, query, await envOf(ctx), viewer), make) : make();
+  const cached = pages
+    ? await pages.get(pageKeyOf(definition, query, await envOf(ctx), viewer), make, (page) => page.tags)
+    : await make();
+  return cached.bytes;
 }
 
 /** Every matching row in the list's order as CSV, or 422 EXPORT_TOO_LARGE past the export limit. */

@@ -2,7 +2,8 @@ import { getTableName } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { listFilterNames, listSortNames } from '../../src/contracts/lists';
-import { tablesChanged } from '../../src/server/cache';
+import { contractFigures } from '../../src/db/schema';
+import { rowsChanged, rowTagOf, tablesChanged, tagOf } from '../../src/server/cache';
 import { AppError } from '../../src/server/errors';
 import {
   type ListDefinition,
@@ -143,25 +144,74 @@ describe.each(DATABASE_KINDS)('list definitions on %s', (kind) => {
     expect((refused as AppError).code).toBe('EXPORT_TOO_LARGE');
   });
 
+  /**
+   * Waits until this instance has heard every eviction published so far (notifications arrive in
+   * order, so a marker heard means all before it were): none sent earlier arrives afterwards.
+   */
+  let markers = 0;
+  async function settled(): Promise<void> {
+    const { bus, db } = t.app.ctx;
+    markers += 1;
+    const marker = String(markers);
+    let heard = 0;
+    bus.on(`test-settled-${marker}`, () => {
+      heard += 1;
+    });
+    await bus.flushed();
+    await bus.publish(db, `test-settled-${marker}`, '*');
+    // Once at once, once more as notified.
+    await expect.poll(() => heard, { timeout: 5000 }).toBe(2);
+  }
+
   it.each(LISTS.filter((list) => list.cache).map((list) => [list.name, list] as const))(
-    '%s: a write to any table it shows evicts its pages and totals',
+    '%s: a write to any table it shows evicts its pages, and to any table a total reads its totals',
     async (_name, list) => {
       const { ctx } = t.app;
+      const filtered = Object.values(list.filterReads ?? {}).flatMap((tables) => tables ?? []);
       for (const table of list.shows) {
+        await settled();
         const pages = pagesCache(ctx, list);
         const totals = totalsCache(ctx, list);
-        await pages?.get('key', async () => Buffer.from('old'));
-        await totals?.get('key', async () => 1);
+        const tags = filtered.includes(table) ? [tagOf(table)] : [];
+        const key = `key-${getTableName(table)}`;
+        await pages?.get(key, async () => ({ bytes: Buffer.from('old'), tags: [] }));
+        await totals?.get(key, async () => 1, tags);
         await tablesChanged(ctx, ctx.db, table);
         const reload = vi.fn(async () => 2);
-        await totals?.get('key', reload);
-        const reloadPage = vi.fn(async () => Buffer.from('new'));
-        await pages?.get('key', reloadPage);
-        expect(reload, getTableName(table)).toHaveBeenCalledOnce();
+        await totals?.get(key, reload, tags);
+        const reloadPage = vi.fn(async () => ({ bytes: Buffer.from('new'), tags: [] }));
+        await pages?.get(key, reloadPage);
         if (pages) expect(reloadPage, getTableName(table)).toHaveBeenCalledOnce();
+        // A total is read again only if it reads the table: every total, or one whose filter does.
+        const read = (list.counts ?? list.shows).includes(table) || tags.length > 0;
+        expect(reload, getTableName(table)).toHaveBeenCalledTimes(read ? 1 : 0);
       }
     },
   );
+
+  it('evicts only the contracts pages that show a contract whose figures moved, and those sorted or filtered by figures', async () => {
+    const { ctx } = t.app;
+    const pages = pagesCache(ctx, contractList);
+    if (!pages) throw new Error('the contracts list keeps pages');
+    await settled();
+    const page = (name: string) => ({ bytes: Buffer.from(name), tags: [] as string[] });
+    const showing = (id: string) => () => [rowTagOf(contractFigures, id)];
+    await pages.get('shows-x', async () => page('x'), showing('x'));
+    await pages.get('shows-y', async () => page('y'), showing('y'));
+    await pages.get(
+      'by-dpd',
+      async () => page('dpd'),
+      () => [rowTagOf(contractFigures, 'y'), tagOf(contractFigures)],
+    );
+    await rowsChanged(ctx, ctx.db, contractFigures, ['x']);
+    const again = async (key: string) =>
+      (await pages.get(key, async () => page('reloaded'))).bytes.toString();
+    expect([await again('shows-x'), await again('shows-y'), await again('by-dpd')]).toEqual([
+      'reloaded',
+      'y',
+      'reloaded',
+    ]);
+  });
 
   it('shows a renamed model on the unit list at once, though its pages are cached', async () => {
     const device = await deviceInStock(manager);

@@ -1,5 +1,5 @@
 import { contractFigures, contracts } from '../../../db/schema';
-import { tablesChanged } from '../../cache';
+import { rowsChanged, tablesChanged } from '../../cache';
 import type { AppServices, Executor } from '../../context';
 
 /**
@@ -11,12 +11,22 @@ export function contractsChanged(ctx: AppServices, executor: Executor): Promise<
   return tablesChanged(ctx, executor, contracts, contractFigures);
 }
 
+/** Beyond this many contracts at once (an import's chunk) the figures are published as a whole. */
+const ROWS_NAMED = 100;
+
 /**
- * Call in the transaction of a change to a contract's figures alone (a payment that moves no
- * status): its balances on the contract row (paid-through, outstanding principal, total paid,
- * credit) and its figures row. `contract_figures` stands for both (decision 045): caches that
- * show any of them list it, and a list's totals stay unless a filter reads the figures.
+ * Call in the transaction of a change to these contracts' figures alone (a payment that moves no
+ * status): their balances on the contract row (paid-through, outstanding principal, total paid,
+ * credit) and their figures rows. `contract_figures` stands for both (decision 045): caches that
+ * show any of them list it; the contracts list's pages that show none of these contracts, and
+ * are not sorted or filtered by figures, stay, and so do its totals unless a filter reads figures.
  */
-export function contractFiguresChanged(ctx: AppServices, executor: Executor): Promise<void> {
-  return tablesChanged(ctx, executor, contractFigures);
+export function contractFiguresChanged(
+  ctx: AppServices,
+  executor: Executor,
+  contractIds: readonly string[],
+): Promise<void> {
+  return contractIds.length > ROWS_NAMED
+    ? tablesChanged(ctx, executor, contractFigures)
+    : rowsChanged(ctx, executor, contractFigures, contractIds);
 }

@@ -58,6 +58,9 @@ export const contractList = defineList({
   shows: [contracts, contractFigures, customers, devices, deviceModels, servicePlans],
   counts: [contracts, customers, devices],
   filterReads: { bucket: [contractFigures], minDpd: [contractFigures] },
+  // A page shows a few contracts' figures: a payment evicts the pages that show its contract, and
+  // those sorted or filtered by figures (where it may move a contract onto or off the page).
+  rowsOf: { table: contractFigures, key: (row) => row.id },
   search: searchMatches,
   filters: {
     status: (status) => eq(contracts.status, status),
@@ -73,8 +76,8 @@ export const contractList = defineList({
     createdAt: { columns: [contracts.createdAt] },
     number: { columns: [contracts.number], unique: true },
     // On contract_figures, joined by the pages (its indexes end with the contract, the tie-break).
-    dpd: { columns: [contractFigures.dpd] },
-    outstanding: { columns: [contractFigures.outstandingTotal] },
+    dpd: { columns: [contractFigures.dpd], reads: [contractFigures] },
+    outstanding: { columns: [contractFigures.outstandingTotal], reads: [contractFigures] },
     // Contracts not yet activated come last whichever way activation dates are sorted.
     activatedAt: { columns: [contracts.activatedAt], nullsLast: true },
   },

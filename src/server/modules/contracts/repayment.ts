@@ -301,7 +301,7 @@ export function repaymentWrites(
     sql`figures_written AS (${figuresUpdate(row.id, plan.nightly, plan.at, when)})`,
   ];
   if (plan.changed.length) ctes.push(positionsUpdate(state, plan.changed, settledOn, when));
-  return { with: ctes, after: [() => contractFiguresChanged(ctx, ctx.tx)] };
+  return { with: ctes, after: [() => contractFiguresChanged(ctx, ctx.tx, [row.id])] };
 }
 
 /**
@@ -577,5 +577,6 @@ export function figuresSavesWrites(ctx: TxContext, saves: readonly FiguresSave[]
         FROM saved_values v WHERE c.id = v.id)`,
     );
   }
-  return { with: ctes, after: saves.length ? [() => contractFiguresChanged(ctx, ctx.tx)] : [] };
+  const ids = saves.map((save) => save.state.row.id);
+  return { with: ctes, after: saves.length ? [() => contractFiguresChanged(ctx, ctx.tx, ids)] : [] };
 }
