@@ -57,7 +57,7 @@ export async function exportTables(source: Database, file: string, builtAt: Date
                  UNION
                  SELECT a.parent FROM pg_trigger t,
                    unnest(string_to_array(encode(t.tgargs, 'escape'), '\\000')) WITH ORDINALITY AS a(parent, i)
-                 WHERE t.tgrelid = c.oid AND t.tgfoid = 'rows_need_their_parents'::regproc AND a.i % 3 = 2
+                 WHERE t.tgrelid = c.oid AND t.tgname = c.relname || '_parents_on_insert' AND a.i % 3 = 2
                    AND a.parent <> c.relname) AS parents
     FROM pg_class c
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'`);

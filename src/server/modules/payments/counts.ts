@@ -22,6 +22,7 @@ export async function countedPayments(executor: Executor, filter: CountedFilter)
     executor,
     sql`SELECT sum(${paymentCounts.n})::text AS n FROM ${paymentCounts}
         ${conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``}`,
+    { prepared: true },
   );
   return Number(row?.n ?? 0);
 }
