@@ -4,7 +4,6 @@ import { queryRows } from '../../../db/client';
 import {
   collectionCases,
   collectionPromises,
-  contractFigures,
   contracts,
   customers,
   servicePlans,
@@ -38,7 +37,7 @@ const withQueue = (where: SQL | undefined) => (where ? and(inQueue, where) : inQ
 export const queueList = defineList({
   name: 'collection_queue',
   endpoint: collectionEndpoints.queue,
-  shows: [collectionCases, contracts, contractFigures, customers, servicePlans, users],
+  shows: [collectionCases, contracts, customers, servicePlans, users],
   search: caseSearch,
   filters: {
     bucket: (bucket) => eq(collectionCases.bucket, bucket),
@@ -149,7 +148,7 @@ export const queueList = defineList({
 export const promiseList = defineList({
   name: 'collection_promises',
   endpoint: collectionEndpoints.promises,
-  shows: [collectionPromises, contracts, contractFigures, customers, users],
+  shows: [collectionPromises, contracts, customers, users],
   search: (q) => sql`${collectionPromises.contractId} = ANY(ARRAY(${contractNumberMatches(q)}))`,
   filters: {
     state: (state) => eq(collectionPromises.state, state),
