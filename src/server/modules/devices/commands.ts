@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
 import { deviceCommands, devices } from '../../../db/schema';
@@ -129,10 +129,13 @@ export async function controlledUnits(
   deviceIds: readonly string[],
 ): Promise<Set<string>> {
   if (!deviceIds.length) return new Set();
-  const rows = await executor
-    .select({ id: devices.id })
-    .from(devices)
-    .where(and(inArray(devices.id, [...new Set(deviceIds)]), ne(devices.controlKind, 'none')));
+  // Probed by key from the array: as `id IN (...)` an import's 2,000 ids were planned as a scan of
+  // every unit testing each against the list (300 ms a chunk on 100,000 units, auto_explain).
+  const rows = await queryRows<{ id: string }>(
+    executor,
+    sql`SELECT d.id FROM unnest(${sql.param([...new Set(deviceIds)])}::text[]) AS v(id)
+        JOIN ${devices} d ON d.id = v.id WHERE d.control_kind <> 'none'`,
+  );
   return new Set(rows.map((row) => row.id));
 }
 
