@@ -168,7 +168,7 @@ export function whereOf<S extends ListQuerySchema, Item>(
   if (search) conditions.push(search);
   for (const name of Object.keys(definition.filters) as FilterName<S>[]) {
     const value = query[name];
-    if (value === undefined || value === null || value === '') continue;
+    if (!given(value)) continue;
     const condition = definition.filters[name](value as never, env, query);
     if (condition) conditions.push(...(Array.isArray(condition) ? condition : [condition as SQL]));
   }
@@ -224,18 +224,30 @@ export function totalsCache(ctx: AppContext, definition: ListSource) {
     : undefined;
 }
 
+/** Whether a query gives a value for a parameter (an empty one is not a filter). */
+export const given = (value: unknown) => value !== undefined && value !== null && value !== '';
+
+/** The tables the query's given filters read beyond those every total reads (`filterReads`). */
+function filterTablesOf<S extends ListQuerySchema, Item>(
+  definition: ListDefinition<S, Item>,
+  query: Query<S>,
+): Table[] {
+  const reads = (definition.filterReads ?? {}) as NonNullable<ListSource['filterReads']>;
+  return [
+    ...new Set(
+      Object.entries(reads).flatMap(([name, tables]) =>
+        given(query[name as keyof Query<S>]) ? (tables ?? []) : [],
+      ),
+    ),
+  ];
+}
+
 /** The tags of a total: the tables its filters read beyond those every total reads. */
 function totalTagsOf<S extends ListQuerySchema, Item>(
   definition: ListDefinition<S, Item>,
   query: Query<S>,
 ): string[] {
-  const reads = definition.filterReads as ListSource['filterReads'];
-  if (!reads) return [];
-  const tables = Object.entries(reads).flatMap(([name, tables]) => {
-    const value = query[name as keyof Query<S>];
-    return value === undefined || value === null || value === '' ? [] : (tables ?? []);
-  });
-  return [...new Set(tables.map(tagOf))];
+  return filterTablesOf(definition, query).map(tagOf);
 }
 
 /** The pages cache of a list, when it keeps pages (decision 005). */
@@ -269,14 +281,10 @@ function pageTagsOf<S extends ListQuerySchema, Item>(
   const rows = definition.rowsOf;
   if (!rows) return [];
   const sort = (definition.sorts as Record<string, Sort>)[query.sort];
-  const filtered = Object.entries((definition.filterReads ?? {}) as ListSource['filterReads'] & object).some(
-    ([name, tables]) => given(query[name as keyof Query<S>]) && (tables ?? []).includes(rows.table),
-  );
+  const filtered = filterTablesOf(definition, query).includes(rows.table);
   const tags = items.map((item) => rowTagOf(rows.table, rows.key(item)));
   return sort?.reads?.includes(rows.table) || filtered ? [...tags, tagOf(rows.table)] : tags;
 }
-
-const given = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 async function countOf(
   ctx: AppContext,

@@ -2,14 +2,13 @@ import { eq, sql } from 'drizzle-orm';
 import { listFilterNames } from '../../../contracts/lists';
 import { type Payment, paymentEndpoints } from '../../../contracts/payments';
 import { payments } from '../../../db/schema';
-import { csvOf, defineList } from '../../list-definition';
+import { csvOf, defineList, given } from '../../list-definition';
 import { searchCondition } from '../../lists';
 import { countedPayments, countPaymentRows } from './counts';
 import { selectPayments } from './read';
 
 /** Whether the kept counts answer a query: no search, and no filter but status and method. */
 function keptCountAnswers(query: Readonly<Record<string, unknown>>): boolean {
-  const given = (value: unknown) => value !== undefined && value !== null && value !== '';
   return (
     !given(query.q) &&
     listFilterNames(paymentEndpoints.list.query).every(
