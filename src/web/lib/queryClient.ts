@@ -182,6 +182,20 @@ export const queryClient = new QueryClient({
   },
 });
 
+/**
+ * Puts a mutation's answer in the place of a query's data. A read of that query already under way
+ * (its first load, or a poll) began before the mutation wrote, so it is cancelled: landing after
+ * the answer, it would put back what was there before (a chat without its reply).
+ */
+export async function replaceQueryData<T>(
+  client: QueryClient,
+  queryKey: readonly unknown[],
+  data: T,
+): Promise<void> {
+  await client.cancelQueries({ queryKey });
+  client.setQueryData(queryKey, data);
+}
+
 /** The API error, or null for anything else (a network failure, a bug). */
 export function apiError(error: unknown): ApiError | null {
   return error instanceof ApiError ? error : null;

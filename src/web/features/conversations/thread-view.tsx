@@ -20,7 +20,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
-import { errorMessage } from '@/web/lib/queryClient';
+import { errorMessage, replaceQueryData } from '@/web/lib/queryClient';
 import { cn } from '@/web/lib/utils';
 import { TaskItem } from '../tasks/task-list';
 import { conversationChanged } from './keys';
@@ -63,8 +63,8 @@ export function ThreadView({ id }: { id: string }) {
   });
   const act = useMutation({
     mutationFn: (action: () => Promise<ConversationDetail>) => action(),
-    onSuccess: (detail) => {
-      client.setQueryData(queryKeys.conversations.thread(id), detail);
+    onSuccess: async (detail) => {
+      await replaceQueryData(client, queryKeys.conversations.thread(id), detail);
       void conversationChanged(client);
     },
     onError: (failure) =>

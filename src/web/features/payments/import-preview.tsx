@@ -29,7 +29,7 @@ import { formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
-import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
+import { errorMessage, fieldErrors, replaceQueryData } from '@/web/lib/queryClient';
 import { METHOD_LABELS } from './format';
 import {
   CONTRACT_KEY_LABELS,
@@ -199,8 +199,8 @@ function Count({
 function ImportActions({ imp, refused }: { imp: PaymentImport; refused: number }) {
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState<'confirm' | 'discard' | null>(null);
-  const done = (next: PaymentImport) => {
-    queryClient.setQueryData(queryKeys.paymentImports.detail(imp.id), next);
+  const done = async (next: PaymentImport) => {
+    await replaceQueryData(queryClient, queryKeys.paymentImports.detail(imp.id), next);
     void invalidate(queryClient, 'paymentImportChanged');
     if (next.status === 'posted') void invalidate(queryClient, 'paymentsChanged');
     setAsking(null);

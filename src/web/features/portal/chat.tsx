@@ -5,7 +5,7 @@ import { Button } from '@/web/components/ui/button';
 import { Input } from '@/web/components/ui/input';
 import { api } from '@/web/lib/api';
 import { queryKeys } from '@/web/lib/query-keys';
-import { errorMessage } from '@/web/lib/queryClient';
+import { errorMessage, replaceQueryData } from '@/web/lib/queryClient';
 
 const WHO: Record<ChatLine['from'], string> = { you: 'You', assistant: 'Assistant', team: 'Our team' };
 
@@ -37,7 +37,7 @@ export default function PortalChat() {
     setError(null);
     try {
       const answer = await api(portalEndpoints.chat, { body: { text } });
-      queryClient.setQueryData(queryKeys.portal.chat(), answer.lines);
+      await replaceQueryData(queryClient, queryKeys.portal.chat(), answer.lines);
       setText('');
     } catch (cause) {
       setError(errorMessage(cause));
