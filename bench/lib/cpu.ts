@@ -3,21 +3,27 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** CPU seconds used so far: by the server process, by every PostgreSQL process, and by this one. */
 export interface CpuSample {
   server: number;
+  /** Of `server`, the seconds in the kernel (system calls: socket reads and writes). */
+  serverSystem: number;
   postgres: number;
   client: number;
 }
 
 const TICKS = 100; // USER_HZ on Linux
 
-/** utime + stime of a process, in seconds (0 when it is gone). */
-function processSeconds(pid: string): { comm: string; seconds: number } | null {
+/** utime + stime of a process, and stime alone, in seconds (null when it is gone). */
+function processSeconds(pid: string): { comm: string; seconds: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(stat.indexOf('(') + 1, close);
     const fields = stat.slice(close + 2).split(' ');
     // After the command: state is field 3, utime 14 and stime 15 (1-based, of the whole line).
-    return { comm, seconds: (Number(fields[11]) + Number(fields[12])) / TICKS };
+    return {
+      comm,
+      seconds: (Number(fields[11]) + Number(fields[12])) / TICKS,
+      system: Number(fields[12]) / TICKS,
+    };
   } catch {
     return null;
   }
@@ -37,8 +43,10 @@ export function cpuSample(serverPid: number): CpuSample {
     if (process?.comm === 'postgres') postgres += process.seconds;
   }
   const usage = process.cpuUsage();
+  const server = processSeconds(String(serverPid));
   return {
-    server: processSeconds(String(serverPid))?.seconds ?? 0,
+    server: server?.seconds ?? 0,
+    serverSystem: server?.system ?? 0,
     postgres,
     client: (usage.user + usage.system) / 1e6,
   };
@@ -48,5 +56,5 @@ export function cpuSample(serverPid: number): CpuSample {
 export function cpuPerRequest(before: CpuSample, after: CpuSample, requests: number): string {
   const ms = (key: keyof CpuSample) =>
     ((1000 * (after[key] - before[key])) / Math.max(1, requests)).toFixed(2);
-  return `CPU per payment: server ${ms('server')} ms, PostgreSQL ${ms('postgres')} ms, load generator ${ms('client')} ms`;
+  return `CPU per payment: server ${ms('server')} ms (in the kernel ${ms('serverSystem')} ms), PostgreSQL ${ms('postgres')} ms, load generator ${ms('client')} ms`;
 }
