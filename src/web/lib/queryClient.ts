@@ -192,7 +192,8 @@ export async function replaceQueryData<T>(
   queryKey: readonly unknown[],
   data: T,
 ): Promise<void> {
-  await client.cancelQueries({ queryKey });
+  // Exactly this query: a prefix would also cancel (and roll back) reads of queries under it.
+  await client.cancelQueries({ queryKey, exact: true });
   client.setQueryData(queryKey, data);
 }
 
