@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import DemoBooksLastSequencer from './tests/support/sequencer';
 
 const alias = { '@': path.resolve('src') };
 
@@ -17,6 +18,8 @@ export default defineConfig({
     // integration file waits on its database as much as it computes, so the integration suite
     // takes 4.9 min instead of 7.8 on this machine.
     maxWorkers: 2,
+    // The files that load a demo book last in their group: `npm test` builds the books meanwhile.
+    sequence: { sequencer: DemoBooksLastSequencer },
     projects: [
       {
         resolve: { alias },

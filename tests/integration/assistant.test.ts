@@ -7,6 +7,7 @@ import { portfolioBatches } from '../../src/server/modules/contracts/portfolio';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { startDemoBookApp } from '../support/demo-book';
+import { ASSISTANT_BOOK } from '../support/demo-books';
 import { insertActiveContract } from '../support/fixtures';
 
 const QUICK_QUERIES = [
@@ -226,7 +227,7 @@ describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => 
   let viewer: TestClient;
   beforeAll(async () => {
     // A 30-contract demo book, its year lived once into a template and loaded on each database.
-    t = await startDemoBookApp(kind, { customers: 30, devices: 40, contracts: 30 });
+    t = await startDemoBookApp(kind, ASSISTANT_BOOK);
     viewer = await t.signedIn('viewer');
   }, 600_000);
   afterAll(() => t.close());
