@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -202,6 +202,16 @@ export async function queryRows<T>(
   if (options.prepared) return queryNamed<T>(executor, query);
   const result = (await executor.execute(query)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/**
+ * For the rest of the caller's transaction, prepared statements keep one generic plan
+ * (decision 044). For statements that take their values as arrays and touch only the rows they
+ * name (a batch of payments, an import's chunk): PostgreSQL otherwise re-plans them for each
+ * array, and with thousands of values may hash-join whole tables to update a few rows of them.
+ */
+export async function planGenerically(tx: Pick<Db, 'execute'>): Promise<void> {
+  await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
 }
 
 /** The name of a statement's text: the same text has the same name on every connection. */

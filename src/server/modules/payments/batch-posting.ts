@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client';
+import { planGenerically, queryRows } from '../../../db/client';
 import { payments } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import { formatMoney } from '../../../domain';
@@ -60,7 +60,7 @@ export async function postBatch(
   const answers: Array<Posted | null> = requests.map(() => null);
   // Every statement below is prepared, its values in arrays: its one plan fits any batch. Left to
   // choose, PostgreSQL plans most of them afresh for each batch (a fifth of a batch's time).
-  await ctx.tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+  await planGenerically(ctx.tx);
   const { states } = await openManyForRepayment(
     ctx,
     requests.map((asked) => asked.input.contractId),

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client';
+import { planGenerically, queryRows } from '../../../db/client';
 import { paymentImportRows, paymentImports } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
@@ -93,10 +93,9 @@ const inPart = (part: number) =>
 async function postChunk(ctx: TxContext, actor: Actor, id: string, part: number): Promise<boolean> {
   // One runner per part, across instances: a second waits here, then finds the rows posted.
   await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${id}), ${part})`);
-  // The chunk's statements take their values as arrays and touch only the rows they name: a
-  // generic plan probes each by its key. A custom plan, knowing 2,000 values, hash-joined the
-  // whole contracts and figures tables (100,000 rows each) to update 2,000 of them, every chunk.
-  await ctx.tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+  // A custom plan, knowing 2,000 values, hash-joined the whole contracts and figures tables
+  // (100,000 rows each) to update 2,000 of them, every chunk; the generic plan probes each by key.
+  await planGenerically(ctx.tx);
   const [imp] = await ctx.tx.select().from(paymentImports).where(eq(paymentImports.id, id));
   if (imp?.status !== 'posting') return true;
   const rows = await ctx.tx
