@@ -5,6 +5,7 @@ import { loadTest } from './lib/load';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
+import { SCORECARD_SETTINGS_SQL, scorecardKeyOf } from './lib/scorecard';
 
 const ROWS = 100_000;
 const CREATIONS = 200;
@@ -37,6 +38,9 @@ async function generate(databaseUrl: string, planId: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
+    // Scored as the server scores, or it rescores them all in the background while measured.
+    const settings = await client.query(SCORECARD_SETTINGS_SQL);
+    const scorecard = `'${scorecardKeyOf(settings.rows[0]).replaceAll("'", "''")}'`;
     await client.query(`
       CREATE FUNCTION pg_temp.v4(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
         SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-' || substr(h, 21, 12)
@@ -44,13 +48,15 @@ async function generate(databaseUrl: string, planId: string): Promise<void> {
       $$;
       INSERT INTO device_models (id, make, model, category, retail_price, cost_price, control_kind)
       VALUES ('00000000-0000-4000-8000-00000000b001', 'Tecno', 'Spark Bench', 'smartphone', 3650000, 2500000, 'none');
-      INSERT INTO customers (id, account_number, first_name, last_name, phone, national_id, region, kyc_status, created_at)
+      INSERT INTO customers (id, account_number, first_name, last_name, phone, national_id, region, kyc_status, created_at,
+                             risk_score, risk_grade, risk_decision, risk_scorecard)
       SELECT pg_temp.v4('c' || i), 'C-' || lpad(i::text, 7, '0'),
              (ARRAY['Amina','Peter','Lucy','Joseph','Grace','Samuel','Fatuma','Brian','Mercy','Kevin'])[1 + i % 10],
              (ARRAY['Otieno','Mwangi','Wanjiru','Kamau','Achieng','Njoroge','Hassan','Okafor','Mensah','Adeyemi'])[1 + (i / 10) % 10] || (i % 997),
              '+2547' || lpad(i::text, 8, '0'), 'ID' || i,
              (ARRAY['Nairobi','Mombasa','Kisumu','Nakuru','Eldoret'])[1 + i % 5], 'verified',
-             now() - (i % 700) * interval '1 hour'
+             now() - (i % 700) * interval '1 hour',
+             40 + i % 90, (ARRAY['A', 'B', 'C', 'D', 'E'])[1 + i % 5], 'approve', ${scorecard}
       FROM generate_series(1, ${ROWS + WARM_UP + CREATIONS}) i;
       INSERT INTO devices (id, serial_number, model_id, status, control_kind)
       SELECT pg_temp.v4('d' || i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001',

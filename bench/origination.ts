@@ -8,11 +8,11 @@ import { BUILD_TEMPLATE, readTemplate } from '../src/db/template';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import { rescoreCustomers } from '../src/server/modules/customers/rescore';
-import { scorecardOf } from '../src/server/modules/customers/risk';
 import { ownerSession, type RunningServer, startServer } from '../tests/support/server-process';
 import { loadTest } from './lib/load';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
+import { SCORECARD_SETTINGS_SQL, scorecardKeyOf } from './lib/scorecard';
 
 const CUSTOMERS = 100_000;
 const CONNECTIONS = 32;
@@ -58,12 +58,9 @@ export async function insertCustomers(database: Database, count: number): Promis
   // while the lists are measured.
   const [org] = await queryRows<{ currency: string; income_bands: [number, number, number] | null }>(
     database.db,
-    sql`SELECT currency, income_bands FROM organisation_settings WHERE id = 1`,
+    sql.raw(SCORECARD_SETTINGS_SQL),
   );
-  const scorecard = scorecardOf({
-    currency: org?.currency ?? 'USD',
-    incomeBands: org?.income_bands ?? null,
-  }).key;
+  const scorecard = scorecardKeyOf(org);
   await database.db.execute(sql`
     INSERT INTO customers (id, account_number, first_name, last_name, phone, email, national_id, region,
                            kyc_status, risk_score, risk_grade, risk_decision, risk_scorecard, created_at, updated_at)

@@ -121,6 +121,9 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/payments/read.ts: contracts': 'payments list and receipt in one statement',
   'modules/payments/read.ts: customers': 'payments list and receipt in one statement',
   'modules/payments/read.ts: users': 'payments list and receipt in one statement',
+  'modules/payments/list.ts: contracts': 'its cached pages show contract numbers: evicted by them',
+  'modules/payments/list.ts: customers': 'its cached pages show customers’ names: evicted by them',
+  'modules/payments/list.ts: users': 'its cached pages show who posted: evicted by them',
   'modules/payments/imports.ts: users': 'the name of who uploaded a statement import, in its list',
   'modules/payments/read.ts: contractEvents': 'the token a payment bought is on its timeline line',
   // Mandates and attempts are shown with their contract number and customer name in one statement.

@@ -94,4 +94,20 @@ describe('InstanceCache', () => {
     expect(await cache.get('filtered', async () => 'unexpected', ['figures'])).toBe('new');
     expect(await cache.get('plain', async () => 'unexpected')).toBe('total');
   });
+
+  it('keeps a versioned value for its version only, and shares a load only within one version', async () => {
+    const cache = new InstanceCache<string>(60_000);
+    const { started, load } = controlledLoads();
+    const first = cache.get('page', load, [], '7');
+    const sameVersion = cache.get('page', load, [], '7');
+    const nextVersion = cache.get('page', load, [], '8');
+    expect(started).toHaveLength(2);
+    started[0]?.('at 7');
+    started[1]?.('at 8');
+    expect([await first, await sameVersion, await nextVersion]).toEqual(['at 7', 'at 7', 'at 8']);
+    // One value per key, the last kept: version 8's. A reader of 7 (an older snapshot) loads again.
+    expect(await cache.get('page', async () => 'unexpected', [], '8')).toBe('at 8');
+    expect(await cache.get('page', async () => 'at 7 again', [], '7')).toBe('at 7 again');
+    expect(await cache.get('page', async () => 'at 9', [], '9')).toBe('at 9');
+  });
 });

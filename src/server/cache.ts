@@ -10,12 +10,22 @@ import type { InvalidationBus } from './invalidation';
 /** What a value depends on besides its key: tags known before the load, or read off the value. */
 export type Tags<V> = readonly string[] | ((value: V) => readonly string[]);
 
+interface Entry<V> {
+  value: V;
+  at: number;
+  tags: readonly string[];
+  version: string | undefined;
+}
+
 export class InstanceCache<V> {
-  private readonly entries = new Map<string, { value: V; at: number; tags: readonly string[] }>();
+  private readonly entries = new Map<string, Entry<V>>();
   /** The keys of the entries kept with each tag, so a tag's eviction finds them without a scan. */
   private readonly tagged = new Map<string, Set<string>>();
   /** Loads under way, each with the generation and the tag evictions it started after. */
-  private readonly loading = new Map<string, { value: Promise<V>; generation: number; evictions: number }>();
+  private readonly loading = new Map<
+    string,
+    { value: Promise<V>; generation: number; evictions: number; version: string | undefined }
+  >();
   /**
    * Raised by every eviction of a key or of everything. A load that started before one may hold
    * what was evicted (it read before the commit): its value goes to its own callers but is not
@@ -37,25 +47,32 @@ export class InstanceCache<V> {
   /**
    * The cached value, or `load`'s. Readers missing the same key at once share one load (under a
    * flow of writes every reader misses, and eight readers of one page would read it eight times).
-   * `tags`: what else the value depends on, each evicted on its own (`evictTagged`).
+   * `tags`: what else the value depends on, each evicted on its own (`evictTagged`). `version`:
+   * of what the value was loaded from, read by the caller just before (decision 048): a kept value
+   * or a load under way of another version is not used, and the key keeps one value, the last.
    */
-  async get(key: string, load: () => Promise<V>, tags: Tags<V> = []): Promise<V> {
+  async get(key: string, load: () => Promise<V>, tags: Tags<V> = [], version?: string): Promise<V> {
     const now = Date.now();
     const hit = this.entries.get(key);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (hit && now - hit.at < this.ttlMs && hit.version === version) return hit.value;
     const flight = this.loading.get(key);
-    if (flight && flight.generation === this.generation && flight.evictions === this.evictions)
+    if (
+      flight &&
+      flight.generation === this.generation &&
+      flight.evictions === this.evictions &&
+      flight.version === version
+    )
       return flight.value;
     const generation = this.generation;
     const evictions = this.evictions;
     const value = load();
-    this.loading.set(key, { value, generation, evictions });
+    this.loading.set(key, { value, generation, evictions, version });
     try {
       const loaded = await value;
       const kept = typeof tags === 'function' ? tags(loaded) : tags;
       const current =
         generation === this.generation && kept.every((tag) => (this.lastEvicted.get(tag) ?? 0) <= evictions);
-      if (current) this.keep(key, { value: loaded, at: now, tags: kept });
+      if (current) this.keep(key, { value: loaded, at: now, tags: kept, version });
       return loaded;
     } finally {
       if (this.loading.get(key)?.value === value) this.loading.delete(key);
@@ -79,7 +96,7 @@ export class InstanceCache<V> {
     this.tagged.delete(tag);
   }
 
-  private keep(key: string, entry: { value: V; at: number; tags: readonly string[] }): void {
+  private keep(key: string, entry: Entry<V>): void {
     if (this.entries.size >= this.maxEntries) {
       this.entries.clear();
       this.tagged.clear();

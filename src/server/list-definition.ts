@@ -79,8 +79,18 @@ export interface ListSource {
     where: SQL | undefined,
     query: Readonly<Record<string, unknown>>,
   ) => Promise<number>;
-  /** Per-instance caches (decision 005). Without them the rows and the total are read each time. */
-  cache?: { totalsTtlMs: number; pages?: { ttlMs: number; maxEntries: number } };
+  /**
+   * Per-instance caches (decision 005). Without them the rows and the total are read each time.
+   * No `totalsTtlMs`: the total is read with each page made. `pages.version`: for rows written
+   * too often for eviction to keep anything (payments), the version of what the rows show in the
+   * reader's snapshot, read before each page: a page is kept for its version, and its readers
+   * share it until a write moves the version (decision 048). The other tables of `shows` evict
+   * as ever.
+   */
+  cache?: {
+    totalsTtlMs?: number;
+    pages?: { ttlMs: number; maxEntries: number; version?: (ctx: AppContext) => Promise<string> };
+  };
 }
 
 export type Viewer = RoleHolder | null | undefined;
@@ -216,8 +226,9 @@ export function pageKeyOf<S extends ListQuerySchema, Item>(
 
 /** The totals cache of a list, when it keeps one (decision 005). */
 export function totalsCache(ctx: AppContext, definition: ListSource) {
-  return definition.cache
-    ? instanceCache<number>(ctx, `${definition.name}_totals`, definition.cache.totalsTtlMs, {
+  const ttlMs = definition.cache?.totalsTtlMs;
+  return ttlMs !== undefined
+    ? instanceCache<number>(ctx, `${definition.name}_totals`, ttlMs, {
         tables: definition.counts ?? definition.shows,
         taggingTables: [...new Set(Object.values(definition.filterReads ?? {}).flatMap((t) => t ?? []))],
       })
@@ -346,9 +357,10 @@ export async function listPageJson<S extends ListQuerySchema, Item>(
     return { bytes, tags: pageTagsOf(definition, query, page.items) };
   };
   const pages = pagesCache(ctx, definition);
-  const cached = pages
-    ? await pages.get(pageKeyOf(definition, query, await envOf(ctx), viewer), make, (page) => page.tags)
-    : await make();
+  if (!pages) return (await make()).bytes;
+  const version = await definition.cache?.pages?.version?.(ctx);
+  const key = pageKeyOf(definition, query, await envOf(ctx), viewer);
+  const cached = await pages.get(key, make, (page) => page.tags, version);
   return cached.bytes;
 }
 

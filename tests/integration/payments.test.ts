@@ -296,6 +296,81 @@ describe.each(DATABASE_KINDS)('payments on %s', (kind) => {
     await check();
   });
 
+  it('keeps a payments page for the payments table’s version: a payment, a reversal, a rename and a fold each read right at once', async () => {
+    const contract = await active();
+    const version = async () =>
+      Number(
+        (
+          await queryRows<{ n: string }>(
+            t.app.ctx.db,
+            sql`SELECT coalesce(sum(n), 0) AS n FROM payment_changes`,
+          )
+        )[0]?.n,
+      );
+    const page = async () =>
+      (await finance.get(`/api/payments?contractId=${contract.id}&pageSize=50`)).json<{
+        total: number;
+        items: Array<{ id: string; status: string; customerId: string | null; customerName: string | null }>;
+      }>();
+    const first = await page();
+    const pay = async () => {
+      const res = await finance.post('/api/payments', {
+        contractId: contract.id,
+        amount: 2_000,
+        method: 'cash',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ payment: { id: string } }>().payment.id;
+    };
+    // Read twice unchanged: the same version, the same page.
+    const before = await version();
+    expect(await page()).toEqual(first);
+    expect(await version()).toBe(before);
+    // A payment moves the version, and the page read next shows it (the test clock stands still:
+    // same-time payments are ordered by id).
+    const paid = await pay();
+    expect(await version()).toBeGreaterThan(before);
+    const afterPayment = await page();
+    expect(afterPayment.total).toBe(first.total + 1);
+    expect(afterPayment.items.map((p) => p.id)).toContain(paid);
+    // A reversal updates the row: the page shows it reversed.
+    const request = await finance.post(`/api/payments/${paid}/reverse`, { reason: 'Wrong contract' });
+    expect(request.statusCode, request.body).toBe(201);
+    expect((await checker.post(`/api/payment-corrections/${request.json().id}/approve`, {})).statusCode).toBe(
+      200,
+    );
+    expect((await page()).items.find((p) => p.id === paid)?.status).toBe('reversed');
+    // A rename of the customer (another table the page shows) evicts it.
+    const customerId = afterPayment.items.find((p) => p.id === paid)?.customerId;
+    const customer = (await agent.get(`/api/customers/${customerId}`)).json<{
+      firstName: string;
+      version: number;
+    }>();
+    const renamed = `Paged${process.pid}`;
+    const patched = await agent.patch(`/api/customers/${customerId}`, {
+      lastName: renamed,
+      version: customer.version,
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect((await page()).items.find((p) => p.id === paid)?.customerName).toBe(
+      `${customer.firstName} ${renamed}`,
+    );
+    // The close's fold keeps the version (the pages kept stay right), and it moves on after.
+    const folded = await version();
+    await foldPaymentCounts(t.app.ctx.db);
+    const [left] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM payment_changes WHERE shard <> 0`,
+    );
+    expect(left?.n).toBe(0);
+    expect(await version()).toBe(folded);
+    const again = await pay();
+    expect(await version()).toBeGreaterThan(folded);
+    const last = await page();
+    expect(last.total).toBe(afterPayment.total + 1);
+    expect(last.items.map((p) => p.id)).toContain(again);
+  });
+
   it('serialises 50 parallel payments on one contract: totals exact, allocations sum to payments', async () => {
     const contract = await active();
     // Half carry keys of their own: a keyed payment whose contract changed after its read (decision

@@ -107,6 +107,16 @@ export const paymentCounts = pgTable(
   (t) => [primaryKey({ columns: [t.shard, t.status, t.method] })],
 );
 
+/**
+ * How many statements have written payments, per writer's session as `payment_counts` (migration
+ * 0042, decision 048): the sum is the payments table's version in the reader's snapshot, which
+ * keys the payments list's cached pages.
+ */
+export const paymentChanges = pgTable('payment_changes', {
+  shard: integer('shard').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
+
 /** How each payment was spread over instalments and components; lines sum to the payment. */
 export const paymentAllocations = pgTable(
   'payment_allocations',

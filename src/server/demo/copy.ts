@@ -9,9 +9,10 @@ const PAGE = 5_000;
 
 /**
  * Tables never copied: the target's own migrations', and those a trigger fills from the rows
- * copied (a contract's search row, decision 034; the payments' counts, decision 045).
+ * copied (a contract's search row, decision 034; the payments' counts, decision 045, and their
+ * version, decision 048).
  */
-const NOT_COPIED = new Set(['schema_migrations', 'contract_search', 'payment_counts']);
+const NOT_COPIED = new Set(['schema_migrations', 'contract_search', 'payment_counts', 'payment_changes']);
 
 /**
  * Tables whose rows a statement-level trigger checks together, by the column that groups them: a

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { paymentCounts, payments } from '../../../db/schema';
+import { paymentChanges, paymentCounts, payments } from '../../../db/schema';
 import type { Executor } from '../../context';
 
 /** What the kept counts can answer: every payment, or those of one status and/or method. */
@@ -37,10 +37,25 @@ export async function countPaymentRows(executor: Executor, where: SQL | undefine
 }
 
 /**
- * Folds every session's counts into shard 0, so the rows stay as many as the pairs (status,
- * method) in use, however many sessions have come and gone since. A row a session is writing in
- * an open transaction is left for the next fold (`SKIP LOCKED`), so the fold waits on no posting
- * and no posting on it. Answers how many rows it folded.
+ * The payments table's version in the reader's snapshot (migration 0042, decision 048): how many
+ * statements have written payments, summed over the writers' sessions. It changes with every
+ * commit that writes a payment, and only then; the payments list keys its cached pages with it.
+ */
+export async function paymentsVersion(executor: Executor): Promise<string> {
+  const [row] = await queryRows<{ n: string }>(
+    executor,
+    sql`SELECT coalesce(sum(${paymentChanges.n}), 0)::text AS n FROM ${paymentChanges}`,
+    { prepared: true },
+  );
+  return row?.n ?? '0';
+}
+
+/**
+ * Folds every session's counts (and its changes, keeping their sum: the version) into shard 0,
+ * so the rows stay as many as the pairs (status, method) in use, however many sessions have come
+ * and gone since. A row a session is writing in an open transaction is left for the next fold
+ * (`SKIP LOCKED`), so the fold waits on no posting and no posting on it. Answers how many count
+ * rows it folded.
  */
 export async function foldPaymentCounts(executor: Executor): Promise<number> {
   const [row] = await queryRows<{ folded: number }>(
@@ -55,6 +70,15 @@ export async function foldPaymentCounts(executor: Executor): Promise<number> {
           INSERT INTO ${paymentCounts} (shard, status, method, n)
           SELECT 0, status, method, sum(n) FROM gone GROUP BY status, method
           ON CONFLICT (shard, status, method) DO UPDATE SET n = ${paymentCounts}.n + excluded.n
+          RETURNING 1
+        ), changes_taken AS (
+          SELECT shard FROM ${paymentChanges} WHERE shard <> 0 FOR UPDATE SKIP LOCKED
+        ), changes_gone AS (
+          DELETE FROM ${paymentChanges} c USING changes_taken t WHERE c.shard = t.shard RETURNING c.n
+        ), changes_folded AS (
+          INSERT INTO ${paymentChanges} (shard, n)
+          SELECT 0, sum(n) FROM changes_gone HAVING count(*) > 0
+          ON CONFLICT (shard) DO UPDATE SET n = ${paymentChanges}.n + excluded.n
           RETURNING 1
         )
         SELECT (SELECT count(*) FROM gone)::int AS folded`,

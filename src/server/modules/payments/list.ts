@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { listFilterNames } from '../../../contracts/lists';
 import { type Payment, paymentEndpoints } from '../../../contracts/payments';
-import { payments } from '../../../db/schema';
+import { contracts, customers, payments, users } from '../../../db/schema';
 import { csvOf, defineList, given } from '../../list-definition';
 import { searchCondition } from '../../lists';
-import { countedPayments, countPaymentRows } from './counts';
+import { countedPayments, countPaymentRows, paymentsVersion } from './counts';
 import { selectPayments } from './read';
 
 /** Whether the kept counts answer a query: no search, and no filter but status and method. */
@@ -18,15 +18,18 @@ function keptCountAnswers(query: Readonly<Record<string, unknown>>): boolean {
 }
 
 /**
- * /api/payments: newest first. Not cached: payments are written many times a second and every
- * page must show the one just posted; the sorts are index scans (received_at, id). The total of
- * the whole list, or of a status or method, is read from the kept counts (`countedPayments`);
- * a search, a contract or dates count the matching rows.
+ * /api/payments: newest first; the sorts are index scans (received_at, id). Payments are written
+ * many times a second and every page must show the one just posted, so a page is kept for the
+ * version of the payments table its reader sees (`paymentsVersion`, decision 048), never past it:
+ * its readers share one read until the next commit that writes a payment. The contract numbers,
+ * customers' and posters' names it shows evict it as other lists. The total of the whole list,
+ * or of a status or method, is read from the kept counts (`countedPayments`); a search, a
+ * contract or dates count the matching rows.
  */
 export const paymentList = defineList({
   name: 'payment',
   endpoint: paymentEndpoints.list,
-  shows: [payments],
+  shows: [payments, contracts, customers, users],
   search: (q) =>
     searchCondition(
       sql`lower(${payments.receiptNumber} || ' ' || coalesce(${payments.reference}, '') || ' ' || coalesce(${payments.accountReference}, ''))`,
@@ -45,6 +48,7 @@ export const paymentList = defineList({
     receiptNumber: { columns: [payments.receiptNumber] },
   },
   tieBreak: payments.id,
+  cache: { pages: { ttlMs: 10_000, maxEntries: 500, version: (ctx) => paymentsVersion(ctx.db) } },
   count: (ctx, where, query) =>
     keptCountAnswers(query)
       ? countedPayments(ctx.db, { status: query.status as string, method: query.method as string })

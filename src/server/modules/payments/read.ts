@@ -99,7 +99,11 @@ export function deviceCommandOf(
 
 /**
  * Payments matching a condition on `p` (payments), in the order given. Prepared: the list reads
- * its first page many times a second, and its five joins cost more to plan than to run.
+ * its first page many times a second, and its five joins cost more to plan than to run. The
+ * first page's limit is written into the text, not passed: with `LIMIT $1` PostgreSQL costs the
+ * generic plan for a tenth of the table and so re-planned the statement on every read (0.65 ms
+ * of planning beside 0.9 ms of running it, under writes). A page further on, read far less
+ * often, keeps its limit and offset as values and is planned each time.
  */
 export async function selectPayments(
   executor: Executor,
@@ -108,10 +112,13 @@ export async function selectPayments(
   limit: number,
   offset = 0,
 ): Promise<Payment[]> {
+  const first = offset === 0 && Number.isSafeInteger(limit) && limit > 0;
   const rows = await queryRows<PaymentRow>(
     executor,
-    sql`SELECT ${paymentColumns} FROM ${paymentFrom} ${where ? sql`WHERE ${where}` : sql``} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-    { prepared: true },
+    sql`SELECT ${paymentColumns} FROM ${paymentFrom} ${where ? sql`WHERE ${where}` : sql``} ORDER BY ${order} ${
+      first ? sql.raw(`LIMIT ${limit}`) : sql`LIMIT ${limit} OFFSET ${offset}`
+    }`,
+    { prepared: first },
   );
   return rows.map(toPayment);
 }
