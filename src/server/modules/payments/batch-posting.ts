@@ -27,7 +27,7 @@ import {
   paymentReceivedText,
   recordedOf,
 } from './posting';
-import { allocationLinesWrites, paymentRowsWrites, receiptsOf } from './service';
+import { allocatedPayment, allocationLinesWrites, paymentRowsWrites, receiptsOf } from './service';
 
 /** A payment the batch posts: its request, its contract as locked, its allocation, its customer. */
 interface Taken {
@@ -206,8 +206,8 @@ async function besideOf(
   }>(
     ctx.tx,
     sql`SELECT
-        EXISTS (SELECT 1 FROM ${payments} p WHERE p.contract_id = v.contract_id AND p.status = 'posted'
-          AND p.method <> 'deposit' AND (p.value_date, p.received_at) > (v.value_date::date, v.received_at)) AS later,
+        EXISTS (SELECT 1 FROM ${payments} p WHERE p.contract_id = v.contract_id AND ${allocatedPayment(sql`p`)}
+          AND (p.value_date, p.received_at) > (v.value_date::date, v.received_at)) AS later,
         v.reference IS NOT NULL AND EXISTS (SELECT 1 FROM ${payments} p WHERE p.method = v.method AND p.reference = v.reference) AS earlier,
         ${deviceControlled(sql`v.device_id`)} AS controlled,
         ${payingCustomerOf(sql`v.customer_id`, sql`v.created_by`)} AS customer

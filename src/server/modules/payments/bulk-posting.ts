@@ -20,7 +20,7 @@ import { postMany } from '../ledger/bulk';
 import { rowMethod } from './imports';
 import { notifyAgentsOfImport } from './notices';
 import { allocate, allocationPosting, type Line, optionsOf, postPayment } from './posting';
-import { recordAllocationLines, recordPayments } from './service';
+import { allocatedPayment, recordAllocationLines, recordPayments } from './service';
 
 type ImportRowRecord = typeof paymentImportRows.$inferSelect;
 type Method = Parameters<typeof postPayment>[2]['method'];
@@ -338,7 +338,7 @@ async function latestPayments(ctx: TxContext, contractIds: readonly string[]) {
     sql`SELECT v.contract_id, p.value_date::text AS value_date, p.received_at
       FROM unnest(${sql.param(contractIds)}::text[]) AS v(contract_id)
       CROSS JOIN LATERAL (SELECT value_date, received_at FROM ${paymentsTable} p
-        WHERE p.contract_id = v.contract_id AND p.status = 'posted' AND p.method <> 'deposit'
+        WHERE p.contract_id = v.contract_id AND ${allocatedPayment(sql`p`)}
         ORDER BY p.value_date DESC, p.received_at DESC LIMIT 1) p`,
   );
   return new Map(

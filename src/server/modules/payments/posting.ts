@@ -36,7 +36,13 @@ import type { DeviceEffect } from '../contracts/repayment-device';
 import { ACCOUNTS, cashAccountFor, type Posting, type PostingLine, postingWrites } from '../ledger/service';
 import { agentNoticeWrites, notifyAgentOfPayment } from './notices';
 import { deviceCommandOf } from './read';
-import { findPaymentByReference, type NewPayment, paymentWrites, paymentWritten } from './service';
+import {
+  allocatedPayment,
+  findPaymentByReference,
+  type NewPayment,
+  paymentWrites,
+  paymentWritten,
+} from './service';
 
 /** A clock a little ahead of ours (a phone, a till) is not "the future"; an hour is. */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -448,9 +454,9 @@ async function isBackDated(ctx: TxContext, contractId: string, payment: Recorded
 
 /** `isBackDated` as a column beside the contract's row `c` (or its id). */
 function laterPayment(c: SQL, paymentId: string, valueDate: string, receivedAt: Date, row = true): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${payments} WHERE contract_id = ${row ? sql`${c}.id` : c} AND status = 'posted'
-      AND method <> 'deposit' AND id <> ${paymentId}
-      AND (value_date, received_at) > (${valueDate}::date, ${receivedAt.toISOString()}::timestamptz))`;
+  return sql`EXISTS (SELECT 1 FROM ${payments} p WHERE p.contract_id = ${row ? sql`${c}.id` : c}
+      AND ${allocatedPayment(sql`p`)} AND p.id <> ${paymentId}
+      AND (p.value_date, p.received_at) > (${valueDate}::date, ${receivedAt.toISOString()}::timestamptz))`;
 }
 
 /** The payment holding a `(method, reference)`, as a JSON array column: id, contract, amount. */

@@ -13,6 +13,16 @@ import { uniqueViolation } from '../../unique';
 
 type PaymentRow = typeof payments.$inferInsert;
 
+/**
+ * Whether payment `p` counts in its contract's allocation (posted, not the deposit), as a test the
+ * planner cannot answer from the status index: a contract's payments are found by its own index,
+ * and with statistics taken while the table was nearly empty a plan kept for a chunk ANDed each
+ * contract's probe with a bitmap of every posted payment (1.4 s a chunk of 2,000 contracts over
+ * 60,000 payments, against 15 ms as probes alone).
+ */
+export const allocatedPayment = (p: SQL) =>
+  sql`(${p}.status = 'posted' AND ${p}.method <> 'deposit') IS TRUE`;
+
 /** What a caller records; the receipt number and the posted status are the area's own. */
 export type NewPayment = Omit<PaymentRow, 'receiptNumber' | 'status' | 'createdAt'> & { id: string };
 
