@@ -276,6 +276,61 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     }
   });
 
+  it('answers a lock-API unit as a single payment does: its days of use move with the chunk, no command owed', async () => {
+    const staff = { agent, manager, reviewer: checker };
+    const [imported, twin] = [
+      await activeContract(t, staff, 'lock_api'),
+      await activeContract(t, staff, 'lock_api'),
+    ];
+    t.clock.advance(10 * 60_000);
+    const unit = async (contract: Contract) => {
+      const [row] = await queryRows<{ active_until: string | null; commands: number }>(
+        t.app.ctx.db,
+        sql`SELECT d.active_until::text AS active_until,
+          (SELECT count(*)::int FROM device_commands c WHERE c.device_id = d.id) AS commands
+          FROM devices d JOIN contracts c ON c.device_id = d.id WHERE c.id = ${contract.id}`,
+      );
+      return row;
+    };
+    const before = await unit(imported);
+    // A third of what is owed: past the first instalment, so paid-through and the unit's days move.
+    const amount = Math.floor(imported.outstanding.total / 3);
+    // The twin (same plan, same day) paid the same through the API: the single payment's answer.
+    const single = await finance.post('/api/payments', {
+      contractId: twin.id,
+      amount,
+      method: 'bank_transfer',
+      reference: 'LOCK-TWIN',
+    });
+    expect(single.statusCode, single.body).toBe(201);
+    const res = await upload(
+      finance,
+      { source: 'lock-bank', method: 'bank_transfer' },
+      {
+        name: 'lock.csv',
+        data: Buffer.from(
+          [
+            'Date,Account,Amount,Transaction Ref,Narrative',
+            `${hourAgo()},${imported.number},${(amount / 100).toFixed(2)},LOCK-1,lock`,
+          ].join('\r\n'),
+        ),
+      },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const preview = res.json<ImportPreview>();
+    expect((await finance.post(`/api/payment-imports/${preview.id}/confirm`)).statusCode).toBe(200);
+    expect(await untilDone(preview.id)).toMatchObject({ status: 'posted', postedCount: 1 });
+    const after = await unit(imported);
+    expect(after?.active_until).not.toBe(before?.active_until);
+    expect(after?.active_until).toBe((await unit(twin))?.active_until);
+    expect(after?.commands).toBe(before?.commands);
+    const [event] = await queryRows<{ command: unknown }>(
+      t.app.ctx.db,
+      sql`SELECT data -> 'command' AS command FROM contract_events WHERE contract_id = ${imported.id} AND type = 'payment'`,
+    );
+    expect(event?.command).toBeNull();
+  });
+
   it('reads an XLSX statement (exceljs), with a mapping given and remembered for its source', async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Statement');

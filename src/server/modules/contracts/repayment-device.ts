@@ -2,7 +2,12 @@ import { type IssuedToken, MAX_TOKEN_DAYS } from '../../../contracts/devices';
 import { addDays, type DelinquencySnapshot, daysBetween, maxTokenDays, sumComponents } from '../../../domain';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
-import { deviceControlOf, extendDeviceAccess, queueDeviceCommand } from '../devices/commands';
+import {
+  type DeviceControl,
+  deviceControlOf,
+  extendDeviceAccess,
+  queueDeviceCommand,
+} from '../devices/commands';
 import { issueTokenInTransaction } from '../devices/tokens';
 import { queueMessage } from '../messages/outbox';
 import type { ContractRow } from './lifecycle';
@@ -67,15 +72,9 @@ export async function deviceAfterRepayment(
     });
     return { token: null, command: { id, kind: 'release' }, activeUntil: null };
   }
-  const period = Math.max(1, daysBetween(row.startDate, row.firstDueDate));
-  const target = addDays(after.paidThrough, period);
-  const from = device.activeUntil && device.activeUntil > state.today ? device.activeUntil : state.today;
-  // One token carries at most 995 / divider days on a unit with a time divider (decision 029).
-  const most = device.controlKind === 'openpaygo' ? maxTokenDays(device.timeDivider) : MAX_TOKEN_DAYS;
-  const days = Math.min(most, daysBetween(from, target));
+  const { days, until } = accessBought(state, after, device);
   let effect: DeviceEffect = { ...NONE, activeUntil: device.activeUntil };
-  if (days > 0) {
-    const until = addDays(from, days);
+  if (until) {
     await extendDeviceAccess(ctx, device.id, until);
     effect = { ...effect, activeUntil: until };
     if (device.controlKind === 'openpaygo') {
@@ -90,12 +89,7 @@ export async function deviceAfterRepayment(
       effect = { ...effect, token: { token: issued.token, type: issued.type, days } };
     }
   }
-  const clearedArrears = sumComponents(before.overdue) > 0 && sumComponents(after.overdue) === 0;
-  if (
-    device.controlKind === 'lock_api' &&
-    clearedArrears &&
-    (device.lockState !== 'unlocked' || device.lockPending)
-  ) {
+  if (unlockDue(device, before, after)) {
     const id = await queueDeviceCommand(ctx, actor, {
       deviceId: device.id,
       contractId: row.id,
@@ -106,6 +100,39 @@ export async function deviceAfterRepayment(
     effect = { ...effect, command: { id, kind: 'unlock' } };
   }
   return effect;
+}
+
+/**
+ * The days of use a payment that leaves the contract at `after` buys the unit, and the unit's new
+ * end of access (null when it buys none): the unit runs one period ahead of the paid-through
+ * date (activation gave it the first period); a unit whose time ran out counts from today.
+ */
+export function accessBought(
+  state: Pick<RepaymentState, 'row' | 'today'>,
+  after: DelinquencySnapshot,
+  device: DeviceControl,
+): { days: number; until: string | null } {
+  const period = Math.max(1, daysBetween(state.row.startDate, state.row.firstDueDate));
+  const target = addDays(after.paidThrough, period);
+  const from = device.activeUntil && device.activeUntil > state.today ? device.activeUntil : state.today;
+  // One token carries at most 995 / divider days on a unit with a time divider (decision 029).
+  const most = device.controlKind === 'openpaygo' ? maxTokenDays(device.timeDivider) : MAX_TOKEN_DAYS;
+  const days = Math.min(most, daysBetween(from, target));
+  return days > 0 ? { days, until: addDays(from, days) } : { days: 0, until: null };
+}
+
+/** Whether a payment from `before` to `after` must unlock the lock-API unit: it cleared the arrears of a unit locked or being locked. */
+export function unlockDue(
+  device: DeviceControl,
+  before: DelinquencySnapshot,
+  after: DelinquencySnapshot,
+): boolean {
+  const clearedArrears = sumComponents(before.overdue) > 0 && sumComponents(after.overdue) === 0;
+  return (
+    device.controlKind === 'lock_api' &&
+    clearedArrears &&
+    (device.lockState !== 'unlocked' || device.lockPending)
+  );
 }
 
 /** The token goes to the customer by message, queued in the payment's transaction (decision 027). */

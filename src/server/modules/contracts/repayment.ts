@@ -20,13 +20,14 @@ import {
   type DeviceControl,
   deviceControlColumn,
   deviceControlFrom,
+  extendManyDevicesAccess,
 } from '../devices/commands';
 import { addEvent } from './events';
 import { figuresJoin, figuresUpdate, type NightlyFigures, nightlyFrom } from './figures';
 import { type ContractRow, contractLifecycle } from './lifecycle';
 import { contractFiguresChanged } from './list-cache';
 import { LIVE_STATUSES, toPosition } from './portfolio';
-import { type DeviceEffect, deviceAfterRepayment } from './repayment-device';
+import { accessBought, type DeviceEffect, deviceAfterRepayment, unlockDue } from './repayment-device';
 import { figuresOf } from './standing';
 
 type InstallmentRow = typeof contractInstallments.$inferSelect;
@@ -492,9 +493,10 @@ export async function openManyForRepayment(
 /**
  * `saveRepayment` for many contracts (a statement import's chunk), set-based where nothing but
  * figures move (`figuresSavesWrites`): every changed instalment in one statement with every
- * contract's figures, one list eviction. A contract paid off (or reopened), re-amortised, or
- * whose unit is controlled (a token, an unlock) takes `applyRepayment` on its own, so its moves
- * and device answer are the single payment's.
+ * contract's figures, one list eviction; a lock-API unit's days of use with them
+ * (`extendManyDevicesAccess`). A contract paid off (or reopened), re-amortised, on an OpenPAYGO
+ * unit (a token) or owed an unlock takes `applyRepayment` on its own, so its moves and device
+ * answer are the single payment's.
  */
 export async function saveManyRepayments(
   ctx: TxContext,
@@ -506,26 +508,36 @@ export async function saveManyRepayments(
   }>,
 ): Promise<Map<string, RepaymentOutcome>> {
   const outcomes = new Map<string, RepaymentOutcome>();
-  const controlled = await controlledUnits(
+  const units = await controlledUnits(
     ctx.tx,
     saves.map((save) => save.state.row.deviceId),
   );
   const plain: FiguresSave[] = [];
+  const extended: { deviceId: string; activeUntil: string }[] = [];
   for (const { state, positions, totals } of saves) {
     const plan = planRepayment(ctx, state, positions, totals);
-    if (plan.move || totals.rescheduled || controlled.has(state.row.deviceId)) {
-      outcomes.set(state.row.id, await applyRepayment(ctx, actor, state, plan, totals));
+    const unit = units.get(state.row.deviceId);
+    // A lock-API unit that needs no unlock is answered here, with the others' figures: its days
+    // of use move in one statement for the chunk (as `deviceAfterRepayment` moves them one by
+    // one). OpenPAYGO units (a token each), unlocks, status moves and re-amortisations go one by one.
+    const answeredInBulk =
+      !unit || (unit.controlKind === 'lock_api' && !unlockDue(unit, plan.before, plan.after));
+    if (plan.move || totals.rescheduled || !answeredInBulk) {
+      outcomes.set(state.row.id, await applyRepayment(ctx, actor, { ...state, device: unit }, plan, totals));
       continue;
     }
     plain.push({ state, plan, totals });
+    const until = unit ? accessBought(state, plan.after, unit).until : null;
+    if (unit && until) extended.push({ deviceId: unit.id, activeUntil: until });
     outcomes.set(state.row.id, {
       before: plan.before,
       after: plan.after,
-      device: { token: null, command: null, activeUntil: null },
+      device: { token: null, command: null, activeUntil: until ?? unit?.activeUntil ?? null },
       status: state.row.status,
     });
   }
   if (plain.length) await runWrites(ctx.tx, [figuresSavesWrites(ctx, plain)], { prepared: true });
+  await extendManyDevicesAccess(ctx, extended);
   return outcomes;
 }
 

@@ -123,20 +123,36 @@ export async function extendDeviceAccess(
   await deviceListsChanged(ctx, ctx.tx);
 }
 
-/** Which of these units are controlled (OpenPAYGO or a lock API): a payment must answer them. */
+/**
+ * The controlled units among these (OpenPAYGO or a lock API), each as a payment must know it to
+ * answer it (`deviceControlOf`), by id; uncontrolled units are left out.
+ */
 export async function controlledUnits(
   executor: Executor,
   deviceIds: readonly string[],
-): Promise<Set<string>> {
-  if (!deviceIds.length) return new Set();
+): Promise<Map<string, DeviceControl>> {
+  if (!deviceIds.length) return new Map();
   // Probed by key from the array: as `id IN (...)` an import's 2,000 ids were planned as a scan of
   // every unit testing each against the list (300 ms a chunk on 100,000 units, auto_explain).
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<{ device: unknown }>(
     executor,
-    sql`SELECT d.id FROM unnest(${sql.param([...new Set(deviceIds)])}::text[]) AS v(id)
+    sql`SELECT ${deviceControlColumn(sql`v.id`)} AS device FROM unnest(${sql.param([...new Set(deviceIds)])}::text[]) AS v(id)
         JOIN ${devices} d ON d.id = v.id WHERE d.control_kind <> 'none'`,
   );
-  return new Set(rows.map((row) => row.id));
+  const units = rows.map((row) => deviceControlFrom(row.device));
+  return new Map(units.map((unit) => [unit.id, unit]));
+}
+
+/** `extendDeviceAccess` for many units in one statement (an import's chunk), with one eviction. */
+export async function extendManyDevicesAccess(
+  ctx: TxContext,
+  extended: readonly { deviceId: string; activeUntil: string }[],
+): Promise<void> {
+  if (!extended.length) return;
+  await ctx.tx.execute(sql`UPDATE ${devices} d SET active_until = v.until, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+    FROM unnest(${sql.param(extended.map((e) => e.deviceId))}::text[], ${sql.param(extended.map((e) => e.activeUntil))}::date[]) AS v(id, until)
+    WHERE d.id = v.id`);
+  await deviceListsChanged(ctx, ctx.tx);
 }
 
 /**
