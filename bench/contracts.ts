@@ -5,7 +5,7 @@ import { loadTest } from './lib/load';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
 import type { Measurement } from './lib/report';
-import { SCORECARD_SETTINGS_SQL, scorecardKeyOf } from './lib/scorecard';
+import { scorecardLiteral } from './lib/scorecard';
 
 const ROWS = 100_000;
 const CREATIONS = 200;
@@ -39,8 +39,7 @@ async function generate(databaseUrl: string, planId: string): Promise<void> {
   await client.connect();
   try {
     // Scored as the server scores, or it rescores them all in the background while measured.
-    const settings = await client.query(SCORECARD_SETTINGS_SQL);
-    const scorecard = `'${scorecardKeyOf(settings.rows[0]).replaceAll("'", "''")}'`;
+    const scorecard = await scorecardLiteral(client);
     await client.query(`
       CREATE FUNCTION pg_temp.v4(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
         SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-' || substr(h, 21, 12)

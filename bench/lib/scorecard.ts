@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { scorecardOf } from '../../src/server/modules/customers/risk';
 
 /** The organisation's scorecard settings, as the server reads them. */
@@ -13,4 +14,10 @@ export function scorecardKeyOf(
   row: { currency: string; income_bands: [number, number, number] | null } | undefined,
 ) {
   return scorecardOf({ currency: row?.currency ?? 'USD', incomeBands: row?.income_bands ?? null }).key;
+}
+
+/** `scorecardKeyOf` the organisation's settings, as a SQL literal for a bench's generated rows. */
+export async function scorecardLiteral(client: pg.Client): Promise<string> {
+  const settings = await client.query(SCORECARD_SETTINGS_SQL);
+  return `'${scorecardKeyOf(settings.rows[0]).replaceAll("'", "''")}'`;
 }

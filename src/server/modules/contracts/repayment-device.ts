@@ -75,7 +75,7 @@ export async function deviceAfterRepayment(
   const { days, until } = accessBought(state, after, device);
   let effect: DeviceEffect = { ...NONE, activeUntil: device.activeUntil };
   if (until) {
-    await extendDeviceAccess(ctx, device.id, until);
+    await extendDeviceAccess(ctx, [{ deviceId: device.id, activeUntil: until }]);
     effect = { ...effect, activeUntil: until };
     if (device.controlKind === 'openpaygo') {
       const issued = await issueTokenInTransaction(

@@ -20,7 +20,7 @@ import {
   type DeviceControl,
   deviceControlColumn,
   deviceControlFrom,
-  extendManyDevicesAccess,
+  extendDeviceAccess,
 } from '../devices/commands';
 import { addEvent } from './events';
 import { figuresJoin, figuresUpdate, type NightlyFigures, nightlyFrom } from './figures';
@@ -494,7 +494,7 @@ export async function openManyForRepayment(
  * `saveRepayment` for many contracts (a statement import's chunk), set-based where nothing but
  * figures move (`figuresSavesWrites`): every changed instalment in one statement with every
  * contract's figures, one list eviction; a lock-API unit's days of use with them
- * (`extendManyDevicesAccess`). A contract paid off (or reopened), re-amortised, on an OpenPAYGO
+ * (`extendDeviceAccess`). A contract paid off (or reopened), re-amortised, on an OpenPAYGO
  * unit (a token) or owed an unlock takes `applyRepayment` on its own, so its moves and device
  * answer are the single payment's.
  */
@@ -537,7 +537,7 @@ export async function saveManyRepayments(
     });
   }
   if (plain.length) await runWrites(ctx.tx, [figuresSavesWrites(ctx, plain)], { prepared: true });
-  await extendManyDevicesAccess(ctx, extended);
+  await extendDeviceAccess(ctx, extended);
   return outcomes;
 }
 

@@ -110,19 +110,6 @@ export function deviceControlFrom(value: unknown): DeviceControl {
   };
 }
 
-/** The date a unit may run until (pay-as-you-go), moved by payments. */
-export async function extendDeviceAccess(
-  ctx: TxContext,
-  deviceId: string,
-  activeUntil: string,
-): Promise<void> {
-  await ctx.tx
-    .update(devices)
-    .set({ activeUntil, updatedAt: ctx.clock.now() })
-    .where(eq(devices.id, deviceId));
-  await deviceListsChanged(ctx, ctx.tx);
-}
-
 /**
  * The controlled units among these (OpenPAYGO or a lock API), each as a payment must know it to
  * answer it (`deviceControlOf`), by id; uncontrolled units are left out.
@@ -143,8 +130,11 @@ export async function controlledUnits(
   return new Map(units.map((unit) => [unit.id, unit]));
 }
 
-/** `extendDeviceAccess` for many units in one statement (an import's chunk), with one eviction. */
-export async function extendManyDevicesAccess(
+/**
+ * The dates units may run until (pay-as-you-go), moved by payments: one unit for a payment, a
+ * chunk's lock-API units for an import, in one statement and one eviction.
+ */
+export async function extendDeviceAccess(
   ctx: TxContext,
   extended: readonly { deviceId: string; activeUntil: string }[],
 ): Promise<void> {

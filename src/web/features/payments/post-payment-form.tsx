@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
 import { Skeleton } from '@/web/components/ui/skeleton';
+import { useOrganisation } from '@/web/features/devices/queries';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
@@ -62,7 +63,9 @@ export function PostPaymentForm({ initialContractId = '' }: { initialContractId?
     staleTime: 5_000,
   });
   const c = contract.data;
-  const currency = c?.currency ?? 'USD';
+  // Before a contract is chosen, the organisation's currency (every contract is in it).
+  const organisation = useOrganisation();
+  const currency = c?.currency ?? organisation.data?.currency ?? 'USD';
   const parsed = parseMoneyInput(amount, currency, 'Amount');
   const minor = 'value' in parsed && parsed.value > 0 ? parsed.value : null;
   const at = instantOf(receivedAt);
