@@ -36,11 +36,15 @@ const halfEven = (x: SQL) =>
  * never deadlocks. `where` reads the contract `c` and its figures `f`; `of` is the row the step
  * writes: the figures (a late fee) or the contract (a default).
  */
-async function lockLive(ctx: TxContext, where: SQL, of: 'c' | 'f'): Promise<void> {
-  await ctx.tx.execute(sql`
+async function lockLive(ctx: TxContext, where: SQL, of: 'c' | 'f'): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    ctx.tx,
+    sql`
     SELECT c.id FROM ${contracts} c ${figuresJoin()}
     WHERE c.status IN ${[...LIVE_STATUSES]} AND ${where}
-    ORDER BY c.id FOR UPDATE OF ${sql.raw(of)}`);
+    ORDER BY c.id FOR UPDATE OF ${sql.raw(of)}`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /** What step 2 charged on a date: how many contracts, and the total of their fees. */
@@ -148,28 +152,28 @@ export function lockCandidates(): SQL {
 /**
  * Step 4: active contracts whose days past due reached their plan's default-after days
  * (`defaultsOn`) move to `defaulted` through the lifecycle's table (the move `default`), version
- * raised, with a timeline line each, all in two statements. Answers the contracts moved.
+ * raised, with a timeline line each: the contracts locked in id order, moved by id, and their lines
+ * written, three statements. Answers the contracts moved.
  */
 export async function defaultOverdue(ctx: TxContext, actor: Actor, date: string): Promise<string[]> {
   const move = CONTRACT_TRANSITIONS.default;
   const due = sql`c.status IN ${[...move.from]} AND ${term('defaultAfterDays')} IS NOT NULL
     AND f.dpd >= ${term('defaultAfterDays')}::int`;
-  await lockLive(ctx, due, 'c');
-  const moved = await queryRows<{ id: string; dpd: number }>(
-    ctx.tx,
+  const ids = await lockLive(ctx, due, 'c');
+  if (!ids.length) return [];
+  // Exactly the contracts just locked, by id: held by this transaction, nothing else moves them
+  // meanwhile, and the plan terms and figures are not evaluated over the book a second time.
+  await ctx.tx.execute(
     sql`UPDATE ${contracts} c SET status = ${move.to}, version = c.version + 1,
                updated_at = ${ctx.clock.now().toISOString()}::timestamptz
-        FROM ${contractFigures} f
-        WHERE f.contract_id = c.id AND ${due} RETURNING c.id, f.dpd`,
+        FROM unnest(${sql.param(ids)}::text[]) AS l(id) WHERE c.id = l.id`,
   );
-  if (!moved.length) return [];
-  const ids = moved.map((row) => row.id);
   await addEventsFrom(
     ctx,
     actor,
     sql`SELECT f.contract_id, 'defaulted', 'Defaulted at close of business: ' || f.dpd || ' days past due',
                json_build_object('businessDate', ${date}::text, 'dpd', f.dpd)::text
-        FROM ${contractFigures} f WHERE f.contract_id = ANY(${sql.param(ids)}::text[])`,
+        FROM unnest(${sql.param(ids)}::text[]) AS l(id) JOIN ${contractFigures} f ON f.contract_id = l.id`,
   );
   await contractsChanged(ctx, ctx.tx);
   return ids;
