@@ -96,6 +96,13 @@ describe.each(DATABASE_KINDS)('investor portal on %s', (kind) => {
     await tag(book.a, ['fund-a']);
     await tag(book.b, ['fund-a', 'fund-b']);
     await tag(book.c, ['fund-b']);
+    // A superseded schedule, as a re-amortisation leaves one: d moves to a second version with the
+    // same instalments and its first version's rows stay. No figure may count them twice.
+    await db.execute(sql`INSERT INTO contract_installments
+      SELECT contract_id, schedule_version + 1, n, due_date, principal_due, interest_due, fee_due, penalty_due,
+             principal_paid, interest_paid, fee_paid, penalty_paid, settled_at
+      FROM contract_installments WHERE contract_id = ${book.d.id}`);
+    await db.execute(sql`UPDATE contracts SET schedule_version = schedule_version + 1 WHERE id = ${book.d.id}`);
 
     const finance = await t.signedIn('finance');
     const pay = async (date: string, contract: { id: string }, amount: number) => {

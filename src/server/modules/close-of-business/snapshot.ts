@@ -204,11 +204,13 @@ function investorFiguresOf(date: string, closedOn: SQL, conflict: SQL): SQL {
         AND a.installment_number IS NOT NULL AND a.component <> 'credit'
       GROUP BY a.contract_id
     ), inv_due AS (
-      SELECT i.contract_id, sum(i.principal_due + i.interest_due + i.fee_due) AS due
-      FROM inv_contracts k
-      JOIN ${contractInstallments} i ON i.contract_id = k.id AND i.schedule_version = k.schedule_version
+      -- Every schedule's dues by the date, matched to the contract's current schedule below: joined
+      -- to inv_contracts here, PostgreSQL sorted all of them to merge the instalments, and the
+      -- investor figures took 13.5 s at a million contracts (9.4 s so; 2.2 s and 0.9 s at 100,000).
+      SELECT i.contract_id, i.schedule_version, sum(i.principal_due + i.interest_due + i.fee_due) AS due
+      FROM ${contractInstallments} i
       WHERE i.due_date <= ${date}::date
-      GROUP BY i.contract_id
+      GROUP BY i.contract_id, i.schedule_version
     ), inv_rows AS (
       SELECT f.fund, k.vintage, k.principal, k.closed_as,
              coalesce(pd.collected, 0) AS collected, coalesce(pd.principal, 0) AS collected_principal,
@@ -216,7 +218,7 @@ function investorFiguresOf(date: string, closedOn: SQL, conflict: SQL): SQL {
              coalesce(fig.dpd, 0) AS dpd, fig.status
       FROM inv_contracts k
       LEFT JOIN inv_paid pd ON pd.contract_id = k.id
-      LEFT JOIN inv_due d ON d.contract_id = k.id
+      LEFT JOIN inv_due d ON d.contract_id = k.id AND d.schedule_version = k.schedule_version
       LEFT JOIN fig ON fig.contract_id = k.id
       CROSS JOIN LATERAL unnest(ARRAY[''] || k.tags) AS f(fund)
     ), investor AS (
