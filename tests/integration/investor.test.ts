@@ -102,7 +102,9 @@ describe.each(DATABASE_KINDS)('investor portal on %s', (kind) => {
       SELECT contract_id, schedule_version + 1, n, due_date, principal_due, interest_due, fee_due, penalty_due,
              principal_paid, interest_paid, fee_paid, penalty_paid, settled_at
       FROM contract_installments WHERE contract_id = ${book.d.id}`);
-    await db.execute(sql`UPDATE contracts SET schedule_version = schedule_version + 1 WHERE id = ${book.d.id}`);
+    await db.execute(
+      sql`UPDATE contracts SET schedule_version = schedule_version + 1 WHERE id = ${book.d.id}`,
+    );
 
     const finance = await t.signedIn('finance');
     const pay = async (date: string, contract: { id: string }, amount: number) => {
