@@ -203,7 +203,7 @@ export function EodRuns() {
                             {step.status}
                           </Badge>
                         </TableCell>
-                        <TableCell className="max-w-md break-words">
+                        <TableCell className="max-w-md whitespace-normal break-words">
                           {step.error ?? (countsText(step.counts, page.data.currency) || step.note || '—')}
                         </TableCell>
                         <TableCell className="text-right tabular-nums">
