@@ -14,9 +14,10 @@ import { inList } from './helpers';
 export const collectionCases = pgTable(
   'collection_cases',
   {
-    contractId: text('contract_id')
-      .primaryKey()
-      .references(() => contracts.id),
+    // Must name a contract: checked once per statement by a trigger (migration 0044, decision 034)
+    // rather than a foreign key, which key-share locks each contract row a new case names (a
+    // catch-up close opens 200,000 cases at a million contracts).
+    contractId: text('contract_id').primaryKey(),
     customerId: text('customer_id').notNull(),
     planId: text('plan_id').notNull(),
     /** The customer's region and agent when scored: the queue filters on them without a join. */

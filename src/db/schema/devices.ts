@@ -169,9 +169,10 @@ export const deviceCommands = pgTable(
   'device_commands',
   {
     id: text('id').primaryKey(),
-    deviceId: text('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    // Must name a unit: checked once per statement by a trigger (migration 0044, decision 034)
+    // rather than a foreign key, which key-share locks each unit row a command names (the close
+    // queues a lock for every unit past its lock-after days in one statement).
+    deviceId: text('device_id').notNull(),
     contractId: text('contract_id'),
     kind: text('kind', { enum: COMMAND_KINDS }).notNull(),
     state: text('state', { enum: COMMAND_STATES }).notNull().default('queued'),

@@ -12,14 +12,13 @@ import {
   accrueInterest,
   chargeLateFees,
   defaultOverdue,
-  lateFeesChargedOn,
   lockCandidates,
 } from '../contracts/close-of-business';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { reminderCandidates } from '../contracts/reminders';
 import { queueLocks } from '../devices/commands';
 import { controlledDeviceIds } from '../devices/controlled';
-import { postMany, postPairsFrom } from '../ledger/bulk';
+import { batchEntryWrites, postMany } from '../ledger/bulk';
 import { ACCOUNTS } from '../ledger/service';
 import { queueMessagesFrom } from '../messages/outbox';
 import { writeSnapshot } from './snapshot';
@@ -52,19 +51,20 @@ export const STEPS: Record<EodStep, Step> = {
       : { counts: { changed: await refreshDelinquencyIn(ctx, date, { moving: true }) } },
 
   late_fees: async (ctx, { date, org, actor }) => {
-    const charged = await chargeLateFees(ctx, actor, date);
-    // One entry per contract, written from the charges in one statement (decision 032): the
-    // balance check runs per line at commit and sums its entry's lines, so one entry of every
-    // contract's lines would cost the square of their number.
-    await postPairsFrom(ctx.tx, actor, {
-      source: lateFeesChargedOn(date),
-      debit: ACCOUNTS.penaltiesReceivable,
-      credit: ACCOUNTS.penaltyIncome,
-      businessDate: date,
-      description: `Late fees charged at the close of business of ${date}`,
-      sourceType: 'late_fee',
-      currency: org.currency,
-    });
+    // The date's fees are one journal entry, a receivable line per contract against the income,
+    // written by the charging statement from its own fees (decisions 032 and 034).
+    const charged = await chargeLateFees(ctx, actor, date, (perContract) =>
+      batchEntryWrites(actor, 'late_fee_ledger', {
+        source: perContract,
+        debit: ACCOUNTS.penaltiesReceivable,
+        credit: ACCOUNTS.penaltyIncome,
+        businessDate: date,
+        description: `Late fees charged at the close of business of ${date}`,
+        sourceType: 'late_fee',
+        sourceId: date,
+        currency: org.currency,
+      }),
+    );
     return { counts: { contracts: charged.contracts, amount: charged.amount } };
   },
 

@@ -8,7 +8,7 @@ import {
   interestAccruals,
   lateFeeCharges,
 } from '../../../db/schema';
-import { runWrites } from '../../../db/writes';
+import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { addEventsFrom, eventsFromWrites } from './events';
@@ -57,17 +57,27 @@ export interface LateFeesCharged {
  * Step 2: a late fee once per instalment of a live contract overdue on `date` by more than the
  * grace days with principal, interest or fee unpaid (`assessLateFees`): recorded in
  * `late_fee_charges` (its key is the "once"), added to the instalment's penalty due and to the
- * contract's outstanding and overdue totals, with a timeline line per contract.
+ * contract's outstanding and overdue totals, with a timeline line per contract; `ledger` adds the
+ * step's journal entry to the same statement, from the fees per contract it is given (rows of
+ * contract_id, customer_id, amount).
  *
  * Set-based in two statements (decision 032): the contracts are locked, then one statement finds
- * the fees, records them, and writes the instalments, the contracts and the timeline. Only
- * contracts whose stored days past due exceed their grace days are looked at: step 1 has just
+ * the fees, records them, and writes the instalments, the contracts, the timeline and the ledger.
+ * Only contracts whose stored days past due exceed their grace days are looked at: step 1 has just
  * brought those figures to `date` (an instalment overdue by more than the grace days makes the
  * contract's DPD at least that), so the search reads the overdue part of the book through the
- * figures' dpd index instead of every contract's schedule. The ledger's entries are written
- * from `lateFeesChargedOn(date)`.
+ * figures' dpd index instead of every contract's schedule. Each instalment is raised as soon as
+ * its charge is recorded, while its page is still in memory: the sums per contract read the
+ * raised rows, so every row is pulled through the read, the charge and the raise in turn
+ * (decision 034: raised after all the charges, the 400,000 instalments of a million-contract
+ * catch-up were read from disk a second time).
  */
-export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string): Promise<LateFeesCharged> {
+export async function chargeLateFees(
+  ctx: TxContext,
+  actor: Actor,
+  date: string,
+  ledger: (perContract: SQL) => Writes,
+): Promise<LateFeesCharged> {
   const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND f.dpd > 0
     AND f.dpd > coalesce(${term('graceDays')}::int, 0) AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
   await lockLive(ctx, candidates, 'f');
@@ -75,7 +85,7 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
   const percent = sql`(${unpaid}::numeric * ${term('lateFeeValue')}::numeric / 100)`;
   const charge = sql`
     fees AS (
-      SELECT i.contract_id, i.schedule_version, i.n,
+      SELECT i.contract_id, c.customer_id, i.schedule_version, i.n,
              CASE ${term('lateFeeKind')} WHEN 'flat' THEN ${term('lateFeeValue')}::numeric::bigint
                   ELSE ${halfEven(percent)} END AS amount
       FROM ${contracts} c ${figuresJoin()}
@@ -92,13 +102,16 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
       SELECT contract_id, schedule_version, n, ${date}::date, amount FROM fees WHERE amount > 0
       ON CONFLICT DO NOTHING
       RETURNING contract_id, schedule_version, n, amount
-    ), installments AS (
+    ), raised AS (
       UPDATE ${contractInstallments} i SET penalty_due = i.penalty_due + ch.amount
       FROM charged ch
       WHERE i.contract_id = ch.contract_id AND i.schedule_version = ch.schedule_version AND i.n = ch.n
+      RETURNING i.contract_id, i.n, ch.amount
     ), per_contract AS (
-      SELECT contract_id, sum(amount)::bigint AS amount, count(*)::int AS charges, array_agg(n ORDER BY n) AS ns
-      FROM charged GROUP BY contract_id
+      SELECT r.contract_id, fe.customer_id, sum(r.amount)::bigint AS amount, count(*)::int AS charges,
+             array_agg(r.n ORDER BY r.n) AS ns
+      FROM raised r JOIN fees fe ON fe.contract_id = r.contract_id AND fe.n = r.n
+      GROUP BY r.contract_id, fe.customer_id
     ), totals AS (
       UPDATE ${contractFigures} f
       SET outstanding_total = f.outstanding_total + p.amount, overdue_total = f.overdue_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
@@ -122,20 +135,9 @@ export async function chargeLateFees(ctx: TxContext, actor: Actor, date: string)
       ],
     },
     events,
+    ledger(sql`SELECT contract_id, customer_id, amount FROM per_contract`),
   ]);
   return { contracts: row.contracts, amount: Number(row.amount ?? 0) };
-}
-
-/**
- * The late fees charged on `date` per contract, as the ledger's source rows
- * (source_id, contract_id, customer_id, amount): one entry per contract (`postPairsFrom`).
- */
-export function lateFeesChargedOn(date: string): SQL {
-  return sql`
-    SELECT f.contract_id, f.contract_id, c.customer_id, sum(f.amount)::bigint
-    FROM ${lateFeeCharges} f JOIN ${contracts} c ON c.id = f.contract_id
-    WHERE f.business_date = ${date}::date
-    GROUP BY f.contract_id, c.customer_id`;
 }
 
 /**
