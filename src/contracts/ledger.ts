@@ -32,9 +32,21 @@ export const journalEntrySchema = z.object({
   currency: z.string(),
   createdAt: z.string(),
   createdBy: z.string().nullable(),
+  /**
+   * The entry's lines, or a part of a large one on a page: at most `JOURNAL_LINES_SHOWN`, and
+   * with a contract filter only that contract's lines and those of no contract (a batch entry
+   * of the close of business has a line per contract charged). A CSV export has every line.
+   */
   lines: z.array(journalLineSchema),
+  /** Every line of the entry, and their totals, whatever `lines` shows. */
+  lineCount: z.number().int(),
+  debitTotal: z.number().int(),
+  creditTotal: z.number().int(),
 });
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
+
+/** The most lines of one entry a journal page carries. */
+export const JOURNAL_LINES_SHOWN = 20;
 
 export const journalQuery = listQuery(['businessDate', 'number'], {
   from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),

@@ -43,7 +43,7 @@ export interface ListDefinition<S extends ListQuerySchema, Item> extends ListSou
   sorts: { [K in Extract<z.output<S>['sort'], string>]: Sort };
   tieBreak: AnyColumn;
   /** The rows of one page (or of the export) for a condition and an order. */
-  rows: (request: RowsRequest) => Promise<Item[]>;
+  rows: (request: RowsRequest<z.output<S>>) => Promise<Item[]>;
   csv: CsvExport<Item>;
   /** What the viewer changes in a row (masked PII): part of the page cache key. */
   variant?: (viewer: Viewer) => string;
@@ -112,13 +112,17 @@ export interface Sort {
   reads?: readonly Table[];
 }
 
-export interface RowsRequest {
+export interface RowsRequest<Q = unknown> {
   ctx: AppContext;
   where: SQL | undefined;
   orderBy: SQL[];
   limit: number;
   offset: number;
   viewer: Viewer;
+  /** The list's query, for rows whose shape follows a filter (a journal entry's lines of one contract). */
+  query: Q;
+  /** The rows of a CSV export: every detail, where a page may show a part (a batch entry's lines). */
+  exporting: boolean;
 }
 
 export interface CsvExport<Item> {
@@ -335,6 +339,8 @@ export async function listPage<S extends ListQuerySchema, Item>(
       limit: query.pageSize,
       offset: offsetOf(query.page, query.pageSize),
       viewer,
+      query,
+      exporting: false,
     }),
     totals ? totals.get(totalKeyOf(definition, query, env), total, totalTagsOf(definition, query)) : total(),
   ]);
@@ -380,6 +386,8 @@ export async function listCsv<S extends ListQuerySchema, Item>(
     limit: limit + 1,
     offset: 0,
     viewer,
+    query,
+    exporting: true,
   });
   if (items.length > limit) {
     throw unprocessable(

@@ -8,7 +8,7 @@ import { SYSTEM_ACTOR } from '../../src/server/audit';
 import type { AppContext } from '../../src/server/context';
 import { backfillSnapshots, writeSnapshot } from '../../src/server/modules/close-of-business/snapshot';
 import { refreshCases } from '../../src/server/modules/collections/refresh';
-import { lockCandidates } from '../../src/server/modules/contracts/close-of-business';
+import { defaultOverdue, lockCandidates } from '../../src/server/modules/contracts/close-of-business';
 import {
   refreshDelinquency,
   refreshDelinquencyIn,
@@ -16,6 +16,9 @@ import {
 } from '../../src/server/modules/contracts/delinquency';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
 import { queueLocks } from '../../src/server/modules/devices/commands';
+import { deliverDueCommands } from '../../src/server/modules/devices/control/delivery';
+import type { CommandProvider } from '../../src/server/modules/devices/control/provider';
+import { ACCOUNTS } from '../../src/server/modules/ledger/service';
 import { figuresDate, organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -217,6 +220,35 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     expect(expected.filter((k) => k.startsWith(book.b))).toHaveLength(4); // weekly, no grace: 29 Feb too
     const counts = countsOf(result, TODAY);
     expect(counts.late_fees).toMatchObject({ contracts: 2, amount: 1_000 + sumOf(expected, book.b) });
+    // The date's fees are one journal entry: each contract's receivable, and the income in one line.
+    const ledger = await queryRows<{
+      source_id: string;
+      account_code: string;
+      contract_id: string | null;
+      debit: string;
+      credit: string;
+    }>(
+      t.app.ctx.db,
+      sql`SELECT e.source_id, l.account_code, l.contract_id, l.debit::text, l.credit::text
+          FROM journal_entries e JOIN journal_lines l ON l.entry_id = e.id
+          WHERE e.source_type = 'late_fee' ORDER BY l.account_code, l.contract_id`,
+    );
+    expect(ledger).toEqual([
+      ...[book.a, book.b].sort().map((id) => ({
+        source_id: TODAY,
+        account_code: ACCOUNTS.penaltiesReceivable,
+        contract_id: id,
+        debit: String(id === book.a ? 1_000 : sumOf(expected, book.b)),
+        credit: '0',
+      })),
+      {
+        source_id: TODAY,
+        account_code: ACCOUNTS.penaltyIncome,
+        contract_id: null,
+        debit: '0',
+        credit: String(1_000 + sumOf(expected, book.b)),
+      },
+    ]);
 
     // Step 3: one lock command, for the lock-API unit; the OpenPAYGO unit needs none.
     expect(counts.device_locks).toEqual({ overdueBeyondLockAfter: 2, locksQueued: 1 });
@@ -304,6 +336,50 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
       sql`SELECT count(*)::int AS n FROM device_commands WHERE kind = 'lock'`,
     );
     expect(locks[0]?.n).toBe(1);
+  });
+
+  it('has the database keep every case on an existing contract, and every command on an existing unit', async () => {
+    const refusal = async (statement: ReturnType<typeof sql>) =>
+      t.app.ctx.db.execute(statement).then(
+        () => 'accepted',
+        (error: Error & { cause?: Error }) => `${error.message} ${error.cause?.message ?? ''}`,
+      );
+    const [lock] = await queryRows<{ id: string; device_id: string; contract_id: string }>(
+      t.app.ctx.db,
+      sql`SELECT id, device_id, contract_id FROM device_commands WHERE kind = 'lock' LIMIT 1`,
+    );
+    if (!lock) throw new Error('the close queued no lock');
+    // The close's statements write them in bulk; each names what it belongs to (migration 0044).
+    expect(
+      await refusal(sql`INSERT INTO device_commands (id, device_id, kind, state, reason)
+                        SELECT 'c-' || n, CASE WHEN n = 2 THEN 'no-such-unit' ELSE ${lock.device_id} END, 'lock', 'queued', 'test'
+                        FROM generate_series(1, 3) n`),
+    ).toMatch(/device_commands must belong to an existing row of devices: device_id no-such-unit/);
+    expect(
+      await refusal(sql`UPDATE device_commands SET device_id = 'no-such-unit' WHERE id = ${lock.id}`),
+    ).toMatch(/must belong to an existing row of devices/);
+    // A unit no contract names, with a command: the command keeps it.
+    await t.app.ctx.db.execute(sql`INSERT INTO devices (id, serial_number, model_id, status, control_kind)
+      SELECT 'spare-unit', 'SPARE-UNIT-1', model_id, 'in_stock', control_kind FROM devices WHERE id = ${lock.device_id}`);
+    await t.app.ctx.db.execute(sql`INSERT INTO device_commands (id, device_id, kind, state, reason)
+      VALUES ('spare-command', 'spare-unit', 'lock', 'queued', 'test')`);
+    expect(await refusal(sql`DELETE FROM devices WHERE id = 'spare-unit'`)).toMatch(
+      /The row spare-unit of devices is still named by device_commands.device_id/,
+    );
+    expect(await refusal(sql`UPDATE devices SET id = 'another' WHERE id = ${lock.device_id}`)).toMatch(
+      /never changes/,
+    );
+    expect(
+      await refusal(sql`INSERT INTO collection_cases (contract_id, customer_id, plan_id, bucket, dpd, amount_overdue,
+                          regular_payment, currency, score, dpd_points, amount_points, risk_points, promise_points,
+                          contact_points, in_queue, scored_on, updated_at)
+                        VALUES ('no-such-contract', 'x', 'x', 'current', 0, 0, 0, 'USD', 0, 0, 0, 0, 0, 0, false, ${TODAY}, now())`),
+    ).toMatch(/collection_cases must belong to an existing row of contracts: contract_id no-such-contract/);
+    expect(
+      await refusal(
+        sql`UPDATE collection_cases SET contract_id = 'no-such-contract' WHERE contract_id = ${lock.contract_id}`,
+      ),
+    ).toMatch(/must belong to an existing row of contracts/);
   });
 
   it('books a paid penalty against the receivable the close charged, and accrued interest against its receivable', async () => {
@@ -439,6 +515,49 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
     } finally {
       await whole.t.close();
       await broken.t.close();
+    }
+  });
+
+  it('withdraws a lock it queued once a payment has cleared the arrears, and never sends it', async () => {
+    const { t, book, manager } = await startBook(kind);
+    try {
+      await run(manager, TODAY);
+      const queued = await queryRows<{ id: string; contract_id: string }>(
+        t.app.ctx.db,
+        sql`SELECT id, contract_id FROM device_commands WHERE kind = 'lock' AND state = 'queued'`,
+      );
+      expect(queued.map((c) => c.contract_id)).toEqual([book.a]);
+      // A payment that committed while the close's step ran cleared the arrears without seeing
+      // the lock it would have undone.
+      await t.app.ctx.db.execute(
+        sql`UPDATE contract_figures SET dpd = 0, bucket = 'current', overdue_total = 0 WHERE contract_id = ${book.a}`,
+      );
+      const sent: string[] = [];
+      const provider: CommandProvider = {
+        name: 'simulator',
+        deliver: async (request) => {
+          sent.push(request.commandId);
+          return { outcome: 'acknowledged', response: null };
+        },
+      };
+      const delivered = await deliverDueCommands(t.app.ctx, {
+        providers: { lock: provider, openpaygo: provider },
+      });
+      expect(delivered).toMatchObject({ withdrawn: 1, acknowledged: 0 });
+      expect(sent).toEqual([]);
+      const [command] = await queryRows<{ state: string; last_error: string; lock_state: string }>(
+        t.app.ctx.db,
+        sql`SELECT c.state, c.last_error, d.lock_state FROM device_commands c JOIN devices d ON d.id = c.device_id
+            WHERE c.id = ${queued[0]?.id}`,
+      );
+      expect(command).toEqual({
+        state: 'failed',
+        last_error:
+          'Withdrawn before delivery: the contract is no longer past its lock-after days (a payment cleared the arrears)',
+        lock_state: 'unlocked',
+      });
+    } finally {
+      await t.close();
     }
   });
 
@@ -592,7 +711,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
                    (SELECT count(*)::int FROM journal_entries WHERE source_type = 'late_fee') AS entries,
                    (SELECT count(*)::int FROM device_commands) AS locks`,
       );
-      expect(counts).toEqual({ runs: 1, steps: 8, fees: 6, entries: 2, locks: 1 });
+      expect(counts).toEqual({ runs: 1, steps: 8, fees: 6, entries: 1, locks: 1 });
     } finally {
       await first.close();
       await second.close();
@@ -638,6 +757,42 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
         { id: paid.id, dpd: 0 },
         { id: other.id, dpd: other.dpd + 1 },
       ]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('leaves active a contract whose arrears a payment cleared while the defaults step waited for it', async () => {
+    const t = await startTestApp('postgres');
+    try {
+      t.clock.ms = NOON;
+      const book = await seedBook(t.app.ctx);
+      await refreshDelinquency(t.app.ctx, TODAY);
+      // A payment clearing book.a's arrears (62 days past due, default after 60), not yet committed:
+      // it holds the contract's row, as a payment does.
+      const release = signal();
+      const written = signal();
+      const payment = withTransaction(t.app.ctx, async (tx) => {
+        await tx.tx.execute(sql`SELECT id FROM contracts WHERE id = ${book.a} FOR UPDATE`);
+        await tx.tx.execute(
+          sql`UPDATE contract_figures SET dpd = 0, bucket = 'current' WHERE contract_id = ${book.a}`,
+        );
+        written.fire();
+        await release.fired;
+      });
+      await written.fired;
+      // The step finds book.a due and waits for its row; the payment then commits.
+      const step = withTransaction(t.app.ctx, (tx) => defaultOverdue(tx, SYSTEM_ACTOR, TODAY));
+      await expect.poll(() => lockWaits(t, 'transactionid')).toBe(1);
+      release.fire();
+      await payment;
+      expect(await step).toEqual([]);
+      const [row] = await queryRows<{ status: string; lines: number }>(
+        t.app.ctx.db,
+        sql`SELECT c.status, (SELECT count(*)::int FROM contract_events e WHERE e.contract_id = c.id AND e.type = 'defaulted') AS lines
+            FROM contracts c WHERE c.id = ${book.a}`,
+      );
+      expect(row).toEqual({ status: 'active', lines: 0 });
     } finally {
       await t.close();
     }

@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { recoveryCodes } from '../../../db/schema';
 import type { Executor } from '../../context';
+import { newId } from '../../ids';
 import { sha256 } from '../../secrets';
 import { base32Encode } from './totp';
 
@@ -19,7 +20,7 @@ export async function issueRecoveryCodes(executor: Executor, userId: string, now
   await executor.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
   await executor
     .insert(recoveryCodes)
-    .values(codes.map((code) => ({ id: randomUUID(), userId, codeHash: sha256(code), createdAt: now })));
+    .values(codes.map((code) => ({ id: newId(), userId, codeHash: sha256(code), createdAt: now })));
   return codes;
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import {
   type ActionBody,
@@ -15,6 +14,7 @@ import { businessToday } from '../../business-date';
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
 import { AppError, conflict, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { addEvent } from '../contracts/events';
 import { readFigures } from '../contracts/figures';
@@ -48,7 +48,7 @@ export async function logAction(
       `Collections work only live contracts; ${contract.number} is ${contract.status.replace('_', ' ')}`,
       ERROR_CODES.CONTRACT_NOT_ACTIVE,
     );
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   let promiseId: string | null = null;
   let deviceCommandId: string | null = null;
@@ -75,7 +75,7 @@ export async function logAction(
       .select({ collectorId: collectionCases.collectorId })
       .from(collectionCases)
       .where(eq(collectionCases.contractId, contractId));
-    promiseId = randomUUID();
+    promiseId = newId();
     await ctx.tx.insert(collectionPromises).values({
       id: promiseId,
       contractId,

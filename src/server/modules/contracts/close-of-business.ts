@@ -10,7 +10,7 @@ import {
 } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
-import type { TxContext } from '../../context';
+import type { Executor, TxContext } from '../../context';
 import { addEventsFrom, eventsFromWrites } from './events';
 import { figuresJoin } from './figures';
 import { contractsChanged } from './list-cache';
@@ -152,6 +152,23 @@ export function lockCandidates(): SQL {
 }
 
 /**
+ * Of these contracts, those still past their plan's lock-after days now (step 3's rule): a lock the
+ * close queued goes out only for them (device control's delivery), since a payment that committed
+ * while the close's step was under way cleared the arrears without seeing the lock to undo.
+ */
+export async function stillPastLockAfter(
+  executor: Executor,
+  contractIds: readonly string[],
+): Promise<Set<string>> {
+  if (!contractIds.length) return new Set();
+  const rows = await queryRows<{ id: string }>(
+    executor,
+    sql`SELECT l.id FROM (${lockCandidates()}) AS l(id, device_id) WHERE l.id = ANY(${sql.param(contractIds)}::text[])`,
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
  * Step 4: active contracts whose days past due reached their plan's default-after days
  * (`defaultsOn`) move to `defaulted` through the lifecycle's table (the move `default`), version
  * raised, with a timeline line each: the contracts locked in id order, moved by id, and their lines
@@ -161,15 +178,22 @@ export async function defaultOverdue(ctx: TxContext, actor: Actor, date: string)
   const move = CONTRACT_TRANSITIONS.default;
   const due = sql`c.status IN ${[...move.from]} AND ${term('defaultAfterDays')} IS NOT NULL
     AND f.dpd >= ${term('defaultAfterDays')}::int`;
-  const ids = await lockLive(ctx, due, 'c');
-  if (!ids.length) return [];
-  // Exactly the contracts just locked, by id: held by this transaction, nothing else moves them
-  // meanwhile, and the plan terms and figures are not evaluated over the book a second time.
-  await ctx.tx.execute(
+  const locked = await lockLive(ctx, due, 'c');
+  if (!locked.length) return [];
+  // The contracts just locked, by id, still due as this statement sees them: a payment that
+  // committed while the lock waited for its contract cleared the arrears its lock re-checked with
+  // the figures read before (a locking read re-reads only the rows it locks), so the figures are
+  // read again here, after every lock is held.
+  const moved = await queryRows<{ id: string }>(
+    ctx.tx,
     sql`UPDATE ${contracts} c SET status = ${move.to}, version = c.version + 1,
                updated_at = ${ctx.clock.now().toISOString()}::timestamptz
-        FROM unnest(${sql.param(ids)}::text[]) AS l(id) WHERE c.id = l.id`,
+        FROM unnest(${sql.param(locked)}::text[]) AS l(id), ${contractFigures} f
+        WHERE c.id = l.id AND f.contract_id = c.id AND ${due}
+        RETURNING c.id`,
   );
+  const ids = moved.map((row) => row.id);
+  if (!ids.length) return [];
   await addEventsFrom(
     ctx,
     actor,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { contracts } from '../../../db/schema';
 import { formatMoney } from '../../../domain';
@@ -7,6 +6,7 @@ import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
 import { conflict, fieldError, unprocessable } from '../../errors';
 import { claimIdempotencyKey, settleIdempotencyKey } from '../../idempotency';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { ACCOUNTS, cashAccountFor, post } from '../ledger/service';
@@ -48,7 +48,7 @@ export async function recordDeposit(
   input: DepositInput,
 ): Promise<{ paymentId: string; created: boolean }> {
   const { idempotencyKey, ...request } = input;
-  const paymentId = randomUUID();
+  const paymentId = newId();
   const claim = idempotencyKey
     ? { operation: 'contract.deposit' as const, key: idempotencyKey, request: { contractId: id, ...request } }
     : null;

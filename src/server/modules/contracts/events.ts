@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { contractEvents } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
+import { newId } from '../../ids';
 
 /**
  * A line on the contract's timeline; every change of a contract writes one, so lists are told
@@ -40,7 +40,7 @@ export function eventWrites(
   data?: unknown,
   when: SQL = sql`true`,
 ): { id: string; writes: Writes } {
-  const id = randomUUID();
+  const id = newId();
   // Dated by the app's clock, like the contract's own dates, and strictly after the contract's
   // previous event, so the timeline never ties (several events can share one transaction).
   const event = sql`event AS (
@@ -89,7 +89,7 @@ export async function addEventsFrom(ctx: TxContext, actor: Actor, source: SQL): 
 export function eventsFromWrites(ctx: TxContext, actor: Actor, name: string, source: SQL): Writes {
   const insert = sql`${sql.identifier(name)} AS (
     INSERT INTO ${contractEvents} (id, contract_id, type, message, data, actor_id, at)
-    SELECT gen_random_uuid()::text, v.contract_id, v.type, v.message, v.data::jsonb, ${actor.id}::text,
+    SELECT new_row_id(), v.contract_id, v.type, v.message, v.data::jsonb, ${actor.id}::text,
       GREATEST(${ctx.clock.now().toISOString()}::timestamptz,
                -- Written as the index's order with a limit, so it is one probe of (contract_id, at)
                -- per line whatever the table's statistics say (max() was planned as a scan per line).

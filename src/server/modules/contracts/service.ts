@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
 import type { Frequency, InterestMethod, Schedule, ScheduleRow } from '../../../domain';
@@ -7,6 +6,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { Executor, TxContext } from '../../context';
 import { conflict, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
 import { transition } from '../../transitions';
@@ -66,7 +66,7 @@ function scheduleFrom(row: ContractRow, startDate: string): Schedule {
  * contractDetail would read back, without reading it back).
  */
 export async function createDraft(ctx: TxContext, actor: Actor, input: QuoteInput): Promise<ContractParts> {
-  const id = randomUUID();
+  const id = newId();
   // The device is locked and checked again (still in stock) when it is reserved, and an open
   // contract per device is a unique index.
   const quote = await quoteContract(ctx, input, ctx.tx);

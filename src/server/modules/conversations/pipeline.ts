@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { ConversationChannel, CustomerIntent } from '../../../contracts/conversations';
 import { conversationMessages, conversations, customers } from '../../../db/schema';
 import { SYSTEM_ACTOR } from '../../audit';
 import type { TxContext } from '../../context';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { addEvent } from '../contracts/events';
 import { type AssistantReply, answerCustomer } from '../customer-service/answer';
@@ -61,7 +61,7 @@ export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): P
   const [thread] = await ctx.tx
     .insert(conversations)
     .values({
-      id: randomUUID(),
+      id: newId(),
       phone,
       customerId: sql`(SELECT ${customers.id} FROM ${customers} WHERE ${customers.phone} = ${phone} LIMIT 1)`,
       channel: inbound.channel,
@@ -79,7 +79,7 @@ export async function receiveInbound(ctx: TxContext, inbound: InboundMessage): P
     })
     .returning();
   if (!thread) throw new Error('The conversation was not written');
-  const lineId = randomUUID();
+  const lineId = newId();
   const query = inbound.query ?? parseCustomerText(inbound.body, now.toISOString().slice(0, 10));
   const inserted = await ctx.tx
     .insert(conversationMessages)
@@ -238,7 +238,7 @@ export async function writeOutboundLine(
             source: { type: 'conversation', id: thread.id },
           },
         );
-  const lineId = randomUUID();
+  const lineId = newId();
   await ctx.tx.insert(conversationMessages).values({
     id: lineId,
     conversationId: thread.id,

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { and, desc, eq, max, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
@@ -14,6 +14,7 @@ import { type Actor, type AuditEntry, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { badRequest, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { fileStorage } from '../../storage';
 import { transition } from '../../transitions';
@@ -231,7 +232,7 @@ export async function uploadDocument(
   const { tx } = ctx;
   const before = await lockCustomer(ctx, customerId);
   const org = await organisation(ctx, tx);
-  const id = randomUUID();
+  const id = newId();
   const storageKey = `kyc/${customerId}/${id}`;
   const storage = fileStorage(ctx);
   // The file is written first and removed again if the transaction does not commit.

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
@@ -19,6 +18,7 @@ import { type Actor, type AuditEntry, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { AppError, fieldError, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { uniqueViolation } from '../../unique';
@@ -239,7 +239,7 @@ export async function createCustomer(
   await assertActiveStaff(ctx.tx, input.assignedAgentId);
   await checkDuplicates(ctx.tx, { phone, nationalId: input.nationalId });
   const now = ctx.clock.now();
-  const id = randomUUID();
+  const id = newId();
   try {
     return await savepoint(ctx, async ({ tx }) => {
       const [next] = await queryRows<{ n: string }>(

@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { DemoImage } from '../../../contracts/demo';
 import { demoImages } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { badRequest, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { fileStorage } from '../../storage';
 import { cleanFileName } from '../customers/kyc';
 import { checkImageContent } from './image-content';
@@ -34,7 +35,7 @@ export async function uploadImage(
   if (!upload.data.length)
     throw badRequest('The file is empty', [{ field: 'file', message: 'The file is empty' }]);
   const mimeType = checkImageContent(upload.data);
-  const id = randomUUID();
+  const id = newId();
   const storageKey = `demo/${id}`;
   const storage = fileStorage(ctx);
   // Written first, removed again if the transaction does not commit.

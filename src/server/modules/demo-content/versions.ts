@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { desc, eq, inArray, max, sql } from 'drizzle-orm';
 import {
   type DemoContent,
@@ -12,6 +12,7 @@ import { demoImages, demoVersions } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { type AppError, badRequest, conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { cheapestModelPerCategory } from '../devices/models';
 import { userNames } from '../users/service';
@@ -186,7 +187,7 @@ async function writeDraft(
   const [row] = await ctx.tx
     .insert(demoVersions)
     .values({
-      id: randomUUID(),
+      id: newId(),
       version: await nextVersion(ctx),
       status: 'draft',
       content,

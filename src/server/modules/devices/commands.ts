@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
@@ -6,6 +5,7 @@ import { deviceCommands, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { notFound } from '../../errors';
+import { newId } from '../../ids';
 import { deviceListsChanged } from './list-cache';
 
 /**
@@ -28,7 +28,7 @@ export async function queueDeviceCommand(
   actor: Actor,
   request: CommandRequest,
 ): Promise<string> {
-  const id = randomUUID();
+  const id = newId();
   await ctx.tx.insert(deviceCommands).values({
     id,
     deviceId: request.deviceId,
@@ -174,7 +174,7 @@ export async function queueLocks(
     WITH v (contract_id, device_id) AS (${units}), queued AS (
       INSERT INTO ${deviceCommands} (id, device_id, contract_id, kind, state, reason, source_type, source_id,
                                      requested_by, created_at, next_attempt_at)
-      SELECT gen_random_uuid()::text, d.id, v.contract_id, 'lock', 'queued', ${reason}, ${source.type}, ${source.id},
+      SELECT new_row_id(), d.id, v.contract_id, 'lock', 'queued', ${reason}, ${source.type}, ${source.id},
              ${actor.id}::text, ${now}::timestamptz, ${now}::timestamptz
       FROM v JOIN ${devices} d ON d.id = v.device_id
       WHERE d.control_kind = 'lock_api' AND d.lock_state <> 'locked'

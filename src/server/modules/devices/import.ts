@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import {
   type DeviceImportResult,
@@ -16,6 +15,7 @@ import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
 import { parseCsv } from '../../csv';
 import { AppError, fieldError } from '../../errors';
+import { newId } from '../../ids';
 import { uniqueViolation } from '../../unique';
 import { deviceListsChanged } from './list-cache';
 import { controlColumns, postStockReceipt, takenValues } from './service';
@@ -268,9 +268,9 @@ export async function importDevices(
   if (!valid.length) throw fieldError('csv', 'The file has no rows to import');
 
   const now = ctx.clock.now();
-  const importId = randomUUID();
+  const importId = newId();
   const units = valid.map((row) => ({
-    id: randomUUID(),
+    id: newId(),
     serialNumber: row.serialNumber,
     imei: row.imei,
     modelId: row.model.id,
@@ -296,7 +296,7 @@ export async function importDevices(
              AS u(id, serial_number, imei, model_id, control_kind, secret, starting_code, count, time_divider, cost_price)`);
     await tx.execute(sql`
         INSERT INTO ${deviceEvents} (id, device_id, from_status, to_status, reason, actor_id, at)
-        SELECT gen_random_uuid()::text, u.id, NULL, 'in_stock', 'Received into stock (import)', ${actor.id}::text, ${now}
+        SELECT new_row_id(), u.id, NULL, 'in_stock', 'Received into stock (import)', ${actor.id}::text, ${now}
         FROM unnest(${column('id')}::text[]) AS u(id)`);
     await deviceListsChanged(ctx, tx);
     await postStockReceipt(ctx, actor, {

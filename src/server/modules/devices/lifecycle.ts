@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
   type DeviceStatus,
@@ -11,6 +10,7 @@ import { deviceEvents, devices } from '../../../db/schema';
 import type { Actor } from '../../audit';
 import type { TxContext } from '../../context';
 import { type AppError, conflict, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import type { Lifecycle } from '../../transitions';
 import { deviceListsChanged } from './list-cache';
 
@@ -81,7 +81,7 @@ export async function writeUnitMove(
       RETURNING d.id
     ), event AS (
       INSERT INTO ${deviceEvents} (id, device_id, from_status, to_status, reason, contract_id, actor_id, at)
-      SELECT ${randomUUID()}, before.id, before.status, ${to}, ${change.reason}, ${change.contractId}, ${actor.id},
+      SELECT ${newId()}, before.id, before.status, ${to}, ${change.reason}, ${change.contractId}, ${actor.id},
              GREATEST(${now}, (SELECT max(at) + interval '1 millisecond' FROM ${deviceEvents} WHERE device_id = ${deviceId}))
       FROM before JOIN moved ON moved.id = before.id
     )

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { DeviceMetrics, MetricsAnswer } from '../../../contracts/device-metrics';
 import { findTextProblem } from '../../../contracts/text';
@@ -15,6 +14,7 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { startOfDayIn } from '../../dates';
 import { AppError, badRequest, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { OPENPAYGO_KEY_PURPOSE } from './service';
 
@@ -152,7 +152,7 @@ export async function receiveMetrics(
     key,
   ) as MetricsAnswer;
 
-  const id = randomUUID();
+  const id = newId();
   await tx.insert(deviceMetrics).values({
     id,
     deviceId: device.id,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { DeviceModel, DeviceModelCreateBody, DeviceModelUpdateBody } from '../../../contracts/devices';
 import { deviceModels, devices } from '../../../db/schema';
@@ -6,6 +5,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { AppError, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { uniqueViolation } from '../../unique';
@@ -111,7 +111,7 @@ export async function createDeviceModel(
   const values = { make: input.make, model: input.model, sku: input.sku ?? null };
   const duplicate = await duplicateOf(ctx.tx, values);
   if (duplicate) throw duplicate;
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   const { currency } = await organisation(ctx, ctx.tx);
   try {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import {
   type ContractStanding,
@@ -17,6 +16,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { AppError, fieldError, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { savepoint } from '../../transaction';
 import { transition } from '../../transitions';
@@ -265,7 +265,7 @@ export async function createDevice(
   if (issue) throw fieldError('control', issue);
   const duplicate = await duplicateUnit(ctx.tx, input);
   if (duplicate) throw duplicate;
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   try {
     // Under a savepoint: a unit saved meanwhile with the same serial is named, not a 500.
@@ -287,7 +287,7 @@ export async function createDevice(
         updatedAt: now,
       });
       await tx.insert(deviceEvents).values({
-        id: randomUUID(),
+        id: newId(),
         deviceId: id,
         fromStatus: null,
         toStatus: 'in_stock',

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import { type DeviceToken, type IssuedToken, tokenGivesUse } from '../../../contracts/devices';
 import { devices, deviceTokens, users } from '../../../db/schema';
@@ -14,6 +13,7 @@ import {
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { AppError, forbidden, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { deviceListsChanged } from './list-cache';
 import { deviceStanding, OPENPAYGO_KEY_PURPOSE } from './service';
 
@@ -88,7 +88,7 @@ export async function issueTokenInTransaction(
     ...(value === null ? {} : { value }),
   });
   const now = ctx.clock.now();
-  const id = randomUUID();
+  const id = newId();
   await tx.update(devices).set({ openpaygoCount: newCount, updatedAt: now }).where(eq(devices.id, deviceId));
   // The unit lists show the token count.
   await deviceListsChanged(ctx, tx);

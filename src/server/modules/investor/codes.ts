@@ -8,6 +8,7 @@ import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { notFound, unauthorized, unprocessable } from '../../errors';
 import { endGuestSessionsOf } from '../../guest-sessions';
+import { newId } from '../../ids';
 import { sha256 } from '../../secrets';
 
 /**
@@ -110,7 +111,7 @@ export async function issueInvestorCode(
   input: IssueInvestorCodeBody & { scope: InvestorScope },
 ): Promise<{ code: string; item: InvestorCode }> {
   const code = newInvestorCode();
-  const id = crypto.randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   // The code works through the whole expiry day (UTC): it ends at the next midnight.
   const expiresAt = new Date(`${input.expiresOn}T00:00:00.000Z`);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines } from '../../../db/schema';
@@ -6,6 +5,7 @@ import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { Executor } from '../../context';
 import { unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import type { Posting } from './service';
 
 /**
@@ -52,7 +52,7 @@ export function postingsWrites(actor: Actor, postings: ReadonlyArray<Posting & {
     if (lines.length < 2 || balance !== 0) {
       throw unprocessable(`Unbalanced journal entry "${posting.description}"`, 'UNBALANCED');
     }
-    return { id: randomUUID(), posting, lines };
+    return { id: newId(), posting, lines };
   });
   if (!entries.length) return { with: [] };
   const param = <T>(values: T[]) => sql.param(values);
@@ -122,7 +122,7 @@ export function batchEntryWrites(actor: Actor, name: string, posting: BatchPosti
     )`,
       sql`${cte('entry')} AS (
       INSERT INTO ${journalEntries} (id, number, business_date, description, source_type, source_id, currency, created_by)
-      SELECT gen_random_uuid()::text, 'JE-' || lpad(n.s::text, greatest(7, length(n.s::text)), '0'), ${posting.businessDate}::date,
+      SELECT new_row_id(), 'JE-' || lpad(n.s::text, greatest(7, length(n.s::text)), '0'), ${posting.businessDate}::date,
              ${posting.description}, ${posting.sourceType}, ${posting.sourceId}, ${posting.currency}, ${actor.id}::text
       FROM (SELECT nextval('journal_number_seq') AS s) n
       WHERE EXISTS (SELECT 1 FROM ${cte('source')})

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { asc, type SQL, sql } from 'drizzle-orm';
 import type { TrialBalance } from '../../../contracts/ledger';
 import { queryRows } from '../../../db/client';
@@ -8,6 +7,7 @@ import type { Actor } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { AppContext, Executor } from '../../context';
 import { unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { numbered } from '../../numbers';
 import { organisation } from '../../organisation';
 
@@ -99,7 +99,7 @@ export function postingWrites(
       'UNBALANCED',
     );
   }
-  const id = randomUUID();
+  const id = newId();
   const column = <T>(pick: (line: PostingLine) => T) => sql.param(lines.map(pick));
   const entry = sql`journal_entry AS (
     INSERT INTO ${journalEntries} (id, number, business_date, description, source_type, source_id, currency, created_by)

@@ -98,7 +98,7 @@ export async function queueBulkSend(ctx: TxContext, bulk: DueBulk): Promise<numb
       INSERT INTO ${messages} (id, customer_id, contract_id, channel, recipient, template_key, template_version,
                                body, subject, status, next_attempt_at, bulk_send_id, source_type, source_id,
                                dedupe_key, created_by, created_at, updated_at)
-      SELECT gen_random_uuid()::text, x.customer_id, x.contract_id, ${bulk.channel}, ${address}, ${bulk.template_key},
+      SELECT new_row_id(), x.customer_id, x.contract_id, ${bulk.channel}, ${address}, ${bulk.template_key},
              ${version}, ${body}, ${subject},
              'queued', ${start}::timestamptz + floor(x.n * 60.0 / ${bulk.rate_per_minute}::int) * interval '1 second',
              ${bulk.id}, 'bulk_send', ${bulk.id}, 'bulk:' || ${bulk.id}::text || ':' || x.customer_id,

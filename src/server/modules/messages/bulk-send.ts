@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { BulkPreview, BulkSend, BulkSendBody, SegmentFilter } from '../../../contracts/communications';
 import { ERROR_CODES } from '../../../contracts/errors';
@@ -10,6 +9,7 @@ import { type Actor, writeAudit } from '../../audit';
 import type { AppServices, Executor, TxContext } from '../../context';
 import { localTime } from '../../dates';
 import { AppError, conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { messagingFigures, recipientOf, smsEstimate, templateFor } from './preview';
 import { quietHoursEnd } from './quiet-hours';
@@ -151,7 +151,7 @@ export async function previewBulkSend(
 export async function createBulkSend(ctx: TxContext, actor: Actor, input: BulkSendBody): Promise<BulkSend> {
   const r = await resolve(ctx, ctx.tx, input);
   const counted = await counts(ctx.tx, r);
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   await ctx.tx.insert(bulkSends).values({
     id,

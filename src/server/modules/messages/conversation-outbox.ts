@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { messages } from '../../../db/schema';
 import type { Executor, TxContext } from '../../context';
+import { newId } from '../../ids';
 import { messagesQueued } from './wake';
 
 /**
@@ -44,7 +44,7 @@ export async function resendTokenMessage(
   original: TokenMessage,
   to: { customerId: string; channel: 'sms' | 'whatsapp'; recipient: string; conversationId: string },
 ): Promise<string> {
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   await ctx.tx.insert(messages).values({
     id,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { MessageChannel, TemplateKey } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
@@ -7,6 +6,7 @@ import { renderTemplate } from '../../../domain';
 import type { Actor } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { notFound } from '../../errors';
+import { newId } from '../../ids';
 import { messageContacts, messageContactsSql } from '../customers/contacts';
 import { messagesQueued } from './wake';
 
@@ -62,7 +62,7 @@ export async function queueMessage(
     : { firstName: '', phone: request.recipient };
   if (!contact?.phone) throw notFound('Customer not found');
   const body = renderTemplate(template.body, { firstName: contact.firstName, ...request.variables });
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   const inserted = await ctx.tx
     .insert(messages)
@@ -112,7 +112,7 @@ export async function queueMessagesFrom(
       INSERT INTO ${messages} (id, customer_id, contract_id, channel, recipient, template_key, template_version,
                                body, status, next_attempt_at, source_type, source_id, dedupe_key, created_by,
                                created_at, updated_at)
-      SELECT gen_random_uuid()::text, v.customer_id, v.contract_id, t.channel, cu.phone, t.key, t.version,
+      SELECT new_row_id(), v.customer_id, v.contract_id, t.channel, cu.phone, t.key, t.version,
              render_message(t.body, jsonb_build_object('firstName', cu.first_name) || v.variables),
              'queued', ${now}::timestamptz, ${origin.type}, ${origin.id}, v.dedupe_key, ${actor.id}::text,
              ${now}::timestamptz, ${now}::timestamptz

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { asc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Segment, SegmentBody, SegmentFilter } from '../../../contracts/communications';
 import { segmentFilterSchema } from '../../../contracts/communications';
@@ -7,6 +6,7 @@ import { contracts, customers, deviceModels, devices, segments } from '../../../
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { figuresJoin } from '../contracts/figures';
 
 /**
@@ -97,7 +97,7 @@ export async function createSegment(ctx: TxContext, actor: Actor, input: Segment
   const [row] = await ctx.tx
     .insert(segments)
     .values({
-      id: randomUUID(),
+      id: newId(),
       name: input.name,
       description: input.description ?? null,
       filter: input.filter,

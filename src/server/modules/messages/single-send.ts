@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { SingleSendBody } from '../../../contracts/communications';
 import { ERROR_CODES } from '../../../contracts/errors';
@@ -9,6 +8,7 @@ import { renderTemplate } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { TxContext } from '../../context';
 import { AppError, conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { messageById } from './list';
 import { recipientOf, templateFor } from './preview';
 
@@ -55,7 +55,7 @@ export async function sendSingle(
     if (input.channel === 'email') throw invalid('body', 'An e-mail needs a template with a subject');
     rendered = { key: FREE_TEXT_KEY, version: 0, body: input.body ?? '', subject: null };
   }
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   await ctx.tx.insert(messages).values({
     id,

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { MessagingTestResult, messagingTestBody } from '../../../contracts/messaging-settings';
 import type { AppContext } from '../../context';
 import { fieldError } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { channelName } from './delivery-status';
 import { providerFor } from './providers';
@@ -30,7 +30,7 @@ export async function sendTestMessage(
   const started = performance.now();
   try {
     const result = await provider.send({
-      id: randomUUID(),
+      id: newId(),
       channel,
       recipient,
       subject: `Test message from ${org.name}`,

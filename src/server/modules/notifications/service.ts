@@ -106,7 +106,7 @@ export function notificationsFromWrites(
     with: [
       sql`noticed AS (
       INSERT INTO ${notifications} (id, user_id, title, message, type, link, task, created_at)
-      SELECT gen_random_uuid()::text, v.user_id, v.title, v.message, v.type, v.link, v.task, ${ctx.clock.now()}
+      SELECT new_row_id(), v.user_id, v.title, v.message, v.type, v.link, v.task, ${ctx.clock.now()}
       FROM (${source}) AS v(user_id, title, message, type, link, task)
       JOIN ${users} ON ${users.id} = v.user_id
       LEFT JOIN ${userPreferences} ON ${userPreferences.userId} = ${users.id}
@@ -146,7 +146,7 @@ function notificationInsert(
     : sql`true`;
   return sql`notice AS (
     INSERT INTO ${notifications} (id, user_id, title, message, type, link, task, created_at)
-    SELECT gen_random_uuid()::text, ${users.id},
+    SELECT new_row_id(), ${users.id},
            ${input.title}, ${input.message}, ${input.type}, ${input.link ?? null}, ${input.task ?? null},
            ${ctx.clock.now()}
     FROM ${users} LEFT JOIN ${userPreferences} ON ${userPreferences.userId} = ${users.id}

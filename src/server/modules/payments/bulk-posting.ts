@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { DraftMapping } from '../../../contracts/payment-imports';
 import { queryRows } from '../../../db/client';
@@ -8,6 +7,7 @@ import type { Actor } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
 import { AppError } from '../../errors';
+import { newId } from '../../ids';
 import { savepoint } from '../../transaction';
 import { addEvents } from '../contracts/events';
 import {
@@ -122,7 +122,7 @@ export async function postImportChunk(ctx: TxContext, actor: Actor, input: Chunk
         const receivedAt = row.receivedAt as Date;
         return {
           row,
-          id: randomUUID(),
+          id: newId(),
           method: methodOf(row),
           amount: row.amount as number,
           receivedAt,

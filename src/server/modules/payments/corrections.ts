@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Correction, CorrectionKind, PaymentHistory, PaymentLink } from '../../../contracts/payments';
 import { queryRows } from '../../../db/client';
@@ -7,6 +6,7 @@ import { formatMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { conflict, fieldError, forbidden, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { addEvent } from '../contracts/events';
 import { openForRepayment } from '../contracts/repayment';
 import { notify, resolveTask } from '../notifications/service';
@@ -46,7 +46,7 @@ export async function requestCorrection(
     // Refuses now (not at approval) a target that takes no payments.
     await openForRepayment(ctx, request.targetContractId, 'payment');
   }
-  const id = randomUUID();
+  const id = newId();
   const inserted = await ctx.tx
     .insert(paymentCorrections)
     .values({

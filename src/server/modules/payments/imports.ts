@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import {
   type DraftMapping,
@@ -18,6 +18,7 @@ import { importMappings, paymentImportRows, paymentImports, users } from '../../
 import { type Actor, writeAudit } from '../../audit';
 import type { AppServices, Executor, TxContext } from '../../context';
 import { AppError, conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import {
   type ContractByReference,
@@ -77,7 +78,7 @@ export async function createImport(ctx: TxContext, actor: Actor, upload: Upload)
   const file = await readStatement(upload.fileName, upload.data);
   const remembered = upload.mapping ? null : await rememberedMapping(ctx.tx, upload.source);
   const mapping = upload.mapping ? draftOf(upload.mapping) : mappingFor(file.columns, remembered);
-  const id = randomUUID();
+  const id = newId();
   const org = await organisation(ctx, ctx.tx);
   const rows = await checkRows(ctx, ctx.tx, org, {
     columns: file.columns,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AllocationLineView, PaymentMethod, PaymentResult } from '../../../contracts/payments';
 import { queryRows } from '../../../db/client';
@@ -18,6 +17,7 @@ import { businessDateOf } from '../../business-date';
 import type { AppServices, Executor, TxContext } from '../../context';
 import { conflict, fieldError } from '../../errors';
 import { claimWrites, firstClaim, type IdempotentClaim, settleIdempotencyKey } from '../../idempotency';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { eventWrites } from '../contracts/events';
 import { payingCustomerColumn } from '../contracts/parties';
@@ -97,7 +97,7 @@ export async function requestOf(
   actor: Actor,
   input: PaymentInput,
 ): Promise<PaymentRequest> {
-  const paymentId = randomUUID();
+  const paymentId = newId();
   const { idempotencyKey, ...request } = input;
   const claim = idempotencyKey
     ? {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { PaymentMethod } from '../../../contracts/payments';
 import { payments } from '../../../db/schema';
@@ -7,6 +6,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { businessDateOf } from '../../business-date';
 import type { TxContext } from '../../context';
 import { conflict, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { openForRepayment } from '../contracts/repayment';
 import { ACCOUNTS, cashAccountFor, post } from '../ledger/service';
@@ -43,7 +43,7 @@ export interface SuspenseInput {
  */
 export async function recordSuspense(ctx: TxContext, actor: Actor, input: SuspenseInput): Promise<string> {
   const org = await organisation(ctx, ctx.tx);
-  const id = randomUUID();
+  const id = newId();
   const currency = input.currency ?? org.currency;
   const valueDate = businessDateOf(input.receivedAt, org);
   await recordPayment(

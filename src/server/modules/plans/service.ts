@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Plan, PlanTerms } from '../../../contracts/plans';
 import { prepared } from '../../../db/prepared';
@@ -6,6 +5,7 @@ import { contracts, deviceModels, servicePlans } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, AppServices, Executor, TxContext } from '../../context';
 import { AppError, conflict, type FieldError, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 
 type PlanRow = typeof servicePlans.$inferSelect;
@@ -198,7 +198,7 @@ export async function createPlan(ctx: TxContext, actor: Actor, terms: PlanTerms)
     .limit(1);
   if (existing)
     throw conflict(`A plan with code ${terms.code} exists; edit it to make a new version`, 'CODE_TAKEN');
-  const id = randomUUID();
+  const id = newId();
   const { tx } = ctx;
   const row = await insertDraftVersion(ctx, actor, terms, { id, familyId: id, version: 1 });
   await writeAudit(tx, actor, {
@@ -263,16 +263,16 @@ export async function updatePlan(
         `Version ${draft.version} of ${locked.code} is already a draft: edit that one`,
         'DRAFT_EXISTS',
       );
-    const newId = randomUUID();
+    const versionId = newId();
     const row = await insertDraftVersion(ctx, actor, terms, {
-      id: newId,
+      id: versionId,
       familyId: locked.familyId,
       version: (family[0]?.version ?? locked.version) + 1,
     });
     await writeAudit(tx, actor, {
       action: 'plan.new_version',
       entityType: 'service_plan',
-      entityId: newId,
+      entityId: versionId,
       before: { id: locked.id, version: locked.version },
       after: terms,
     });

@@ -1,10 +1,11 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import { OTP_DIGITS } from '../../../contracts/portal';
 import { portalOtps } from '../../../db/schema';
 import { SYSTEM_ACTOR } from '../../audit';
 import type { TxContext } from '../../context';
 import { tooManyRequests } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { customerOfPhone, normalisePhone } from '../customers/phone';
 import { queueMessage } from '../messages/outbox';
@@ -58,7 +59,7 @@ export async function requestOtp(ctx: TxContext, input: { phone: string; ip: str
       );
   }
   const customerId = await customerOfPhone(ctx.tx, phone);
-  const id = randomUUID();
+  const id = newId();
   const code = String(randomInt(0, 10 ** OTP_DIGITS)).padStart(OTP_DIGITS, '0');
   await ctx.tx.insert(portalOtps).values({
     id,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ContractStatus } from '../../../contracts/contracts';
 import type { Components, RecoverBody } from '../../../contracts/recoveries';
@@ -9,6 +8,7 @@ import { type Actor, type AuditEntry, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { TxContext } from '../../context';
 import { conflict, forbidden, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { transition } from '../../transitions';
 import { addEvent } from '../contracts/events';
@@ -97,7 +97,7 @@ export async function requestRepossession(
     );
   }
   const outstanding = await outstandingByComponent(ctx.tx, contractId);
-  const id = randomUUID();
+  const id = newId();
   await ctx.tx.insert(repossessions).values({
     id,
     contractId,
@@ -361,7 +361,7 @@ export async function requestWriteOff(
     throw unprocessable(`${contract.number} has nothing owed on the books to write off`, 'RULE');
   }
   const outstanding = await outstandingByComponent(ctx.tx, contractId);
-  const id = randomUUID();
+  const id = newId();
   await ctx.tx.insert(writeOffRequests).values({
     id,
     contractId,

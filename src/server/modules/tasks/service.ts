@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Task, taskListQuery } from '../../../contracts/tasks';
 import { contracts, customers, staffTasks, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
+import { newId } from '../../ids';
 import { notify, resolveTask } from '../notifications/service';
 
 /**
@@ -26,7 +26,7 @@ export interface NewTask {
 }
 
 export async function createTask(ctx: TxContext, actor: Actor, task: NewTask): Promise<string> {
-  const id = randomUUID();
+  const id = newId();
   await ctx.tx.insert(staffTasks).values({
     id,
     title: task.title,

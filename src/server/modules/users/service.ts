@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Invite, InviteCreated, InvitePreview, StaffUser, User } from '../../../contracts/auth';
 import { ROLE_LABELS, type Role } from '../../../contracts/roles';
@@ -7,6 +6,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { AppContext, Executor, TxContext } from '../../context';
 import { conflict, fieldError, forbidden, notFound, unprocessable } from '../../errors';
+import { newId } from '../../ids';
 import { randomToken, sha256 } from '../../secrets';
 import { type NotificationInput, notify } from '../notifications/service';
 
@@ -91,7 +91,7 @@ export async function insertUser(executor: Executor, user: NewUser, now: Date): 
   if (existing) throw conflict('An account with this email already exists', 'EMAIL_TAKEN');
   const [row] = await executor
     .insert(users)
-    .values({ id: randomUUID(), ...user, createdAt: now, updatedAt: now })
+    .values({ id: newId(), ...user, createdAt: now, updatedAt: now })
     .returning();
   if (!row) throw new Error('User insert returned nothing');
   return row;
@@ -204,7 +204,7 @@ export async function createInvite(
   const [row] = await tx
     .insert(invites)
     .values({
-      id: randomUUID(),
+      id: newId(),
       tokenHash: sha256(token),
       email: input.email ?? null,
       role: input.role,

@@ -6,6 +6,7 @@ import type { JournalEntry, TrialBalance } from '@/contracts/ledger';
 import type { Role } from '@/contracts/roles';
 import FinancePage from '@/web/pages/finance';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
+import { JournalEntryCard } from './journal';
 import { keyBalances } from './ledger-format';
 import { TrialBalanceTable } from './trial-balance';
 
@@ -56,6 +57,9 @@ const ENTRY: JournalEntry = {
       memo: 'deposit held until activation',
     },
   ],
+  lineCount: 2,
+  debitTotal: 25000,
+  creditTotal: 25000,
 };
 
 function mockApi(role: Role) {
@@ -144,6 +148,52 @@ describe('finance page', () => {
     expect(await screen.findByTestId('text-total-debit')).toHaveTextContent('$2,650.00');
     await u.click(screen.getByTestId('tab-accounts'));
     expect(await screen.findByTestId('row-ledger-account-4000')).toHaveTextContent('Device sales');
+  });
+});
+
+describe('journal entry card', () => {
+  it('shows part of a batch entry with the totals of all its lines, and no single contract link', () => {
+    const lines = Array.from({ length: 20 }, (_, i) => ({
+      accountCode: '1130',
+      accountName: 'Penalties receivable',
+      debit: 500,
+      credit: 0,
+      contractId: `c${i}`,
+      memo: null,
+    }));
+    renderWithProviders(
+      <ul>
+        <JournalEntryCard
+          entry={{
+            ...ENTRY,
+            number: 'JE-0000009',
+            description: 'Late fees charged at the close of business of 2026-01-15',
+            sourceType: 'late_fee',
+            lines,
+            lineCount: 3001,
+            debitTotal: 1_500_000,
+            creditTotal: 1_500_000,
+          }}
+        />
+      </ul>,
+    );
+    const card = screen.getByTestId('card-journal-JE-0000009');
+    expect(screen.getByTestId('journal-more-JE-0000009')).toHaveTextContent(
+      '20 of 3,001 lines shown; the CSV export has them all.',
+    );
+    expect(card).toHaveTextContent('3,001 lines, balanced');
+    expect(card).toHaveTextContent('$15,000.00');
+    expect(within(card).queryByText('Open contract')).not.toBeInTheDocument();
+  });
+
+  it('links a whole entry of one contract to it', () => {
+    renderWithProviders(
+      <ul>
+        <JournalEntryCard entry={ENTRY} />
+      </ul>,
+    );
+    expect(screen.getByText('Open contract')).toHaveAttribute('href', '/contracts/c1');
+    expect(screen.queryByTestId(`journal-more-${ENTRY.number}`)).not.toBeInTheDocument();
   });
 });
 

@@ -135,9 +135,11 @@ function JournalRange({ list }: { list: ListStateApi }) {
 }
 
 export function JournalEntryCard({ entry }: { entry: JournalEntry }) {
-  const debit = entry.lines.reduce((sum, line) => sum + line.debit, 0);
-  const credit = entry.lines.reduce((sum, line) => sum + line.credit, 0);
-  const contractId = entry.lines.find((line) => line.contractId)?.contractId;
+  const { debitTotal: debit, creditTotal: credit } = entry;
+  // The contract's link only when the entry is one contract's (a batch entry names many).
+  const contracts = new Set(entry.lines.flatMap((line) => (line.contractId ? [line.contractId] : [])));
+  const contractId = contracts.size === 1 && entry.lines.length === entry.lineCount ? [...contracts][0] : undefined;
+  const hidden = entry.lineCount - entry.lines.length;
   return (
     <li>
       <Card className="overflow-hidden" data-testid={`card-journal-${entry.number}`}>
@@ -197,9 +199,17 @@ export function JournalEntryCard({ entry }: { entry: JournalEntry }) {
               ))}
             </tbody>
             <tfoot className="tabular-nums">
+              {hidden > 0 && (
+                <tr className="border-t text-muted-foreground text-xs">
+                  <td colSpan={3} className="px-4 py-1.5 sm:px-6" data-testid={`journal-more-${entry.number}`}>
+                    {entry.lines.length.toLocaleString('en-US')} of {entry.lineCount.toLocaleString('en-US')} lines
+                    shown; the CSV export has them all.
+                  </td>
+                </tr>
+              )}
               <tr className="border-t text-muted-foreground text-xs">
                 <th scope="row" className="px-4 py-1.5 text-left font-normal sm:px-6">
-                  {entry.lines.length} lines{debit === credit ? ', balanced' : ', NOT balanced'}
+                  {entry.lineCount.toLocaleString('en-US')} lines{debit === credit ? ', balanced' : ', NOT balanced'}
                 </th>
                 <td className="px-3 py-1.5 text-right">{amountOrBlank(debit, entry.currency)}</td>
                 <td className="px-4 py-1.5 text-right sm:pr-6">{amountOrBlank(credit, entry.currency)}</td>

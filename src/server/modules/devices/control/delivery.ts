@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterFailedAttempt, lockStateAfter } from '../../../../contracts/device-control';
 import type { CommandKind } from '../../../../contracts/devices';
@@ -6,7 +5,9 @@ import { queryRows } from '../../../../db/client';
 import { deviceCommandAttempts, deviceCommands, devices } from '../../../../db/schema';
 import { SYSTEM_ACTOR } from '../../../audit';
 import type { AppContext, TxContext } from '../../../context';
+import { newId } from '../../../ids';
 import { withTransaction } from '../../../transaction';
+import { stillPastLockAfter } from '../../contracts/close-of-business';
 import { notify } from '../../notifications/service';
 import { recordLockState } from '../commands';
 import { openPaygoProvider } from './openpaygo';
@@ -29,6 +30,10 @@ export const ATTEMPT_LEASE_SECONDS = 120;
 /** How long a lock API has to call back after accepting a command. */
 export const ACK_TIMEOUT_SECONDS = 600;
 const BATCH = 25;
+/** Locks queued by the close of business's policy (step 3), as their source names them. */
+const POLICY_SOURCE = 'close_of_business';
+const WITHDRAWN =
+  'Withdrawn before delivery: the contract is no longer past its lock-after days (a payment cleared the arrears)';
 /** A run delivers at most this many batches; the next run (a minute later) goes on. */
 const MAX_BATCHES = 20;
 
@@ -48,6 +53,8 @@ export interface DeliveryRun {
   accepted: number;
   retrying: number;
   failed: number;
+  /** Locks the close queued for contracts a payment has since brought back within their lock-after days. */
+  withdrawn: number;
 }
 
 interface Claimed {
@@ -73,7 +80,7 @@ export async function deliverDueCommands(
   const settings = await readControlSettings(ctx.db);
   const providers = options.providers ?? configuredProviders(ctx, settings);
   const batch = options.batch ?? BATCH;
-  const run: DeliveryRun = { claimed: 0, acknowledged: 0, accepted: 0, retrying: 0, failed: 0 };
+  const run: DeliveryRun = { claimed: 0, acknowledged: 0, accepted: 0, retrying: 0, failed: 0, withdrawn: 0 };
   for (let round = 0; round < MAX_BATCHES; round++) {
     const claimed = await withTransaction(ctx, (tx) => claimDue(tx, settings, providers, batch, run));
     run.claimed += claimed.length;
@@ -125,6 +132,7 @@ async function claimDue(
     reason: string;
     requested_by: string | null;
     payload: Record<string, unknown> | null;
+    source_type: string | null;
     device_id: string;
     serial_number: string;
     imei: string | null;
@@ -132,15 +140,33 @@ async function claimDue(
   }>(
     ctx.tx,
     sql`SELECT c.id, c.kind, c.state, c.attempts, c.contract_id, c.reason, c.requested_by, c.payload,
-               d.id AS device_id, d.serial_number, d.imei, d.control_kind
+               c.source_type, d.id AS device_id, d.serial_number, d.imei, d.control_kind
         FROM ${deviceCommands} c JOIN ${devices} d ON d.id = c.device_id
         WHERE c.state IN ('queued', 'sent') AND c.next_attempt_at <= ${now.toISOString()}::timestamptz
         ORDER BY c.next_attempt_at, c.id
         LIMIT ${limit}
         FOR UPDATE OF c SKIP LOCKED`,
   );
+  // The close's locks go out only while their contracts are still past the lock-after days: one
+  // that a payment brought back within them (a payment committed while the close's step ran does
+  // not see the lock it would undo) is withdrawn, never sent.
+  const policyLocks = rows.filter(
+    (row) => row.kind === 'lock' && row.source_type === POLICY_SOURCE && row.contract_id,
+  );
+  const due = await stillPastLockAfter(
+    ctx.tx,
+    policyLocks.map((row) => row.contract_id as string),
+  );
   const claimed: Claimed[] = [];
   for (const row of rows) {
+    if (policyLocks.includes(row) && !due.has(row.contract_id as string)) {
+      await ctx.tx
+        .update(deviceCommands)
+        .set({ state: 'failed', completedAt: now, nextAttemptAt: null, lastError: WITHDRAWN })
+        .where(eq(deviceCommands.id, row.id));
+      run.withdrawn += 1;
+      continue;
+    }
     if (row.state === 'sent') {
       // Its attempt never answered (or its callback never came): that attempt timed out.
       await ctx.tx
@@ -182,7 +208,7 @@ async function claimDue(
       })
       .where(eq(deviceCommands.id, row.id));
     await ctx.tx.insert(deviceCommandAttempts).values({
-      id: randomUUID(),
+      id: newId(),
       commandId: row.id,
       attempt: number,
       provider: provider.name,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import {
   type BulkCommandBody,
@@ -12,6 +11,7 @@ import { deviceCommands, devices } from '../../../../db/schema';
 import { type Actor, writeAudit } from '../../../audit';
 import type { TxContext } from '../../../context';
 import { AppError, conflict, notFound } from '../../../errors';
+import { newId } from '../../../ids';
 import { queueDeviceCommand } from '../commands';
 
 const CONTROL_NAMES = { lock_api: 'a lock API', openpaygo: 'OpenPAYGO', none: 'nothing' } as const;
@@ -134,7 +134,7 @@ export async function queueBulkCommand(
   const queued: string[] = [];
   const reason = body.reason.trim();
   // One id for the batch: each command's source, and the audit row's, so they link.
-  const bulkId = randomUUID();
+  const bulkId = newId();
   for (const id of ids) {
     const unit = found.get(id);
     const kinds = pendingKinds.get(id);

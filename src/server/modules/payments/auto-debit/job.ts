@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AUTO_DEBIT_MAX_ATTEMPTS, AUTO_DEBIT_RETRY_DAYS } from '../../../../contracts/auto-debit';
@@ -8,6 +7,7 @@ import { addDays } from '../../../../domain';
 import { SYSTEM_ACTOR, writeAudit } from '../../../audit';
 import { businessToday } from '../../../business-date';
 import type { AppContext, TxContext } from '../../../context';
+import { newId } from '../../../ids';
 import { defineJob } from '../../../jobs/definition';
 import { organisation } from '../../../organisation';
 import { withTransaction } from '../../../transaction';
@@ -106,7 +106,7 @@ export async function scheduleAttempts(ctx: TxContext, today: string): Promise<n
   const rows = dues
     .filter((d) => !have.has(`${d.contractId}|${d.dueDate}`))
     .map((d) => ({
-      id: randomUUID(),
+      id: newId(),
       mandateId: mandateOf.get(d.contractId) as string,
       contractId: d.contractId,
       dueDate: d.dueDate,
@@ -196,7 +196,7 @@ async function makeAttempt(
     await ctx.tx
       .insert(debitAttempts)
       .values({
-        id: randomUUID(),
+        id: newId(),
         mandateId: mandate.id,
         contractId: row.contractId,
         dueDate: row.dueDate,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import {
   AUTO_DEBIT_RETRY_DAYS,
@@ -14,6 +13,7 @@ import { type Actor, writeAudit } from '../../../audit';
 import { businessToday } from '../../../business-date';
 import type { AppContext, Executor, TxContext } from '../../../context';
 import { conflict, notFound } from '../../../errors';
+import { newId } from '../../../ids';
 import { organisation } from '../../../organisation';
 import { lockContract } from '../../contracts/lifecycle';
 import { selectAttempts, selectMandates } from './read';
@@ -45,7 +45,7 @@ export async function createMandate(
     throw conflict(
       `${contract.number} already has a ${input.method.replace('_', ' ')} mandate; pause or resume that one`,
     );
-  const id = randomUUID();
+  const id = newId();
   const now = ctx.clock.now();
   await ctx.tx.insert(debitMandates).values({
     id,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Push, PushBody, StkCallback } from '../../../../contracts/payments';
 import { mobileMoneyPushes } from '../../../../db/schema';
@@ -6,6 +5,7 @@ import { formatMoney, minorUnitDigits } from '../../../../domain';
 import { type Actor, writeAudit } from '../../../audit';
 import type { Executor, TxContext } from '../../../context';
 import { conflict, fieldError, notFound, unprocessable } from '../../../errors';
+import { newId } from '../../../ids';
 import { organisation } from '../../../organisation';
 import { pushTarget } from '../../contracts/push-target';
 import { normalisePhone } from '../../customers/phone';
@@ -69,7 +69,7 @@ export async function createPush(
       `A payment request for ${target.number} is already waiting on the phone: confirm or cancel it there, or try again in two minutes`,
       'PUSH_PENDING',
     );
-  const id = randomUUID();
+  const id = newId();
   await ctx.tx.insert(mobileMoneyPushes).values({
     id,
     contractId: target.id,
