@@ -1,5 +1,4 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';

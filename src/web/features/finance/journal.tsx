@@ -138,7 +138,8 @@ export function JournalEntryCard({ entry }: { entry: JournalEntry }) {
   const { debitTotal: debit, creditTotal: credit } = entry;
   // The contract's link only when the entry is one contract's (a batch entry names many).
   const contracts = new Set(entry.lines.flatMap((line) => (line.contractId ? [line.contractId] : [])));
-  const contractId = contracts.size === 1 && entry.lines.length === entry.lineCount ? [...contracts][0] : undefined;
+  const contractId =
+    contracts.size === 1 && entry.lines.length === entry.lineCount ? [...contracts][0] : undefined;
   const hidden = entry.lineCount - entry.lines.length;
   return (
     <li>
@@ -201,15 +202,20 @@ export function JournalEntryCard({ entry }: { entry: JournalEntry }) {
             <tfoot className="tabular-nums">
               {hidden > 0 && (
                 <tr className="border-t text-muted-foreground text-xs">
-                  <td colSpan={3} className="px-4 py-1.5 sm:px-6" data-testid={`journal-more-${entry.number}`}>
-                    {entry.lines.length.toLocaleString('en-US')} of {entry.lineCount.toLocaleString('en-US')} lines
-                    shown; the CSV export has them all.
+                  <td
+                    colSpan={3}
+                    className="px-4 py-1.5 sm:px-6"
+                    data-testid={`journal-more-${entry.number}`}
+                  >
+                    {entry.lines.length.toLocaleString('en-US')} of {entry.lineCount.toLocaleString('en-US')}{' '}
+                    lines shown; the CSV export has them all.
                   </td>
                 </tr>
               )}
               <tr className="border-t text-muted-foreground text-xs">
                 <th scope="row" className="px-4 py-1.5 text-left font-normal sm:px-6">
-                  {entry.lineCount.toLocaleString('en-US')} lines{debit === credit ? ', balanced' : ', NOT balanced'}
+                  {entry.lineCount.toLocaleString('en-US')} lines
+                  {debit === credit ? ', balanced' : ', NOT balanced'}
                 </th>
                 <td className="px-3 py-1.5 text-right">{amountOrBlank(debit, entry.currency)}</td>
                 <td className="px-4 py-1.5 text-right sm:pr-6">{amountOrBlank(credit, entry.currency)}</td>
