@@ -85,7 +85,7 @@ export async function chargeLateFees(
   const percent = sql`(${unpaid}::numeric * ${term('lateFeeValue')}::numeric / 100)`;
   const charge = sql`
     fees AS (
-      SELECT i.contract_id, c.customer_id, i.schedule_version, i.n,
+      SELECT i.contract_id, i.schedule_version, i.n,
              CASE ${term('lateFeeKind')} WHEN 'flat' THEN ${term('lateFeeValue')}::numeric::bigint
                   ELSE ${halfEven(percent)} END AS amount
       FROM ${contracts} c ${figuresJoin()}
@@ -108,10 +108,10 @@ export async function chargeLateFees(
       WHERE i.contract_id = ch.contract_id AND i.schedule_version = ch.schedule_version AND i.n = ch.n
       RETURNING i.contract_id, i.n, ch.amount
     ), per_contract AS (
-      SELECT r.contract_id, fe.customer_id, sum(r.amount)::bigint AS amount, count(*)::int AS charges,
+      SELECT r.contract_id, sum(r.amount)::bigint AS amount, count(*)::int AS charges,
              array_agg(r.n ORDER BY r.n) AS ns
-      FROM raised r JOIN fees fe ON fe.contract_id = r.contract_id AND fe.n = r.n
-      GROUP BY r.contract_id, fe.customer_id
+      FROM raised r
+      GROUP BY r.contract_id
     ), totals AS (
       UPDATE ${contractFigures} f
       SET outstanding_total = f.outstanding_total + p.amount, overdue_total = f.overdue_total + p.amount, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
@@ -135,7 +135,11 @@ export async function chargeLateFees(
       ],
     },
     events,
-    ledger(sql`SELECT contract_id, customer_id, amount FROM per_contract`),
+    // Each contract's customer by its key: two of the statement's own results joined to each other
+    // were planned as a nested loop over both at 100,000 contracts (40,000 × 40,000 rows, 150 s).
+    ledger(
+      sql`SELECT p.contract_id, c.customer_id, p.amount FROM per_contract p JOIN ${contracts} c ON c.id = p.contract_id`,
+    ),
   ]);
   return { contracts: row.contracts, amount: Number(row.amount ?? 0) };
 }
