@@ -46,4 +46,25 @@ describe('public pages', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('moves nothing for a visitor who asks for reduced motion, and animates for one who does not', async () => {
+    // The suite's contexts ask for reduced motion (support/browser.ts); a bare one does not.
+    const transition = async (reducedMotion: 'reduce' | 'no-preference') => {
+      const context = await suite.browser.newContext({ baseURL: suite.url, reducedMotion });
+      const page = await context.newPage();
+      await page.goto('/', { waitUntil: 'networkidle' });
+      const link = page.locator('main a[href="/calculator"]').first();
+      const seconds = await link.evaluate((element) =>
+        Math.max(
+          ...getComputedStyle(element)
+            .transitionDuration.split(',')
+            .map((d) => Number.parseFloat(d)),
+        ),
+      );
+      await context.close();
+      return seconds;
+    };
+    expect(await transition('reduce')).toBeLessThan(0.001);
+    expect(await transition('no-preference')).toBeGreaterThan(0.05);
+  });
 });
