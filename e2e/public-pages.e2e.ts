@@ -48,7 +48,6 @@ describe('public pages', () => {
   });
 
   it('moves nothing for a visitor who asks for reduced motion, and animates for one who does not', async () => {
-    // The suite's contexts ask for reduced motion (support/browser.ts); a bare one does not.
     const transition = async (reducedMotion: 'reduce' | 'no-preference') => {
       const context = await suite.browser.newContext({ baseURL: suite.url, reducedMotion });
       const page = await context.newPage();
