@@ -308,6 +308,13 @@ describe('customers and KYC in Chromium', () => {
     await page.goto('/customers');
     await page.getByTestId('table-customers').waitFor();
     expect(await page.locator('[data-testid^="row-customers-"]').count()).toBe(3);
+    // A sortable column's header reads like the others (Chromium gives a button text-transform: none).
+    const headerCases = await page
+      .locator('[data-testid="table-customers"] thead th')
+      .evaluateAll((cells) =>
+        cells.map((cell) => getComputedStyle(cell.querySelector('button') ?? cell).textTransform),
+      );
+    expect(new Set(headerCases)).toEqual(new Set(['uppercase']));
     await page.getByTestId('input-search-customers').fill(accountNumber);
     await page.waitForURL((url) => url.searchParams.get('q') === accountNumber);
     await expect.poll(() => page.locator('[data-testid^="row-customers-"]').count()).toBe(1);

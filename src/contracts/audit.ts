@@ -72,6 +72,8 @@ export const AUDIT_ACTIONS = [
   'device.command_bulk',
   /** A unit's lock state followed an acknowledged command. */
   'device.lock_state',
+  /** OpenPAYGO units whose time ran out, recorded locked by a close of business (one row naming them). */
+  'device.time_ran_out',
   /** Device control's provider settings (which provider, URL, secret, simulator). */
   'device_control.settings',
   /** The messaging providers' settings (providers, URLs, rate limits; secrets only as changed or not). */

@@ -89,6 +89,14 @@ async function seedBook(ctx: AppContext): Promise<Record<'a' | 'b' | 'c' | 'd', 
     terms: { lateFeeKind: 'none', lateFeeValue: 0, graceDays: 0, lockAfterDays: 7, defaultAfterDays: null },
     controlKind: 'openpaygo',
   });
+  // The OpenPAYGO units' time: d's ran out a month ago (the close records it locked), b's runs on.
+  for (const [contract, until] of [
+    [d.id, '2024-02-01'],
+    [b.id, '2024-03-05'],
+  ] as const)
+    await ctx.db.execute(
+      sql`UPDATE devices SET active_until = ${until} WHERE id = (SELECT device_id FROM contracts WHERE id = ${contract})`,
+    );
   return { a: a.id, b: b.id, c: c.id, d: d.id };
 }
 
@@ -109,6 +117,8 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
         FROM late_fee_charges f JOIN contracts c ON c.id = f.contract_id
       UNION ALL SELECT concat_ws(',', 'acc', c.number, a.business_date, a.amount, a.earned)
         FROM interest_accruals a JOIN contracts c ON c.id = a.contract_id
+      UNION ALL SELECT concat_ws(',', 'unit', c.number, d.lock_state, d.active_until)
+        FROM devices d JOIN contracts c ON c.device_id = d.id
       UNION ALL SELECT concat_ws(',', 'cmd', c.number, d.kind, d.state, d.source_type, d.source_id)
         FROM device_commands d JOIN contracts c ON c.id = d.contract_id
       UNION ALL SELECT concat_ws(',', 'ev', c.number, e.type, e.message, e.data::text)
@@ -121,7 +131,8 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
       UNION ALL SELECT concat_ws(',', 'run', business_date, status) FROM eod_runs
       UNION ALL SELECT 'snap,' || (to_jsonb(s) - 'computed_at')::text FROM portfolio_snapshots s
       UNION ALL SELECT concat_ws(',', 'org', last_closed_date) FROM organisation_settings
-      UNION ALL SELECT concat_ws(',', 'audit', action, entity_type, entity_id) FROM audit_log WHERE action = 'contract.default'
+      UNION ALL SELECT concat_ws(',', 'audit', action, entity_type, entity_id) FROM audit_log
+        WHERE action IN ('contract.default', 'device.time_ran_out')
     ) t`,
   );
   return row?.sum ?? '';
@@ -250,13 +261,32 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
       },
     ]);
 
-    // Step 3: one lock command, for the lock-API unit; the OpenPAYGO unit needs none.
-    expect(counts.device_locks).toEqual({ overdueBeyondLockAfter: 2, locksQueued: 1 });
+    // Step 3: one lock command, for the lock-API unit; the OpenPAYGO unit needs none. The
+    // OpenPAYGO unit whose time ran out (d's) is recorded locked, the one still running (b's) not.
+    expect(counts.device_locks).toEqual({ overdueBeyondLockAfter: 2, locksQueued: 1, timeRanOut: 1 });
     const commands = await queryRows<{ contract_id: string; state: string }>(
       t.app.ctx.db,
       sql`SELECT contract_id, state FROM device_commands WHERE kind = 'lock'`,
     );
     expect(commands).toEqual([{ contract_id: book.a, state: 'queued' }]);
+    const units = await queryRows<{ contract_id: string; lock_state: string }>(
+      t.app.ctx.db,
+      sql`SELECT c.id AS contract_id, d.lock_state FROM devices d JOIN contracts c ON c.device_id = d.id
+          WHERE d.control_kind = 'openpaygo' ORDER BY c.id`,
+    );
+    expect(units).toEqual(
+      [
+        { contract_id: book.b, lock_state: 'unlocked' },
+        { contract_id: book.d, lock_state: 'locked' },
+      ].sort((x, y) => (x.contract_id < y.contract_id ? -1 : 1)),
+    );
+    const unitOfD = (await manager.get(`/api/contracts/${book.d}`)).json().device;
+    expect((await manager.get(`/api/devices/${unitOfD.id}`)).json().lockState).toBe('locked');
+    const [audit] = await queryRows<{ entity_id: string; after: { devices: string[] } }>(
+      t.app.ctx.db,
+      sql`SELECT entity_id, after FROM audit_log WHERE action = 'device.time_ran_out'`,
+    );
+    expect(audit).toMatchObject({ entity_id: TODAY, after: { devices: [unitOfD.id] } });
 
     // Step 4: 62 days past due >= 60: defaulted through the lifecycle, with a timeline line.
     expect(counts.defaults).toEqual({ defaulted: 1 });
@@ -299,7 +329,8 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
       active_count: 3,
       defaulted_count: 1,
       overdue_count: 3,
-      locked_count: 0,
+      // d's OpenPAYGO unit, its time run out (a's lock is only queued).
+      locked_count: 1,
     });
     expect(Number(snapshot?.par30_amount)).toBeGreaterThan(0);
 
@@ -462,7 +493,7 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
       active_count: 1,
       defaulted_count: 1,
     });
-    expect(rows.at(-1)).toMatchObject({ business_date: TODAY, locked_count: 0 });
+    expect(rows.at(-1)).toMatchObject({ business_date: TODAY, locked_count: 1 });
   });
 });
 

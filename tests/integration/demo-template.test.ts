@@ -167,6 +167,24 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
     expect(aged?.repossessions).toContain('recovered');
     expect(aged?.snapshots).toBeGreaterThanOrEqual(365);
     expect(aged?.fees).toBeGreaterThan(0);
+
+    // OpenPAYGO units whose time ran out by the last close are recorded locked, and only they.
+    const [solar] = await rows<{
+      ran_out_unlocked: number;
+      ran_out_locked: number;
+      running_locked: number;
+    }>(sql`
+      WITH units AS (
+        SELECT d.lock_state, d.active_until <= o.last_closed_date AS ran_out
+        FROM devices d CROSS JOIN organisation_settings o
+        WHERE d.control_kind = 'openpaygo' AND d.status = 'assigned'
+          AND EXISTS (SELECT 1 FROM contracts c WHERE c.device_id = d.id AND c.status IN ('active', 'defaulted')))
+      SELECT count(*) FILTER (WHERE ran_out AND lock_state <> 'locked')::int AS ran_out_unlocked,
+             count(*) FILTER (WHERE ran_out AND lock_state = 'locked')::int AS ran_out_locked,
+             count(*) FILTER (WHERE NOT ran_out AND lock_state = 'locked')::int AS running_locked
+      FROM units`);
+    expect(solar).toMatchObject({ ran_out_unlocked: 0, running_locked: 0 });
+    expect(solar?.ran_out_locked).toBeGreaterThan(0);
   });
 
   it('loads once: a second start finds the book and leaves it alone', async () => {

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { afterFailedAttempt, retryDelaySeconds } from '../../src/contracts/device-control';
 import { queryRows } from '../../src/db/client';
+import { addDays } from '../../src/domain';
 import { deliverDueCommands, type Providers } from '../../src/server/modules/devices/control/delivery';
 import { openPaygoProvider } from '../../src/server/modules/devices/control/openpaygo';
 import type { CommandProvider } from '../../src/server/modules/devices/control/provider';
@@ -377,6 +378,10 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
 
   it('issues OpenPAYGO tokens and release for token and release commands, into the unit’s token history', async () => {
     const solar = await deviceInStock(manager, { control: 'openpaygo' });
+    // Its time ran out (as a close records it, decision 050): the token given by hand runs it again.
+    await t.app.ctx.db.execute(
+      sql`UPDATE devices SET lock_state = 'locked', active_until = '2020-01-01' WHERE id = ${solar.id}`,
+    );
     const missingDays = await manager.post(`/api/devices/${solar.id}/commands`, {
       kind: 'token',
       reason: 'Goodwill',
@@ -398,6 +403,11 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
     });
     const tokens = (await manager.get(`/api/devices/${solar.id}/tokens`)).json();
     expect(tokens).toMatchObject([{ type: 'ADD_TIME', value: 7, issuedBy: { id: manager.user.id } }]);
+    const businessDate = (await manager.get('/api/business-date')).json().businessDate;
+    expect((await manager.get(`/api/devices/${solar.id}`)).json()).toMatchObject({
+      lockState: 'unlocked',
+      activeUntil: addDays(businessDate, 7),
+    });
 
     await manager.post(`/api/devices/${solar.id}/commands`, { kind: 'release', reason: 'Paid off in cash' });
     await deliver();

@@ -498,6 +498,10 @@ describe.each(DATABASE_KINDS)('payments after days pass on %s', (kind) => {
   it('gives an OpenPAYGO unit whose time ran out the days paid for, counted from the business date', async () => {
     const contract = await activeContract(t, { agent, manager, reviewer: checker }, 'openpaygo');
     await moveDays(45);
+    // As a close of business records a unit whose time ran out (decision 050).
+    await t.app.ctx.db.execute(
+      sql`UPDATE devices SET lock_state = 'locked' WHERE id = ${contract.device.id}`,
+    );
     const res = await agent.post('/api/payments', {
       contractId: contract.id,
       amount: 33_000,
@@ -515,5 +519,20 @@ describe.each(DATABASE_KINDS)('payments after days pass on %s', (kind) => {
     expect(after.paidThroughDate >= String(contract.schedule[0]?.dueDate)).toBe(true);
     expect(String(device?.active_until) > payment.valueDate).toBe(true);
     expect(payment.token?.type).toBe('ADD_TIME');
+    // The token runs the unit again: recorded unlocked.
+    expect((await agent.get(`/api/devices/${contract.device.id}`)).json().lockState).toBe('unlocked');
+
+    // Its time runs out again; the payment of the whole balance releases it for good, unlocked.
+    await t.app.ctx.db.execute(
+      sql`UPDATE devices SET lock_state = 'locked' WHERE id = ${contract.device.id}`,
+    );
+    const payoff = await agent.post('/api/payments', {
+      contractId: contract.id,
+      amount: after.outstanding.total,
+      method: 'cash',
+    });
+    expect(payoff.statusCode, payoff.body).toBe(201);
+    expect(payoff.json().payment.token?.type).toBe('DISABLE_PAYG');
+    expect((await agent.get(`/api/devices/${contract.device.id}`)).json().lockState).toBe('unlocked');
   });
 });

@@ -16,7 +16,7 @@ import {
 } from '../contracts/close-of-business';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { reminderCandidates } from '../contracts/reminders';
-import { queueLocks } from '../devices/commands';
+import { queueLocks, recordTimeRanOut } from '../devices/commands';
 import { controlledDeviceIds } from '../devices/controlled';
 import { batchEntryWrites, postMany } from '../ledger/bulk';
 import { ACCOUNTS } from '../ledger/service';
@@ -76,7 +76,9 @@ export const STEPS: Record<EodStep, Step> = {
       `Days past due beyond the plan's lock-after days`,
       { type: 'close_of_business', id: date },
     );
-    return { counts: { overdueBeyondLockAfter: candidates, locksQueued: queued } };
+    // OpenPAYGO units take no command: those whose time ran out are recorded locked (decision 050).
+    const timeRanOut = await recordTimeRanOut(ctx, actor, date);
+    return { counts: { overdueBeyondLockAfter: candidates, locksQueued: queued, timeRanOut } };
   },
 
   defaults: async (ctx, { date, actor }) => {

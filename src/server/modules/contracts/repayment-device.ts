@@ -7,6 +7,7 @@ import {
   deviceControlOf,
   extendDeviceAccess,
   queueDeviceCommand,
+  recordReleasedForGood,
 } from '../devices/commands';
 import { issueTokenInTransaction } from '../devices/tokens';
 import { queueMessage } from '../messages/outbox';
@@ -57,6 +58,7 @@ export async function deviceAfterRepayment(
         row.id,
       );
       await tokenMessage(ctx, actor, row, issued, 'unlocks the device for good', source);
+      await recordReleasedForGood(ctx, device.id);
       return {
         token: { token: issued.token, type: issued.type, days: null },
         command: null,

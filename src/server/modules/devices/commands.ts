@@ -1,7 +1,8 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
-import { deviceCommands, devices } from '../../../db/schema';
+import { contracts, deviceCommands, devices } from '../../../db/schema';
+import { LIVE_STATUSES } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { notFound } from '../../errors';
@@ -132,17 +133,58 @@ export async function controlledUnits(
 
 /**
  * The dates units may run until (pay-as-you-go), moved by payments: one unit for a payment, a
- * chunk's lock-API units for an import, in one statement and one eviction.
+ * chunk's lock-API units for an import, in one statement and one eviction. An OpenPAYGO unit runs
+ * again with the token the payment bought, so it is recorded unlocked (`recordTimeRanOut` recorded
+ * it locked when its time ran out); a lock-API unit's state follows its commands.
  */
 export async function extendDeviceAccess(
   ctx: TxContext,
   extended: readonly { deviceId: string; activeUntil: string }[],
 ): Promise<void> {
   if (!extended.length) return;
-  await ctx.tx.execute(sql`UPDATE ${devices} d SET active_until = v.until, updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+  await ctx.tx.execute(sql`UPDATE ${devices} d SET active_until = v.until, updated_at = ${ctx.clock.now().toISOString()}::timestamptz,
+      lock_state = CASE WHEN d.control_kind = 'openpaygo' THEN 'unlocked' ELSE d.lock_state END
     FROM unnest(${sql.param(extended.map((e) => e.deviceId))}::text[], ${sql.param(extended.map((e) => e.activeUntil))}::date[]) AS v(id, until)
     WHERE d.id = v.id`);
   await deviceListsChanged(ctx, ctx.tx);
+}
+
+/** An OpenPAYGO unit given DISABLE_PAYG (its contract paid off) runs for good: recorded unlocked. */
+export async function recordReleasedForGood(ctx: TxContext, deviceId: string): Promise<void> {
+  const changed = await queryRows<{ id: string }>(
+    ctx.tx,
+    sql`UPDATE ${devices} d SET lock_state = 'unlocked', updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+      WHERE d.id = ${deviceId} AND d.control_kind = 'openpaygo' AND d.lock_state <> 'unlocked' RETURNING d.id`,
+  );
+  if (changed.length) await deviceListsChanged(ctx, ctx.tx);
+}
+
+/**
+ * Close of business step 3, for OpenPAYGO units (decision 050): a unit stops by itself at the
+ * start of its `active_until` day and takes no lock command, so the close records every unit of a
+ * live contract whose time ran out by the date as `locked`, in one statement, for the fleet, the
+ * filters, the unit's page and the snapshot's locked count to show it off, as it is. The token a
+ * payment buys records it unlocked again (`extendDeviceAccess`). One audit row for the statement,
+ * naming the units. Answers how many units it recorded.
+ */
+export async function recordTimeRanOut(ctx: TxContext, actor: Actor, date: string): Promise<number> {
+  const units = await queryRows<{ id: string }>(
+    ctx.tx,
+    sql`UPDATE ${devices} d SET lock_state = 'locked', updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+      WHERE d.control_kind = 'openpaygo' AND d.status = 'assigned' AND d.lock_state <> 'locked'
+        AND d.active_until <= ${date}::date
+        AND EXISTS (SELECT 1 FROM ${contracts} c WHERE c.device_id = d.id AND c.status IN ${[...LIVE_STATUSES]})
+      RETURNING d.id`,
+  );
+  if (!units.length) return 0;
+  await deviceListsChanged(ctx, ctx.tx);
+  await writeAudit(ctx.tx, actor, {
+    action: 'device.time_ran_out',
+    entityType: 'eod_run',
+    entityId: date,
+    after: { businessDate: date, lockState: 'locked', devices: units.map((unit) => unit.id).sort() },
+  });
+  return units.length;
 }
 
 /**

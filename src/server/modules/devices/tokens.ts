@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { type DeviceToken, type IssuedToken, tokenGivesUse } from '../../../contracts/devices';
 import { devices, deviceTokens, users } from '../../../db/schema';
 import {
@@ -11,9 +11,11 @@ import {
   tokenValueForDays,
 } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
+import { businessToday } from '../../business-date';
 import type { AppContext, TxContext } from '../../context';
 import { AppError, forbidden, notFound, unprocessable } from '../../errors';
 import { newId } from '../../ids';
+import { organisation } from '../../organisation';
 import { deviceListsChanged } from './list-cache';
 import { deviceStanding, OPENPAYGO_KEY_PURPOSE } from './service';
 
@@ -117,6 +119,35 @@ export async function issueTokenInTransaction(
 }
 
 /**
+ * What a token given by hand (the token route, a device control `token` or `release` command) does
+ * to the unit's record (decision 050): ADD_TIME adds its whole days to the unit's time (counted
+ * from the business date when the time had run out), SET_TIME sets it from the business date, and
+ * DISABLE_PAYG lets the unit run for good; a unit that runs again is recorded unlocked. A
+ * payment keeps the unit's time itself (`extendDeviceAccess`), so it does not call this.
+ */
+export async function recordUseGiven(
+  ctx: TxContext,
+  deviceId: string,
+  issued: Pick<IssuedToken, 'type' | 'days'>,
+): Promise<void> {
+  if (!tokenGivesUse(issued.type)) return;
+  const today = businessToday(ctx, await organisation(ctx, ctx.tx));
+  const days = Math.floor(issued.days ?? 0);
+  const until =
+    issued.type === 'ADD_TIME'
+      ? sql`greatest(coalesce(d.active_until, ${today}::date), ${today}::date) + ${days}::int`
+      : issued.type === 'SET_TIME'
+        ? sql`${today}::date + ${days}::int`
+        : sql`d.active_until`;
+  const forGood = issued.type === 'DISABLE_PAYG';
+  await ctx.tx.execute(sql`UPDATE ${devices} d SET active_until = ${until},
+      lock_state = CASE WHEN ${forGood}::boolean OR ${until} > ${today}::date THEN 'unlocked' ELSE d.lock_state END,
+      updated_at = ${ctx.clock.now().toISOString()}::timestamptz
+    WHERE d.id = ${deviceId}`);
+  await deviceListsChanged(ctx, ctx.tx);
+}
+
+/**
  * POST /api/devices/:id/tokens: a token issued by hand (device control). A token that gives use
  * to a unit whose contract is in arrears is a manual override: only for those who may override
  * (`mayOverride`, the devices.override permission), with a reason, and audited as one.
@@ -148,6 +179,7 @@ export async function issueToken(
     }
   }
   const issued = await issueTokenInTransaction(ctx, deviceId, request, actor.id);
+  await recordUseGiven(ctx, deviceId, issued);
   // The token itself stays in device_tokens (readable by device control); the audit says what was given.
   const given = { tokenId: issued.id, type: issued.type, value: issued.value, count: issued.count };
   await writeAudit(

@@ -15,6 +15,8 @@ export interface Column<T> {
   align?: 'left' | 'right';
   /** Hidden below the md breakpoint (phones keep the essentials). */
   wide?: boolean;
+  /** The cell that holds the row's link, when a row opens: the first column's unless one says so. */
+  link?: boolean;
 }
 
 interface DataTableProps<T> {
@@ -26,7 +28,7 @@ interface DataTableProps<T> {
   error?: string | null;
   state?: ListState;
   onSort?: (column: string) => void;
-  /** Opens a row: the whole row is clickable and its first cell is a keyboard-reachable link. */
+  /** Opens a row: the whole row is clickable and one cell (`Column.link`, else the first) is a keyboard-reachable link. */
   rowHref?: (row: T) => string;
   onOpen?: (href: string) => void;
   empty: ReactNode;
@@ -97,6 +99,10 @@ export function DataTable<T>({
         testId={testId}
       />
     );
+  const linkIndex = Math.max(
+    0,
+    columns.findIndex((column) => column.link),
+  );
   return (
     <Card className="overflow-x-auto p-0">
       <Table aria-label={label} data-testid={`table-${testId}`}>
@@ -117,7 +123,7 @@ export function DataTable<T>({
                   {column.sort && onSort ? (
                     <button
                       type="button"
-                      className="inline-flex items-center gap-1 hover:text-foreground"
+                      className="inline-flex items-center gap-1 uppercase hover:text-foreground"
                       onClick={() => column.sort && onSort(column.sort)}
                       data-testid={`sort-${testId}-${column.key}`}
                     >
@@ -150,7 +156,7 @@ export function DataTable<T>({
                       column.wide && 'hidden md:table-cell',
                     )}
                   >
-                    {index === 0 && href ? (
+                    {index === linkIndex && href ? (
                       <a
                         href={href}
                         className="font-medium hover:underline"

@@ -31,6 +31,7 @@ const COUNT_LABELS: Record<string, string> = {
   amount: 'amount',
   overdueBeyondLockAfter: 'past their lock-after days',
   locksQueued: 'locks queued',
+  timeRanOut: 'OpenPAYGO units whose time ran out',
   defaulted: 'moved to defaulted',
   beforeDue: 'reminders before due',
   overdue: 'overdue reminders',

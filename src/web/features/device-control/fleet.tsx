@@ -100,13 +100,8 @@ export function Fleet() {
       else next.set(device.id, device.serialNumber);
       return next;
     });
+  // The checkboxes first, as in every list that selects rows (the collections queue).
   const columns: Column<Device>[] = [
-    {
-      key: 'serial',
-      header: 'Serial number',
-      sort: 'serialNumber',
-      cell: (device) => <span className="font-mono text-xs">{device.serialNumber}</span>,
-    },
     ...(mayCommand
       ? [
           {
@@ -126,6 +121,13 @@ export function Fleet() {
           },
         ]
       : []),
+    {
+      key: 'serial',
+      header: 'Serial number',
+      sort: 'serialNumber',
+      link: true,
+      cell: (device) => <span className="font-mono text-xs">{device.serialNumber}</span>,
+    },
     { key: 'model', header: 'Model', wide: true, cell: (device) => device.model.name },
     { key: 'control', header: 'Control', cell: (device) => labelOf(CONTROL_LABELS, device.controlKind) },
     {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { deviceCommands } from '../../../../db/schema';
 import type { AppContext, TxContext } from '../../../context';
 import { withTransaction } from '../../../transaction';
-import { issueTokenInTransaction } from '../tokens';
+import { issueTokenInTransaction, recordUseGiven } from '../tokens';
 import { type CommandProvider, DeliveryError } from './provider';
 
 /** A token issued for a command, as delivered to the customer. */
@@ -63,6 +63,7 @@ export function openPaygoProvider(ctx: AppContext): CommandProvider {
             request.requestedBy,
             request.contractId,
           );
+          await recordUseGiven(tx, request.device.id, issued);
           token = {
             deviceId: request.device.id,
             contractId: request.contractId,
