@@ -12,6 +12,7 @@ import {
   accrueInterest,
   chargeLateFees,
   defaultOverdue,
+  liveContractUnits,
   lockCandidates,
 } from '../contracts/close-of-business';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
@@ -77,7 +78,7 @@ export const STEPS: Record<EodStep, Step> = {
       { type: 'close_of_business', id: date },
     );
     // OpenPAYGO units take no command: those whose time ran out are recorded locked (decision 050).
-    const timeRanOut = await recordTimeRanOut(ctx, actor, date);
+    const timeRanOut = await recordTimeRanOut(ctx, actor, date, liveContractUnits());
     return { counts: { overdueBeyondLockAfter: candidates, locksQueued: queued, timeRanOut } };
   },
 

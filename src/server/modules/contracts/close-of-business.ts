@@ -156,6 +156,14 @@ export function lockCandidates(): SQL {
 }
 
 /**
+ * The units of live contracts (active or defaulted), as rows of (device id), for the devices area
+ * to record those whose OpenPAYGO time ran out (step 3, decision 050).
+ */
+export function liveContractUnits(): SQL {
+  return sql`SELECT c.device_id FROM ${contracts} c WHERE c.status IN ${[...LIVE_STATUSES]}`;
+}
+
+/**
  * Of these contracts, those still past their plan's lock-after days now (step 3's rule): a lock the
  * close queued goes out only for them (device control's delivery), since a payment that committed
  * while the close's step was under way cleared the arrears without seeing the lock to undo.

@@ -1,8 +1,7 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { CommandKind } from '../../../contracts/devices';
 import { queryRows } from '../../../db/client';
-import { contracts, deviceCommands, devices } from '../../../db/schema';
-import { LIVE_STATUSES } from '../../../domain';
+import { deviceCommands, devices } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { notFound } from '../../errors';
@@ -162,18 +161,24 @@ export async function recordReleasedForGood(ctx: TxContext, deviceId: string): P
 /**
  * Close of business step 3, for OpenPAYGO units (decision 050): a unit stops by itself at the
  * start of its `active_until` day and takes no lock command, so the close records every unit of a
- * live contract whose time ran out by the date as `locked`, in one statement, for the fleet, the
- * filters, the unit's page and the snapshot's locked count to show it off, as it is. The token a
- * payment buys records it unlocked again (`extendDeviceAccess`). One audit row for the statement,
- * naming the units. Answers how many units it recorded.
+ * live contract (`liveUnits`, rows of device id, from the contracts area) whose time ran out by
+ * the date as `locked`, in one statement, for the fleet, the filters, the unit's page and the
+ * snapshot's locked count to show it off, as it is. The token a payment buys records it unlocked
+ * again (`extendDeviceAccess`). One audit row for the statement, naming the units. Answers how
+ * many units it recorded.
  */
-export async function recordTimeRanOut(ctx: TxContext, actor: Actor, date: string): Promise<number> {
+export async function recordTimeRanOut(
+  ctx: TxContext,
+  actor: Actor,
+  date: string,
+  liveUnits: SQL,
+): Promise<number> {
   const units = await queryRows<{ id: string }>(
     ctx.tx,
     sql`UPDATE ${devices} d SET lock_state = 'locked', updated_at = ${ctx.clock.now().toISOString()}::timestamptz
       WHERE d.control_kind = 'openpaygo' AND d.status = 'assigned' AND d.lock_state <> 'locked'
         AND d.active_until <= ${date}::date
-        AND EXISTS (SELECT 1 FROM ${contracts} c WHERE c.device_id = d.id AND c.status IN ${[...LIVE_STATUSES]})
+        AND d.id IN (${liveUnits})
       RETURNING d.id`,
   );
   if (!units.length) return 0;
