@@ -7,9 +7,8 @@ import {
   deviceControlOf,
   extendDeviceAccess,
   queueDeviceCommand,
-  recordReleasedForGood,
 } from '../devices/commands';
-import { issueTokenInTransaction } from '../devices/tokens';
+import { issueTokenInTransaction, recordUseGiven } from '../devices/tokens';
 import { queueMessage } from '../messages/outbox';
 import type { ContractRow } from './lifecycle';
 import type { RepaymentState } from './repayment';
@@ -58,7 +57,7 @@ export async function deviceAfterRepayment(
         row.id,
       );
       await tokenMessage(ctx, actor, row, issued, 'unlocks the device for good', source);
-      await recordReleasedForGood(ctx, device.id);
+      await recordUseGiven(ctx, device.id, issued);
       return {
         token: { token: issued.token, type: issued.type, days: null },
         command: null,

@@ -148,16 +148,6 @@ export async function extendDeviceAccess(
   await deviceListsChanged(ctx, ctx.tx);
 }
 
-/** An OpenPAYGO unit given DISABLE_PAYG (its contract paid off) runs for good: recorded unlocked. */
-export async function recordReleasedForGood(ctx: TxContext, deviceId: string): Promise<void> {
-  const changed = await queryRows<{ id: string }>(
-    ctx.tx,
-    sql`UPDATE ${devices} d SET lock_state = 'unlocked', updated_at = ${ctx.clock.now().toISOString()}::timestamptz
-      WHERE d.id = ${deviceId} AND d.control_kind = 'openpaygo' AND d.lock_state <> 'unlocked' RETURNING d.id`,
-  );
-  if (changed.length) await deviceListsChanged(ctx, ctx.tx);
-}
-
 /**
  * Close of business step 3, for OpenPAYGO units (decision 050): a unit stops by itself at the
  * start of its `active_until` day and takes no lock command, so the close records every unit of a

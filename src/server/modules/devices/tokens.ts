@@ -119,11 +119,12 @@ export async function issueTokenInTransaction(
 }
 
 /**
- * What a token given by hand (the token route, a device control `token` or `release` command) does
- * to the unit's record (decision 050): ADD_TIME adds its whole days to the unit's time (counted
- * from the business date when the time had run out), SET_TIME sets it from the business date, and
- * DISABLE_PAYG lets the unit run for good; a unit that runs again is recorded unlocked. A
- * payment keeps the unit's time itself (`extendDeviceAccess`), so it does not call this.
+ * What a token does to the unit's record (decision 050): ADD_TIME adds its whole days to the
+ * unit's time (counted from the business date when the time had run out), SET_TIME sets it from
+ * the business date, and DISABLE_PAYG lets the unit run for good; a unit that runs again is
+ * recorded unlocked. For tokens given by hand (the token route, a device control `token` command)
+ * and a pay-off's DISABLE_PAYG; a payment's ADD_TIME keeps the unit's time with its paid-through
+ * date (`extendDeviceAccess`), and a `release` command's state follows its acknowledgement.
  */
 export async function recordUseGiven(
   ctx: TxContext,

@@ -63,7 +63,8 @@ export function openPaygoProvider(ctx: AppContext): CommandProvider {
             request.requestedBy,
             request.contractId,
           );
-          await recordUseGiven(tx, request.device.id, issued);
+          // A release's state follows its acknowledgement (`recordLockState`), with its audit row.
+          if (request.kind === 'token') await recordUseGiven(tx, request.device.id, issued);
           token = {
             deviceId: request.device.id,
             contractId: request.contractId,
