@@ -9,7 +9,9 @@ import { startBrowserSuite } from './support/suite';
  * the code staff can read in the outbox, reads the schedule, pays now through the M-Pesa
  * simulator and sees the new unlock code the payment bought. The book is set up through the API.
  */
-const suite = startBrowserSuite({ MPESA_SIMULATOR_DELAY_MS: '200' });
+// The simulator answers after 2 s: the page's pending state ("Check your phone") is then sure to
+// show before the payment lands, even on a loaded machine (at 200 ms a full run once missed it).
+const suite = startBrowserSuite({ MPESA_SIMULATOR_DELAY_MS: '2000' });
 const CUSTOMER_PHONE = '+254712345678';
 
 /** The owner (who reads the outbox), a manager who approves, and an active OpenPAYGO contract. */
