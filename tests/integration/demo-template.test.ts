@@ -168,6 +168,20 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
     expect(aged?.snapshots).toBeGreaterThanOrEqual(365);
     expect(aged?.fees).toBeGreaterThan(0);
 
+    // Two months of auto-debit: debits posted, a short balance retried, a closed account's mandate paused.
+    const debits = (await client.get('/api/auto-debit/summary')).json<{
+      successRate: number | null;
+      mandates: { active: number; paused: number };
+    }>();
+    expect(debits.mandates.active).toBeGreaterThan(5);
+    expect(debits.mandates.paused).toBeGreaterThanOrEqual(1);
+    expect(debits.successRate).toBeGreaterThan(0.5);
+    const [debited] = await rows<{ posted: number; retried: number }>(sql`SELECT
+        (SELECT count(*)::int FROM payments WHERE method = 'auto_debit' AND status = 'posted') AS posted,
+        (SELECT count(*)::int FROM debit_attempts WHERE attempt > 1) AS retried`);
+    expect(debited?.posted).toBeGreaterThan(20);
+    expect(debited?.retried).toBeGreaterThan(0);
+
     // OpenPAYGO units whose time ran out by the last close are recorded locked, and only they.
     const [solar] = await rows<{
       ran_out_unlocked: number;

@@ -14,6 +14,12 @@ import { saveCollector } from '../modules/collections/collectors';
 import { deliverDueCommands } from '../modules/devices/control/delivery';
 import { openPaygoProvider } from '../modules/devices/control/openpaygo';
 import { simulatorProvider } from '../modules/devices/control/provider';
+import { runAutoDebit } from '../modules/payments/auto-debit/job';
+import {
+  type DebitProvider,
+  simulatorProvider as debitSimulator,
+} from '../modules/payments/auto-debit/provider';
+import { createMandate } from '../modules/payments/auto-debit/service';
 import { decideRepossession, recoverRepossession, requestRepossession } from '../modules/recoveries/service';
 import { organisation } from '../organisation';
 import { withTransaction } from '../transaction';
@@ -22,8 +28,8 @@ import type { Random } from './random';
 
 /**
  * The demo book lived day by day (issue 14 §7), so it opens as a lender's book a year old does:
- * each business date, the collector works the top of the queue in the morning, the day's
- * payments are posted, the close of business runs that night through the same code as the
+ * each business date, the collector works the top of the queue in the morning, the auto-debit
+ * run makes the day's debits (for its last two months), the day's payments are posted, the close of business runs that night through the same code as the
  * scheduled job (arrears, late fees, lock warnings and locks, defaults, promises checked,
  * reminders, the day's snapshot) and the device commands it queued are delivered through the
  * simulator. What comes out is aged by the system itself: buckets, defaulted contracts, locked
@@ -51,6 +57,16 @@ const REST_DAYS = 5;
 /** How long after its default a contract's unit is brought back, and how many the field team brings a day. */
 const RECOVER_AFTER_DAYS = 30;
 const RECOVERIES_A_DAY = 2;
+/**
+ * Auto-debit came to the lender two months before the book was built: this many customers who
+ * pay on time gave an M-Pesa mandate then, and their instalments are debited from that day on
+ * instead of paid by hand. A few debits fail and are retried, and one is refused for good, which
+ * pauses its mandate (`demoDebitProvider`), so /admin/auto-debit opens with a history as a
+ * lender's does.
+ */
+const MANDATES = 12;
+const MANDATES_DAYS_AGO = 60;
+const DEBIT_FAILURE_RATE = 0.15;
 
 export async function liveDemoHistory(
   ctx: AppContext,
@@ -74,11 +90,17 @@ export async function liveDemoHistory(
       active: true,
     }),
   );
+  const mandateDate = addDays(yesterday, -MANDATES_DAYS_AGO);
+  const mandated = mandateDate > options.from ? await mandateCandidates(ctx, planned, mandateDate) : [];
+  const debited = new Set(mandated);
   const byDate = new Map<string, PlannedDemoPayment[]>();
   for (const payment of [...planned].sort((a, b) => a.when.getTime() - b.when.getTime())) {
     const date = dateOf(payment.when);
+    // From its mandate on, a debited contract's instalments are collected by the debits.
+    if (debited.has(payment.contractId) && date >= mandateDate) continue;
     byDate.set(date, [...(byDate.get(date) ?? []), payment]);
   }
+  let debits: DebitProvider | null = null;
   const worked = new Map<string, string>();
   const sequence = { n: 0, next: () => ++sequence.n };
   const lived: LivedHistory = { payments: 0, lastPaymentId: null, closedDates: 0, actions: 0, recovered: 0 };
@@ -91,6 +113,9 @@ export async function liveDemoHistory(
     if (options.stop()) return null;
     lived.actions += await workTheQueue(clockAt(atHour(date, 9)), staff, date, byDate, worked, random);
     lived.recovered += await recoverLongDefaulted((hour) => clockAt(atHour(date, hour)), staff, random);
+    if (date === mandateDate)
+      debits = demoDebitProvider(await enrolMandates(clockAt(atHour(date, 8)), staff, mandated));
+    if (debits) await runAutoDebit(clockAt(atHour(date, 8.5)), debits);
     for (const payment of byDate.get(date) ?? []) {
       const id = await postPlannedPayment(ctx, staff, payment, sequence);
       if (id) {
@@ -110,6 +135,84 @@ export async function liveDemoHistory(
     await withTransaction(ctx, (tx) => backfillSnapshots(tx, org, yearAgo, addDays(options.from, -1)));
   await repossessOne(clockAt(atHour(yesterday, 10)), clockAt(atHour(yesterday, 15)), staff);
   return lived;
+}
+
+/**
+ * The contracts whose customers give a mandate on `date`: live then and for a month after the
+ * book is built, paying weekly or monthly on time or early (their debits then succeed as their
+ * payments did), the first few by contract number.
+ */
+async function mandateCandidates(
+  ctx: AppContext,
+  planned: readonly PlannedDemoPayment[],
+  date: string,
+): Promise<string[]> {
+  const punctual = [
+    ...new Set(
+      planned.filter((p) => p.profile === 'on_time' || p.profile === 'early').map((p) => p.contractId),
+    ),
+  ];
+  if (!punctual.length) return [];
+  const rows = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`SELECT c.id FROM contracts c
+        WHERE c.id = ANY(${sql.param(punctual)}::text[]) AND c.status = 'active'
+          AND c.frequency IN ('weekly', 'monthly')
+          AND c.start_date < ${date}::date - 30 AND c.last_due_date > ${date}::date + ${MANDATES_DAYS_AGO + 30}::int
+        ORDER BY c.number LIMIT ${MANDATES}`,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Finance records each customer's M-Pesa mandate, with the consent reference they signed; answers their phones. */
+async function enrolMandates(
+  ctx: AppContext,
+  staff: DemoStaff,
+  contractIds: readonly string[],
+): Promise<string[]> {
+  const accounts: string[] = [];
+  for (const [k, contractId] of contractIds.entries()) {
+    const [customer] = await queryRows<{ phone: string }>(
+      ctx.db,
+      sql`SELECT u.phone FROM contracts c JOIN customers u ON u.id = c.customer_id WHERE c.id = ${contractId}`,
+    );
+    if (!customer) continue;
+    await withTransaction(ctx, (tx) =>
+      createMandate(tx, staff.finance, contractId, {
+        method: 'mobile_money',
+        account: customer.phone,
+        consentReference: `CONSENT-${String(k + 1).padStart(4, '0')}`,
+      }),
+    );
+    accounts.push(customer.phone);
+  }
+  return accounts;
+}
+
+/**
+ * The simulator with a few retryable failures (a short balance, a timeout) drawn from each
+ * debit's reference, and two stories the monitor always shows, whatever day the book is built:
+ * the first customer is short of funds at their first debit (retried the next day), and one
+ * customer closes their M-Pesa account after their first debit (the next is refused for good and
+ * the mandate pauses).
+ */
+function demoDebitProvider(accounts: readonly string[]): DebitProvider {
+  const simulator = debitSimulator({ failureRate: DEBIT_FAILURE_RATE, permanentShare: 0 });
+  const [short] = accounts;
+  const closed = accounts[Math.floor(accounts.length / 2)];
+  const seen = new Map<string, number>();
+  return {
+    name: simulator.name,
+    async debit(request) {
+      const n = (seen.get(request.account) ?? 0) + 1;
+      seen.set(request.account, n);
+      if (request.account === short && n === 1)
+        return { ok: false, reason: 'insufficient funds', retryable: true };
+      if (request.account === closed && n > 1 && accounts.length > 1)
+        return { ok: false, reason: 'account closed', retryable: false };
+      return simulator.debit(request);
+    },
+  };
 }
 
 /**

@@ -83,7 +83,8 @@ export function SummaryView({ summary }: { summary: AutoDebitSummary }) {
           testId="card-mandates"
         />
       </div>
-      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+      {/* One above the other: side by side, each table's result column (the failure's reason) was cut off. */}
+      <div className="grid grid-cols-1 gap-4">
         <Card data-testid="panel-failures">
           <CardHeader>
             <CardTitle>Failures</CardTitle>
