@@ -29,8 +29,8 @@ import type { Random } from './random';
 /**
  * The demo book lived day by day (issue 14 §7), so it opens as a lender's book a year old does:
  * each business date, the collector works the top of the queue in the morning, the auto-debit
- * run makes the day's debits (for its last two months), the day's payments are posted, the close of business runs that night through the same code as the
- * scheduled job (arrears, late fees, lock warnings and locks, defaults, promises checked,
+ * run makes the day's debits (for its last two months), the day's payments are posted, the close
+ * of business runs that night through the same code as the scheduled job (arrears, late fees, lock warnings and locks, defaults, promises checked,
  * reminders, the day's snapshot) and the device commands it queued are delivered through the
  * simulator. What comes out is aged by the system itself: buckets, defaulted contracts, locked
  * and unlocked units, kept and broken promises, a year of daily snapshots.
@@ -92,7 +92,7 @@ export async function liveDemoHistory(
   );
   const mandateDate = addDays(yesterday, -MANDATES_DAYS_AGO);
   const mandated = mandateDate > options.from ? await mandateCandidates(ctx, planned, mandateDate) : [];
-  const debited = new Set(mandated);
+  const debited = new Set(mandated.map((m) => m.contractId));
   const byDate = new Map<string, PlannedDemoPayment[]>();
   for (const payment of [...planned].sort((a, b) => a.when.getTime() - b.when.getTime())) {
     const date = dateOf(payment.when);
@@ -113,8 +113,10 @@ export async function liveDemoHistory(
     if (options.stop()) return null;
     lived.actions += await workTheQueue(clockAt(atHour(date, 9)), staff, date, byDate, worked, random);
     lived.recovered += await recoverLongDefaulted((hour) => clockAt(atHour(date, hour)), staff, random);
-    if (date === mandateDate)
-      debits = demoDebitProvider(await enrolMandates(clockAt(atHour(date, 8)), staff, mandated));
+    if (date === mandateDate) {
+      await enrolMandates(clockAt(atHour(date, 8)), staff, mandated);
+      debits = demoDebitProvider(mandated.map((m) => m.phone));
+    }
     if (debits) await runAutoDebit(clockAt(atHour(date, 8.5)), debits);
     for (const payment of byDate.get(date) ?? []) {
       const id = await postPlannedPayment(ctx, staff, payment, sequence);
@@ -137,56 +139,52 @@ export async function liveDemoHistory(
   return lived;
 }
 
+interface MandateCandidate {
+  contractId: string;
+  /** The customer's phone: the M-Pesa account debited. */
+  phone: string;
+}
+
 /**
  * The contracts whose customers give a mandate on `date`: live then and for a month after the
  * book is built, paying weekly or monthly on time or early (their debits then succeed as their
- * payments did), the first few by contract number.
+ * payments did), the first few by contract number, with their customers' phones.
  */
 async function mandateCandidates(
   ctx: AppContext,
   planned: readonly PlannedDemoPayment[],
   date: string,
-): Promise<string[]> {
+): Promise<MandateCandidate[]> {
   const punctual = [
     ...new Set(
       planned.filter((p) => p.profile === 'on_time' || p.profile === 'early').map((p) => p.contractId),
     ),
   ];
   if (!punctual.length) return [];
-  const rows = await queryRows<{ id: string }>(
+  return queryRows<MandateCandidate>(
     ctx.db,
-    sql`SELECT c.id FROM contracts c
+    sql`SELECT c.id AS "contractId", u.phone FROM contracts c JOIN customers u ON u.id = c.customer_id
         WHERE c.id = ANY(${sql.param(punctual)}::text[]) AND c.status = 'active'
           AND c.frequency IN ('weekly', 'monthly')
           AND c.start_date < ${date}::date - 30 AND c.last_due_date > ${date}::date + ${MANDATES_DAYS_AGO + 30}::int
         ORDER BY c.number LIMIT ${MANDATES}`,
   );
-  return rows.map((row) => row.id);
 }
 
-/** Finance records each customer's M-Pesa mandate, with the consent reference they signed; answers their phones. */
+/** Finance records each customer's M-Pesa mandate, with the consent reference they signed. */
 async function enrolMandates(
   ctx: AppContext,
   staff: DemoStaff,
-  contractIds: readonly string[],
-): Promise<string[]> {
-  const accounts: string[] = [];
-  for (const [k, contractId] of contractIds.entries()) {
-    const [customer] = await queryRows<{ phone: string }>(
-      ctx.db,
-      sql`SELECT u.phone FROM contracts c JOIN customers u ON u.id = c.customer_id WHERE c.id = ${contractId}`,
-    );
-    if (!customer) continue;
+  mandated: readonly MandateCandidate[],
+): Promise<void> {
+  for (const [k, { contractId, phone }] of mandated.entries())
     await withTransaction(ctx, (tx) =>
       createMandate(tx, staff.finance, contractId, {
         method: 'mobile_money',
-        account: customer.phone,
+        account: phone,
         consentReference: `CONSENT-${String(k + 1).padStart(4, '0')}`,
       }),
     );
-    accounts.push(customer.phone);
-  }
-  return accounts;
 }
 
 /**
