@@ -704,6 +704,49 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       await t.close();
     }
   });
+
+  it('charges each later night only the instalments newly past their grace days, once', async () => {
+    const { t, book, manager } = await startBook(kind);
+    try {
+      const before = await positionsOf(t.app.ctx, [book.a, book.b, book.c]);
+      const rules: [string, LateFeeRule, number][] = [
+        [book.a, { kind: 'flat', amount: 500 }, 3],
+        [book.b, { kind: 'percent', percent: 5 }, 0],
+        [book.c, { kind: 'flat', amount: 100 }, 3],
+      ];
+      const last = addDays(TODAY, 20);
+      await run(manager, TODAY);
+      t.clock.ms = NOON + 20 * 86_400_000;
+      // Twenty days on, the first session has expired: the manager signs in again.
+      const result = await run(await t.signedIn('manager'), last);
+      // The domain's charges, night by night: each instalment on the first date it is past its
+      // grace days, and never again (contracts a and b were charged on the first night already).
+      const expected: string[] = [];
+      const perDate = new Map<string, number>();
+      for (let date = TODAY; date <= last; date = addDays(date, 1)) {
+        for (const [id, rule, grace] of rules) {
+          const charged = expected.filter((k) => k.startsWith(`${id}:`)).map((k) => Number(k.split(':')[1]));
+          for (const c of assessLateFees(before.get(id) ?? [], date, rule, grace, charged)) {
+            expected.push(`${id}:${c.installmentNumber}:${date}:${c.amount}`);
+            perDate.set(date, (perDate.get(date) ?? 0) + c.amount);
+          }
+        }
+      }
+      const charged = await queryRows<{ k: string }>(
+        t.app.ctx.db,
+        sql`SELECT contract_id || ':' || n || ':' || to_char(business_date, 'YYYY-MM-DD') || ':' || amount AS k
+            FROM late_fee_charges`,
+      );
+      expect(charged.map((r) => r.k).sort()).toEqual(expected.sort());
+      // Later nights did charge (a, b and c each had an instalment fall past its grace days), and
+      // each night's step counts exactly its own fees; most nights charged nothing.
+      expect(expected.filter((k) => k.split(':')[2] !== TODAY).length).toBeGreaterThanOrEqual(3);
+      for (let date = addDays(TODAY, 1); date <= last; date = addDays(date, 1))
+        expect(countsOf(result, date).late_fees?.amount ?? 0, date).toBe(perDate.get(date) ?? 0);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 /** Lock waits of a kind in this test's own database: pg_locks is the whole cluster's, other files' included. */
