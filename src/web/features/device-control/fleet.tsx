@@ -66,7 +66,7 @@ function FleetCounts({ onPick }: { onPick: (controlKind: string, lockState: stri
       ))}
       <Card data-testid="card-fleet-commands">
         <CardHeader className="pb-2">
-          <CardTitle className="text-base">Commands on their way</CardTitle>
+          <CardTitle className="text-base">Command delivery</CardTitle>
         </CardHeader>
         <CardContent className="grid grid-cols-3 gap-2 text-sm">
           {(['queued', 'sent', 'failed'] as const).map((state) => (
