@@ -54,8 +54,23 @@ type AxeWindow = { axe?: typeof axe };
  * @axe-core/playwright runner injected its 500 KB source twice per scan and finished every scan in
  * a new blank page: the 17 scans of shell-services.e2e.ts took 28 s of its 118 s, and take 10 s
  * this way. The app has no frames, so the page's own document is all there is to check.
+ *
+ * A colour transition under way (the theme just switched, a selected card fading in) gives axe a
+ * half-faded colour to measure, reported as a contrast failure that is gone a moment later (seen
+ * on /settings in dark): the scan waits for the page's finite animations to end first. Spinners
+ * run forever and are not waited for; a page still animating after 5 s is scanned as it is.
  */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+      undefined,
+      { timeout: 5_000 },
+    )
+    .catch(() => undefined);
   if (!(await page.evaluate(() => Boolean((window as AxeWindow).axe)))) await page.evaluate(axe.source);
   return await page.evaluate(async (tags) => {
     const results = await ((window as AxeWindow).axe as typeof axe).run(document, {
