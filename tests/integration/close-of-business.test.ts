@@ -725,8 +725,8 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       const perDate = new Map<string, number>();
       for (let date = TODAY; date <= last; date = addDays(date, 1)) {
         for (const [id, rule, grace] of rules) {
-          const charged = expected.filter((k) => k.startsWith(`${id}:`)).map((k) => Number(k.split(':')[1]));
-          for (const c of assessLateFees(before.get(id) ?? [], date, rule, grace, charged)) {
+          const earlier = expected.filter((k) => k.startsWith(`${id}:`)).map((k) => Number(k.split(':')[1]));
+          for (const c of assessLateFees(before.get(id) ?? [], date, rule, grace, earlier)) {
             expected.push(`${id}:${c.installmentNumber}:${date}:${c.amount}`);
             perDate.set(date, (perDate.get(date) ?? 0) + c.amount);
           }

@@ -30,10 +30,11 @@ import type { Random } from './random';
  * The demo book lived day by day (issue 14 §7), so it opens as a lender's book a year old does:
  * each business date, the collector works the top of the queue in the morning, the auto-debit
  * run makes the day's debits (for its last two months), the day's payments are posted, the close
- * of business runs that night through the same code as the scheduled job (arrears, late fees, lock warnings and locks, defaults, promises checked,
- * reminders, the day's snapshot) and the device commands it queued are delivered through the
- * simulator. What comes out is aged by the system itself: buckets, defaulted contracts, locked
- * and unlocked units, kept and broken promises, a year of daily snapshots.
+ * of business runs that night through the same code as the scheduled job (arrears, late fees,
+ * lock warnings and locks, defaults, promises checked, reminders, the day's snapshot) and the
+ * device commands it queued are delivered through the simulator. What comes out is aged by the
+ * system itself: buckets, defaulted contracts, locked and unlocked units, kept and broken
+ * promises, a year of daily snapshots.
  */
 export interface DemoStaff {
   agent: Actor;

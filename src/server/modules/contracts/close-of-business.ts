@@ -66,11 +66,11 @@ export interface LateFeesCharged {
  * contracts, the timeline and the ledger. Only contracts whose stored days past due exceed their
  * grace days are looked at: step 1 has just brought those figures to `date` (an instalment
  * overdue by more than the grace days makes the contract's DPD at least that), so the search reads
- * the overdue part of the book through the figures' dpd index instead of every contract's schedule. Each instalment is raised as soon as
- * its charge is recorded, while its page is still in memory: the sums per contract read the
- * raised rows, so every row is pulled through the read, the charge and the raise in turn
- * (decision 034: raised after all the charges, the 400,000 instalments of a million-contract
- * catch-up were read from disk a second time).
+ * the overdue part of the book through the figures' dpd index instead of every contract's
+ * schedule. Each instalment is raised as soon as its charge is recorded, while its page is still
+ * in memory: the sums per contract read the raised rows, so every row is pulled through the read,
+ * the charge and the raise in turn (decision 034: raised after all the charges, the 400,000
+ * instalments of a million-contract catch-up were read from disk a second time).
  */
 export async function chargeLateFees(
   ctx: TxContext,
