@@ -7,5 +7,16 @@ import { projectPath } from '../../src/server/paths';
  * version, the registered jobs), so it is rebuilt exactly when they change.
  */
 export function testTemplatePath(): string {
-  return projectPath(`.tmp/pglite-template-${templateKey(JOBS.map((job) => job.name))}.tar.gz`);
+  return projectPath(`.tmp/pglite-template-${testTemplateKey()}.tar.gz`);
+}
+
+/** The PostgreSQL database every migrated test database is copied from, under the same key. */
+export function postgresTemplateName(): string {
+  return `t_template_${testTemplateKey()}`;
+}
+
+let key: string | undefined;
+function testTemplateKey(): string {
+  key ??= templateKey(JOBS.map((job) => job.name));
+  return key;
 }
