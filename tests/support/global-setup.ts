@@ -47,7 +47,15 @@ async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
     } finally {
       await database.close();
     }
-    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    try {
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    } catch (error) {
+      // Another run built it meanwhile: its copy is the same.
+      await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (rowCount) return;
+      throw error;
+    }
     await admin.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
   } finally {
     await admin.end();
