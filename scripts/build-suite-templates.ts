@@ -4,4 +4,6 @@
 import { ensureDemoTemplate } from '../src/server/demo/template';
 import { SUITE_DEMO_BOOKS } from '../tests/support/demo-books';
 
-for (const { size } of SUITE_DEMO_BOOKS) await ensureDemoTemplate((message) => console.log(message), size);
+// Each size once (several files may load one book).
+const sizes = new Map(SUITE_DEMO_BOOKS.map(({ size }) => [JSON.stringify(size ?? null), size]));
+for (const size of sizes.values()) await ensureDemoTemplate((message) => console.log(message), size);

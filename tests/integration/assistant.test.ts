@@ -7,7 +7,6 @@ import { portfolioBatches } from '../../src/server/modules/contracts/portfolio';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { startDemoBookApp } from '../support/demo-book';
-import { ASSISTANT_BOOK } from '../support/demo-books';
 import { insertActiveContract } from '../support/fixtures';
 
 const QUICK_QUERIES = [
@@ -226,8 +225,8 @@ describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => 
   let t: TestApp;
   let viewer: TestClient;
   beforeAll(async () => {
-    // A 30-contract demo book, its year lived once into a template and loaded on each database.
-    t = await startDemoBookApp(kind, ASSISTANT_BOOK);
+    // The app's own demo book (its year lived once into the template a start loads), on each database.
+    t = await startDemoBookApp(kind);
     viewer = await t.signedIn('viewer');
   }, 600_000);
   afterAll(() => t.close());
@@ -276,10 +275,13 @@ describe.each(DATABASE_KINDS)('assistant on the KES demo book on %s', (kind) => 
   it('leaves out the contracts a payment cannot repay, and counts them', async () => {
     const answer = await ask('Set daily payment to KES 1');
     expectShort(answer);
+    // KES 1.00 a day repays almost none of the book: those are left out and counted. A contract
+    // nearly repaid may still be modelled (it ends later, at more interest), never saving anything.
     expect(answer.summary).toMatch(
-      /^Setting the daily payment to KES\s1\.00 changes none of the \d+ contracts in the active portfolio \(the details say why\)\.$/,
+      /^Setting the daily payment to KES\s1\.00 (changes none of the \d+ contracts in the active portfolio \(the details say why\)|on \d+ contracts? of the active portfolio: .+ \d+ contracts are left out \(see the details\))\.$/,
     );
-    expect(answer.impacts).toEqual({ termReduction: 0, interestSavings: 0 });
+    expect(answer.impacts.termReduction).toBeLessThanOrEqual(0);
+    expect(answer.impacts.interestSavings).toBeLessThanOrEqual(0);
     const tooSmall = answer.details.find((line: string) => line.includes('cannot repay them'));
     expect(tooSmall).toMatch(/^Left out: \d+ contracts? \(KES\s1\.00 cannot repay them: /);
   });
