@@ -461,7 +461,8 @@ export async function openManyForRepayment(
         )
       ).map((raw) => fromRow(contracts, raw))
     : [];
-  const live = rows.filter((row) => (LIVE_STATUSES as readonly string[]).includes(row.status));
+  const isLive = (row: (typeof rows)[number]) => (LIVE_STATUSES as readonly string[]).includes(row.status);
+  const live = rows.filter(isLive);
   // The schedules after the locks, in a statement of their own (its snapshot sees every write
   // committed before the locks were granted), one JSON array per contract at its locked version.
   const schedules = live.length
@@ -476,7 +477,7 @@ export async function openManyForRepayment(
   const states = new Map<string, RepaymentState>();
   const refused = new Map<string, string>();
   for (const row of rows) {
-    if (!live.includes(row)) {
+    if (!isLive(row)) {
       refused.set(
         row.id,
         `Payments are taken on active contracts; ${row.number} is ${row.status.replace('_', ' ')}`,
