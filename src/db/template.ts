@@ -58,8 +58,12 @@ async function compactDump(database: Database): Promise<Buffer> {
   return gzipSync(kept);
 }
 
+/**
+ * A template file as PGlite loads it. Typed as gzip (every template is written gzipped): PGlite
+ * reads an untyped blob as a plain tar first and unpacks it only after that read fails.
+ */
 export function readTemplate(file: string): Blob | undefined {
-  return existsSync(file) ? new Blob([readFileSync(file)]) : undefined;
+  return existsSync(file) ? new Blob([readFileSync(file)], { type: 'application/gzip' }) : undefined;
 }
 
 /**

@@ -21,11 +21,7 @@ export interface TestDatabase {
 }
 
 let templateTar: Uint8Array<ArrayBuffer> | undefined;
-/**
- * The PGlite template as a plain tar, unpacked once per worker: PGlite reads an untyped blob as a
- * tar, and a gzipped one only after that read fails, so each database paid a failed read and the
- * unpacking again.
- */
+/** The PGlite template as a plain tar, read and unpacked once per worker instead of per database. */
 function pgliteTemplate(): Blob {
   templateTar ??= gunzipSync(readFileSync(testTemplatePath()));
   return new Blob([templateTar]);

@@ -2,17 +2,16 @@ import { openDatabase } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import { readTemplate } from '../../src/db/template';
 import { loadDemoBook } from '../../src/server/demo/load';
-import type { PortfolioSize } from '../../src/server/demo/portfolio';
 import { type DemoTemplate, ensureDemoTemplate } from '../../src/server/demo/template';
 import { startTestApp, type TestApp } from './app';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases';
 
 /**
- * The app's demo template (decision 025), or a smaller book's (`size`): built once per change of
- * its code, by the first file that needs it, and kept (dist/, .tmp/) for the next run.
+ * The app's demo template (decision 025): built once per change of its code, by `npm test`'s
+ * background build or the first file that needs it, and kept (dist/) for the next run and starts.
  */
-export function demoTemplate(size?: PortfolioSize): Promise<DemoTemplate> {
-  return ensureDemoTemplate(() => {}, size);
+export function demoTemplate(): Promise<DemoTemplate> {
+  return ensureDemoTemplate(() => {});
 }
 
 /**
@@ -28,12 +27,12 @@ export async function demoBookDatabase(kind: DatabaseKind, template: DemoTemplat
 }
 
 /**
- * A test app on the demo book (or a smaller one's), loaded as a start loads it (dates brought to
+ * A test app on the demo book, loaded as a start loads it (dates brought to
  * today, re-keyed), instead of living its year of closes in each test: built once, loaded into
  * each database kind.
  */
-export async function startDemoBookApp(kind: DatabaseKind, size?: PortfolioSize): Promise<TestApp> {
-  const template = await demoTemplate(size);
+export async function startDemoBookApp(kind: DatabaseKind): Promise<TestApp> {
+  const template = await demoTemplate();
   const db = await demoBookDatabase(kind, template);
   const t = await startTestApp(kind, { shared: db });
   if (!(await loadDemoBook(t.app.ctx, async () => template))) throw new Error('the demo book did not load');

@@ -21,7 +21,8 @@ export default async function setup(): Promise<void> {
 /**
  * The PostgreSQL template under the migrations' key, built when absent: migrated under a name of
  * its own, then renamed, so a run stopped mid-way never leaves a half-built template under the
- * key. Connections to it are refused (a copy needs it idle). Templates of other keys are dropped.
+ * key. Connections to it are refused (a copy needs it idle). Templates of other keys are dropped,
+ * and builds left by runs that were stopped (their process is gone).
  */
 async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
   const name = postgresTemplateName();
@@ -32,7 +33,8 @@ async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
       `SELECT datname FROM pg_database WHERE datname LIKE 't\\_template\\_%' OR datname LIKE 't\\_building\\_%'`,
     );
     for (const { datname } of rows) {
-      if (datname === name) continue;
+      const builder = /^t_building_(\d+)$/.exec(datname)?.[1];
+      if (datname === name || (builder && processAlive(Number(builder)))) continue;
       await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
       await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     }
@@ -59,5 +61,14 @@ async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
     await admin.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
   } finally {
     await admin.end();
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,5 +1,5 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { SUITE_DEMO_BOOKS } from './demo-books';
+import { DEMO_BOOK_FILES } from './demo-books';
 
 /**
  * Vitest's order, with the files that load a demo book moved after every other file of their
@@ -10,7 +10,7 @@ export default class DemoBooksLastSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const needsBook = (file: TestSpecification) =>
-      SUITE_DEMO_BOOKS.some((book) => file.moduleId.endsWith(`/${book.file}`));
+      DEMO_BOOK_FILES.some((book) => file.moduleId.endsWith(`/${book}`));
     const group = (file: TestSpecification) => file.project.config.sequence.groupOrder;
     return [...sorted].sort((a, b) => group(a) - group(b) || Number(needsBook(a)) - Number(needsBook(b)));
   }
