@@ -8,16 +8,27 @@ import { projectPath } from '../../src/server/paths';
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
+/** A context's cookies and local storage, as Playwright saves them (a signed-in session). */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
 export function assertBuilt(): void {
   if (!existsSync(projectPath('dist/server/main.js')) || !existsSync(projectPath('dist/web/index.html'))) {
     throw new Error('The browser suite runs against the build: run "npm run build" first (npm test does).');
   }
 }
 
-/** Debian's Chromium (Playwright's own download does not work here). */
+/**
+ * Debian's Chromium (Playwright's own download does not work here): its headless shell when
+ * installed (package chromium-headless-shell), as Playwright itself runs headless tests. It is the
+ * same Blink without the full browser around it: the browser suite takes a fifth less CPU with it.
+ */
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+export const CHROMIUM_EXECUTABLE =
+  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_EXECUTABLE,
     args: [
       '--headless',
       '--no-sandbox',
@@ -34,8 +45,9 @@ export async function newContext(
   browser: Browser,
   baseURL: string,
   viewport = DESKTOP,
+  storageState?: StorageState,
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'en-US' });
+  const context = await browser.newContext({ baseURL, viewport, locale: 'en-US', storageState });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));

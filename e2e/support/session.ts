@@ -47,6 +47,13 @@ export async function signedInShell(page: Page): Promise<void> {
     .waitFor();
 }
 
+/** Waits for the signed-in shell or the sign-in form, whichever the page shows, and says which. */
+export async function signedInOrSignInPage(page: Page): Promise<'signed-in' | 'sign-in'> {
+  const shell = '[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible';
+  await page.locator(`${shell}, [data-testid="input-password"]:visible`).first().waitFor();
+  return (await page.locator(shell).count()) > 0 ? 'signed-in' : 'sign-in';
+}
+
 /** Signs in through /login and waits for the landing page (the dashboard unless a preference says otherwise). */
 export async function signIn(
   page: Page,

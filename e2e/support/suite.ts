@@ -2,8 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 
 import { type RunningServer, startServer } from '../../tests/support/server-process';
-import { assertBuilt, DESKTOP, launchBrowser, newContext } from './browser';
-import { type Person, signIn } from './session';
+import { assertBuilt, DESKTOP, launchBrowser, newContext, type StorageState } from './browser';
+import { type Person, signedInOrSignInPage, signIn } from './session';
 
 /** One browser context and its first page, with the page errors it has seen. */
 export interface BrowserSession {
@@ -20,7 +20,12 @@ export interface BrowserSuite {
   readonly url: string;
   /** A fresh context at this size (desktop unless told), signed out. */
   open(viewport?: typeof DESKTOP): Promise<BrowserSession>;
-  /** A fresh context signed in as this person through the form, landed on `landing`. */
+  /**
+   * A fresh context signed in as this person, landed on `landing`. The file's first one signs in
+   * through the form; later ones carry on that session, as a person's returning browser does (a
+   * sign-in costs two page loads and a password hash: 2 s a test). A session that has ended (signed
+   * out, password changed) is signed in again through the form.
+   */
   openAs(
     who: Pick<Person, 'email' | 'password'>,
     viewport?: typeof DESKTOP,
@@ -54,7 +59,9 @@ export function startBrowserSuite(env: Record<string, string> = {}): BrowserSuit
     return { server, browser };
   };
 
-  const open = (viewport = DESKTOP) => newContext(running().browser, running().server.url, viewport);
+  const open = (viewport = DESKTOP, state?: StorageState) =>
+    newContext(running().browser, running().server.url, viewport, state);
+  const sessions = new Map<string, StorageState>();
 
   return {
     get browser() {
@@ -65,8 +72,14 @@ export function startBrowserSuite(env: Record<string, string> = {}): BrowserSuit
     },
     open,
     async openAs(who, viewport = DESKTOP, landing = '/') {
-      const session = await open(viewport);
+      const saved = sessions.get(who.email);
+      const session = await open(viewport, saved);
+      if (saved) {
+        await session.page.goto(landing);
+        if ((await signedInOrSignInPage(session.page)) === 'signed-in') return session;
+      }
       await signIn(session.page, who, landing);
+      sessions.set(who.email, await session.context.storageState());
       return session;
     },
   };

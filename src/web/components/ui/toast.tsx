@@ -9,6 +9,11 @@ export function ToastProvider(props: React.ComponentProps<typeof ToastPrimitives
   return <ToastPrimitives.Provider swipeDirection="right" swipeThreshold={50} duration={5000} {...props} />;
 }
 
+/**
+ * Above the bottom bar on a phone; at the bottom right on a desktop, above the assistant's button.
+ * Not at the top: there a toast covered the page header's actions (Activate, Retire) for its five
+ * seconds, just when the next step was one of them.
+ */
 export function ToastViewport({
   className,
   ...props
@@ -17,7 +22,7 @@ export function ToastViewport({
     <ToastPrimitives.Viewport
       data-testid="toast-viewport"
       className={cn(
-        'fixed bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:right-0 sm:max-w-[420px] md:top-14 md:bottom-auto',
+        'fixed bottom-[calc(4.5rem+env(safe-area-inset-bottom))] z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none sm:right-0 sm:max-w-[420px] md:right-2 md:bottom-20',
         className,
       )}
       {...props}
