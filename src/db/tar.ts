@@ -23,3 +23,47 @@ export function withoutEntries(tar: Buffer, drop: (name: string) => boolean): Bu
   kept.push(Buffer.alloc(1024));
   return Buffer.concat(kept);
 }
+
+/** One entry of `tarOf`: a file with its bytes, or a directory (no data). */
+export interface TarEntry {
+  name: string;
+  data?: Uint8Array;
+  mode: number;
+  /** Modification time, milliseconds since the epoch. */
+  mtime: number;
+}
+
+/** A ustar archive of these entries, in this order (names up to 100 bytes, as a data directory's are). */
+export function tarOf(entries: readonly TarEntry[]): Buffer {
+  const blocks: Buffer[] = [];
+  for (const entry of entries) {
+    const { data } = entry;
+    const name = data || entry.name.endsWith('/') ? entry.name : `${entry.name}/`;
+    if (Buffer.byteLength(name, 'latin1') > 100)
+      throw new Error(`tar entry name longer than 100 bytes: ${name}`);
+    const header = Buffer.alloc(512);
+    const octal = (value: number, at: number, length: number) =>
+      header.write(`${value.toString(8).padStart(length - 1, '0')}\0`, at, length, 'latin1');
+    header.write(name, 0, 100, 'latin1');
+    octal(entry.mode & 0o7777, 100, 8);
+    octal(0, 108, 8);
+    octal(0, 116, 8);
+    octal(data?.length ?? 0, 124, 12);
+    octal(Math.floor(entry.mtime / 1000), 136, 12);
+    header.write(data ? '0' : '5', 156, 1, 'latin1');
+    header.write('ustar\0', 257, 6, 'latin1');
+    header.write('00', 263, 2, 'latin1');
+    // The checksum counts its own field as eight spaces.
+    header.fill(' ', 148, 156);
+    const sum = header.reduce((total, byte) => total + byte, 0);
+    header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'latin1');
+    blocks.push(header);
+    if (data) {
+      blocks.push(Buffer.from(data.buffer, data.byteOffset, data.length));
+      const padding = (512 - (data.length % 512)) % 512;
+      if (padding) blocks.push(Buffer.alloc(padding));
+    }
+  }
+  blocks.push(Buffer.alloc(1024));
+  return Buffer.concat(blocks);
+}

@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
+import { templateBlob } from '../../src/db/template';
 import { postgresTemplateName, testTemplatePath } from './template';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -24,7 +25,7 @@ let templateTar: Uint8Array<ArrayBuffer> | undefined;
 /** The PGlite template as a plain tar, read and unpacked once per worker instead of per database. */
 function pgliteTemplate(): Blob {
   templateTar ??= gunzipSync(readFileSync(testTemplatePath()));
-  return new Blob([templateTar]);
+  return templateBlob(templateTar);
 }
 
 /** A fresh, migrated database of the given kind; `drop` removes it. */
