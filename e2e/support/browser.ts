@@ -23,7 +23,7 @@ export function assertBuilt(): void {
  * same Blink without the full browser around it: the browser suite takes a fifth less CPU with it.
  */
 const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
-export const CHROMIUM_EXECUTABLE =
+const CHROMIUM_EXECUTABLE =
   process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 export function launchBrowser(): Promise<Browser> {

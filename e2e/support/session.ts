@@ -40,18 +40,16 @@ export async function expectPath(page: Page, path: string | RegExp): Promise<voi
 }
 
 /** The profile menu on desktop, the More menu on a phone: whichever this size shows. */
+const SHELL = '[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible';
+
 export async function signedInShell(page: Page): Promise<void> {
-  await page
-    .locator('[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible')
-    .first()
-    .waitFor();
+  await page.locator(SHELL).first().waitFor();
 }
 
 /** Waits for the signed-in shell or the sign-in form, whichever the page shows, and says which. */
 export async function signedInOrSignInPage(page: Page): Promise<'signed-in' | 'sign-in'> {
-  const shell = '[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible';
-  await page.locator(`${shell}, [data-testid="input-password"]:visible`).first().waitFor();
-  return (await page.locator(shell).count()) > 0 ? 'signed-in' : 'sign-in';
+  await page.locator(`${SHELL}, [data-testid="input-password"]:visible`).first().waitFor();
+  return (await page.locator(SHELL).count()) > 0 ? 'signed-in' : 'sign-in';
 }
 
 /** Signs in through /login and waits for the landing page (the dashboard unless a preference says otherwise). */

@@ -1,10 +1,9 @@
 /**
- * A tar archive (ustar, as PGlite's dumps are) without the entries `drop` names. Each entry is a
+ * The entries of a tar archive (ustar, as PGlite's dumps and `tarOf`'s are), in order: each is a
  * 512-byte header (name at 0 with its prefix at 345, size in octal at 124) and its data padded to
- * 512 bytes; two zero blocks end the archive.
+ * 512 bytes (`block`, header included); two zero blocks end the archive.
  */
-export function withoutEntries(tar: Buffer, drop: (name: string) => boolean): Buffer {
-  const kept: Buffer[] = [];
+export function* tarEntries(tar: Buffer): Generator<{ name: string; data: Buffer; block: Buffer }> {
   let at = 0;
   while (at + 512 <= tar.length && tar[at] !== 0) {
     const header = tar.subarray(at, at + 512);
@@ -17,9 +16,14 @@ export function withoutEntries(tar: Buffer, drop: (name: string) => boolean): Bu
     const name = prefix ? `${prefix}/${field(0, 100)}` : field(0, 100);
     const size = Number.parseInt(field(124, 12).trim() || '0', 8);
     const next = at + 512 + Math.ceil(size / 512) * 512;
-    if (!drop(name)) kept.push(tar.subarray(at, next));
+    yield { name, data: tar.subarray(at + 512, at + 512 + size), block: tar.subarray(at, next) };
     at = next;
   }
+}
+
+/** A tar archive without the entries `drop` names. */
+export function withoutEntries(tar: Buffer, drop: (name: string) => boolean): Buffer {
+  const kept = [...tarEntries(tar)].filter((entry) => !drop(entry.name)).map((entry) => entry.block);
   kept.push(Buffer.alloc(1024));
   return Buffer.concat(kept);
 }

@@ -71,7 +71,12 @@ async function compactDump(database: Database): Promise<Buffer> {
  * handed over as bytes (`templateBlob`).
  */
 export function readTemplate(file: string): Blob | undefined {
-  return existsSync(file) ? templateBlob(gunzipSync(readFileSync(file))) : undefined;
+  return existsSync(file) ? templateBlob(templateTar(file)) : undefined;
+}
+
+/** A template file's plain tar (every template is written gzipped). */
+export function templateTar(file: string): Buffer {
+  return gunzipSync(readFileSync(file));
 }
 
 /**

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
-import { templateBlob } from '../../src/db/template';
+import { templateBlob, templateTar } from '../../src/db/template';
 import { postgresTemplateName, testTemplatePath } from './template';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -21,11 +19,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-let templateTar: Uint8Array<ArrayBuffer> | undefined;
+let testTemplate: Buffer | undefined;
 /** The PGlite template as a plain tar, read and unpacked once per worker instead of per database. */
 function pgliteTemplate(): Blob {
-  templateTar ??= gunzipSync(readFileSync(testTemplatePath()));
-  return templateBlob(templateTar);
+  testTemplate ??= templateTar(testTemplatePath());
+  return templateBlob(testTemplate);
 }
 
 /** A fresh, migrated database of the given kind; `drop` removes it. */

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { openDatabase } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import { writeTemplate } from '../../src/db/template';
+import { isAlive } from '../../src/server/demo/build-lock';
 import { prepareJobQueue } from '../../src/server/jobs/queue';
 import { JOBS } from '../../src/server/jobs/registry';
 import { postgresTemplateName, testTemplatePath } from './template';
@@ -34,7 +35,7 @@ async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
     );
     for (const { datname } of rows) {
       const builder = /^t_building_(\d+)$/.exec(datname)?.[1];
-      if (datname === name || (builder && processAlive(Number(builder)))) continue;
+      if (datname === name || (builder && isAlive(Number(builder)))) continue;
       await admin.query(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
       await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     }
@@ -61,14 +62,5 @@ async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
     await admin.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`);
   } finally {
     await admin.end();
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -32,7 +32,8 @@ function isHeld(file: string): boolean | null {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs (one of another user counts: it exists). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
