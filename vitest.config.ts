@@ -65,6 +65,10 @@ export default defineConfig({
           // Each file starts its own server on a fresh data directory and its own Chromium; after
           // the other projects, so browsers and servers do not compete with them.
           sequence: { groupOrder: 1 },
+          // Files share their worker's modules (playwright-core, axe-core and the app's contracts
+          // are imported once per worker, not per file): each file's state is its own server and
+          // browser, started and stopped by its startBrowserSuite.
+          isolate: false,
         },
       },
     ],

@@ -3,7 +3,6 @@
 // (unit, web components, server integration on PGlite and on PostgreSQL when TEST_DATABASE_URL is
 // set, and the browser suite against the build).
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 
 /** Runs one step, its output held back and printed whole once it ends (lanes run side by side). */
 function run([name, command, args], { live = false } = {}) {
@@ -57,8 +56,12 @@ console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)
 
 /**
  * A whole run (no file named) builds the demo books its last files load in a process of its own,
- * from the start, at low priority (decision 047): it takes the core the checks and the tests
- * leave idle, and the files that load a book wait for its files (the build lock) if it is not done.
+ * from the start (decision 047), and the files that load a book wait for its files (the build lock)
+ * if it is not done. Detached, it runs in a session of its own, and this kernel shares the CPU
+ * between sessions first (autogroup scheduling), so `nice` here orders only its own processes: the
+ * book takes up to half the machine and is built within the first minutes. Held to what the suite
+ * leaves idle (its session's nice value at 19), it was built only after the other files, which then
+ * waited two to three minutes for it (decision 040, stop 44).
  * Its output is printed only if it fails; a test that needs its book then builds it again, loudly.
  */
 function buildBooksMeanwhile() {
@@ -69,7 +72,6 @@ function buildBooksMeanwhile() {
     ['-n', '10', process.execPath, 'node_modules/tsx/dist/cli.mjs', 'scripts/build-suite-templates.ts'],
     { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
-  yieldToTheSuite(child.pid);
   const output = [];
   child.stdout.on('data', (chunk) => output.push(chunk));
   child.stderr.on('data', (chunk) => output.push(chunk));
@@ -88,18 +90,4 @@ function buildBooksMeanwhile() {
       }
     },
   };
-}
-
-/**
- * `nice` alone does not lower the book's share: a detached child starts a session of its own, and
- * Linux (autogroup scheduling, on here) shares the CPU fairly between sessions first, niceness
- * counting only inside one. The book then took half the machine from the checks and the tests (the
- * checks took 71 s instead of 34). Its session's own nice value makes it take what they leave idle.
- */
-function yieldToTheSuite(pid) {
-  try {
-    writeFileSync(`/proc/${pid}/autogroup`, '19');
-  } catch {
-    // No autogroup scheduling here (another kernel, or it is off): plain nice is what counts.
-  }
 }

@@ -45,8 +45,17 @@ export function startBrowserSuite(env: Record<string, string> = {}): BrowserSuit
 
   beforeAll(async () => {
     assertBuilt();
-    server = await startServer({ DEMO_DATA: 'false', ...env });
-    browser = await launchBrowser();
+    // Side by side: Chromium launches while the server opens its database. Each is kept as soon
+    // as it is up, so afterAll stops it even when the other failed.
+    const [started, launched] = await Promise.allSettled([
+      startServer({ DEMO_DATA: 'false', ...env }).then((running) => {
+        server = running;
+      }),
+      launchBrowser().then((running) => {
+        browser = running;
+      }),
+    ]);
+    for (const result of [started, launched]) if (result.status === 'rejected') throw result.reason;
   });
 
   afterAll(async () => {
