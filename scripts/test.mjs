@@ -1,7 +1,7 @@
 // `npm test`: everything, stopping at the first failure: lockfile, then typecheck beside lint and
-// build (two lanes on the two cores: the typecheck runs single-threaded, its least CPU), then every Vitest project
-// (unit, web components, server integration on PGlite and on PostgreSQL when TEST_DATABASE_URL is
-// set, and the browser suite against the build).
+// build (two lanes on the two cores; the typecheck runs single-threaded, its least CPU), then
+// every Vitest project (unit, web components, server integration on PGlite and on PostgreSQL when
+// TEST_DATABASE_URL is set, and the browser suite against the build).
 import { spawn } from 'node:child_process';
 
 /** Runs one step, its output held back and printed whole once it ends (lanes run side by side). */

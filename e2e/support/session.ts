@@ -42,6 +42,7 @@ export async function expectPath(page: Page, path: string | RegExp): Promise<voi
 /** The profile menu on desktop, the More menu on a phone: whichever this size shows. */
 const SHELL = '[data-testid="button-profile-menu"]:visible, [data-testid="button-more-menu"]:visible';
 
+/** Waits for the signed-in shell. */
 export async function signedInShell(page: Page): Promise<void> {
   await page.locator(SHELL).first().waitFor();
 }
