@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type EmscriptenFs, PGLITE_DATA_DIR, pgliteDataDirTar } from './pglite-files';
+import { pgliteQueries } from './pglite-query';
 import * as schema from './schema';
 
 /** The one query interface of the application, whichever engine is underneath. */
@@ -104,8 +105,9 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
     ...(template && !exists ? { loadDataDir: template } : {}),
   });
   await client.waitReady;
+  const queries = pgliteQueries(client);
   const connection: Connection = {
-    query: async <T>(sql: string, params?: unknown[]) => (await client.query<T>(sql, params)).rows,
+    query: async <T>(sql: string, params?: unknown[]) => (await queries.query<T>(sql, params)).rows,
     exec: async (sql) => {
       await client.exec(sql);
     },
@@ -113,12 +115,12 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
   const { logger, watchStatements } = statementWatchers();
   return {
     kind: 'pglite',
-    db: drizzlePglite({ client, schema, logger }) as unknown as Db,
+    db: drizzlePglite({ client: queries as unknown as PGlite, schema, logger }) as unknown as Db,
     watchStatements,
     jobQueue: {
       db: {
         executeSql: async (text, values) => {
-          if (values?.length) return client.query(text, values);
+          if (values?.length) return queries.query(text, values);
           // Parameterless commands may be several statements, some with their own BEGIN and COMMIT:
           // run inside PGlite's transaction(), whose ROLLBACK on failure never leaves the shared
           // connection in an aborted transaction (the nested BEGIN and the final COMMIT only warn).
