@@ -1,0 +1,92 @@
+import { PGlite, types } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgliteQueries, textValue } from './pglite-query';
+
+describe('textValue: parameters written as node-postgres writes them', () => {
+  it('keeps NULL, strings and numbers, and writes dates, bytes, objects and arrays', () => {
+    expect(textValue(null)).toBeNull();
+    expect(textValue(undefined)).toBeNull();
+    expect(textValue('a\u0000b')).toBe('a\u0000b');
+    expect(textValue(-1.5)).toBe('-1.5');
+    expect(textValue(2n ** 64n)).toBe('18446744073709551616');
+    expect(textValue(false)).toBe('false');
+    expect(textValue(new Date('2026-12-05T10:00:00.000Z'))).toBe('2026-12-05T10:00:00.000Z');
+    expect(textValue(new Uint8Array([0, 15, 255]))).toBe('\\x000fff');
+    expect(textValue({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
+    expect(textValue([1, null, 'a"b', 'c\\d', [2, 3]])).toBe('{"1",NULL,"a\\"b","c\\\\d",{"2","3"}}');
+  });
+});
+
+describe('pgliteQueries on a PGlite database', () => {
+  const client = new PGlite('memory://');
+  const queries = pgliteQueries(client);
+  beforeAll(async () => {
+    await client.waitReady;
+    await client.exec(
+      'CREATE TABLE t (id int PRIMARY KEY, name text, at timestamptz, doc jsonb, tags text[])',
+    );
+  });
+  afterAll(() => client.close());
+
+  it('round-trips each kind of parameter and parses each column by its type', async () => {
+    const at = new Date('2026-02-28T23:59:59.123Z');
+    await queries.query('INSERT INTO t VALUES ($1, $2, $3, $4, $5)', [
+      1,
+      'Ann "A" \\',
+      at,
+      { k: [1, null] },
+      ['x', 'y"z', null],
+    ]);
+    const { rows } = await queries.query('SELECT * FROM t WHERE id = $1', [1]);
+    expect(rows).toEqual([
+      { id: 1, name: 'Ann "A" \\', at, doc: { k: [1, null] }, tags: ['x', 'y"z', null] },
+    ]);
+    const bytes = await queries.query<{ b: Uint8Array }>('SELECT $1::bytea AS b', [
+      new Uint8Array([1, 2, 255]),
+    ]);
+    expect([...(bytes.rows[0]?.b ?? [])]).toEqual([1, 2, 255]);
+  });
+
+  it("uses the caller's parser for its types, PGlite's for the rest, and rows as arrays when asked", async () => {
+    const result = await queries.query('SELECT id, at FROM t WHERE id = $1', [1], {
+      rowMode: 'array',
+      parsers: { [types.TIMESTAMPTZ]: (value: string) => `raw:${value}` },
+    });
+    expect(result.rows).toEqual([[1, 'raw:2026-02-28 23:59:59.123+00']]);
+    expect(result.fields.map((field) => field.name)).toEqual(['id', 'at']);
+  });
+
+  it('counts the rows a write touched', async () => {
+    const result = await queries.query("UPDATE t SET name = 'B' WHERE id IN (1, 2)");
+    expect(result.affectedRows).toBe(1);
+  });
+
+  it('refuses with the database error, naming the statement, and the connection goes on', async () => {
+    const failure = await queries
+      .query('INSERT INTO t (id) VALUES ($1)', [1])
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: '23505', query: 'INSERT INTO t (id) VALUES ($1)', params: [1] });
+    const bad = await queries.query('SELECT $1::int', ['not a number']).catch((error: unknown) => error);
+    expect(bad).toMatchObject({ code: '22P02' });
+    expect((await queries.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('runs a transaction alone: its statements are rolled back on failure, and others wait for it', async () => {
+    const order: string[] = [];
+    let outside: Promise<unknown> | undefined;
+    await queries
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO t (id) VALUES ($1)', [2]);
+        outside = queries.query('SELECT count(*)::int AS n FROM t').then((result) => {
+          order.push('outside');
+          return result.rows;
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+        order.push('failed');
+        throw new Error('stop');
+      })
+      .catch(() => order.push('rolled back'));
+    expect(await outside).toEqual([{ n: 1 }]);
+    expect(order).toEqual(['failed', 'rolled back', 'outside']);
+  });
+});
