@@ -94,6 +94,22 @@ export function pgliteExists(dataDir: string): boolean {
   );
 }
 
+/**
+ * A database in memory (tests, and the templates built in them) is gone with its process, so the
+ * write-ahead log need not survive a crash: no full page images after a checkpoint, no WAL for
+ * what a transaction created itself, no zero-filled 16 MB segments (each written through the
+ * in-memory file system a growth at a time), no WAL flush at each commit. The demo book builds in
+ * 163 s instead of 175 s, the PGlite integration files take a tenth less. A data directory on disk
+ * keeps PostgreSQL's defaults.
+ */
+const IN_MEMORY_SETTINGS = [
+  'full_page_writes=off',
+  'wal_level=minimal',
+  'max_wal_senders=0',
+  'wal_init_zero=off',
+  'synchronous_commit=off',
+].flatMap((setting) => ['-c', setting]);
+
 async function openPglite(dataDir: string, template: Blob | undefined): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   const location = inMemory ? dataDir : path.resolve(dataDir, 'pglite');
@@ -103,6 +119,7 @@ async function openPglite(dataDir: string, template: Blob | undefined): Promise<
   const client = new PGlite(location, {
     extensions: { pg_trgm },
     ...(template && !exists ? { loadDataDir: template } : {}),
+    ...(inMemory ? { startParams: [...PGlite.defaultStartParams, ...IN_MEMORY_SETTINGS] } : {}),
   });
   await client.waitReady;
   const queries = pgliteQueries(client);
