@@ -76,6 +76,9 @@ export function pgliteQueries(client: PGlite): PgliteQueries {
   return { query, transaction };
 }
 
+/** The commands whose tag's count is rows written, as PGlite counts `affectedRows`. */
+const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
 /** The one statement's rows, each column read by the caller's parser for its type, else PGlite's. */
 function resultOf<T>(
   replies: messages.BackendMessage[],
@@ -103,7 +106,7 @@ function resultOf<T>(
     } else if (reply.name === 'commandComplete') {
       const words = (reply as messages.CommandCompleteMessage).text.split(' ');
       const count = Number.parseInt(words.at(-1) as string, 10);
-      if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(words[0] as string)) affectedRows = count;
+      if (COUNTED_COMMANDS.has(words[0] as string)) affectedRows = count;
     }
   }
   return { rows: rows as T[], fields, affectedRows };
