@@ -70,12 +70,14 @@ describe('device control page', () => {
     );
     expect(await page.getByTestId('row-attempt-1').textContent()).toContain('Simulator');
 
-    // The units are locked, in the fleet and on the unit's own page.
+    // The units are locked, in the fleet and on the unit's own page. The log kept the fleet's
+    // counts current while it followed the deliveries, so the tab shows them at once (the counts'
+    // own ten-second refresh would miss this wait).
     await page.getByTestId('tab-fleet').click();
     await page.waitForFunction(
       () => document.querySelector('[data-testid="count-lock_api-locked"]')?.textContent?.startsWith('2'),
       undefined,
-      { timeout: 15_000 },
+      { timeout: 5_000 },
     );
     await page.goto(`/devices/${units[0].id}`);
     await page.getByTestId('card-device-commands').waitFor();

@@ -10,23 +10,34 @@ import { TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui
 import { TableRegion } from '@/web/features/devices/table-region';
 import { queryKeys } from '@/web/lib/query-keys';
 import { CommandRow } from './command-row';
+import { useFleetSummary } from './fleet';
 import { KIND_LABELS, STATE_LABELS } from './format';
 
 const KIND_OPTIONS = COMMAND_KINDS.map((kind) => [kind, KIND_LABELS[kind]] as const);
 const STATE_OPTIONS = COMMAND_STATES.map((state) => [state, STATE_LABELS[state]] as const);
-/** The log follows deliveries while it is open. */
+/** The log follows deliveries while it is open: each second while commands are in flight. */
 const REFRESH_MS = 4000;
+const IN_FLIGHT_REFRESH_MS = 1000;
 
 /** The Command log tab: every device command, newest first, filtered; each expands to its attempts. */
 export function CommandLog() {
   const client = useQueryClient();
+  // The backlog says whether commands are queued or sent, waiting for their provider's answer.
+  const fleet = useFleetSummary();
+  const inFlight = (fleet.data?.commands.queued ?? 0) + (fleet.data?.commands.sent ?? 0) > 0;
   useEffect(() => {
     const timer = setInterval(
-      () => void client.invalidateQueries({ queryKey: queryKeys.deviceControl.commands() }),
-      REFRESH_MS,
+      () => {
+        void client.invalidateQueries({ queryKey: queryKeys.deviceControl.commands() });
+        void client.invalidateQueries({ queryKey: queryKeys.deviceControl.fleet() });
+        // An acknowledged command moves its unit's lock state: the fleet's list and the units'
+        // pages are read again when next shown, not left as they were before the delivery.
+        void client.invalidateQueries({ queryKey: queryKeys.devices.all(), refetchType: 'none' });
+      },
+      inFlight ? IN_FLIGHT_REFRESH_MS : REFRESH_MS,
     );
     return () => clearInterval(timer);
-  }, [client]);
+  }, [client, inFlight]);
   return (
     <ListPage<DeviceCommand>
       endpoint={deviceControlEndpoints.commands}

@@ -23,13 +23,21 @@ const CONTROL_OPTIONS = (['lock_api', 'openpaygo', 'none'] as const).map(
 );
 const STATUS_OPTIONS = DEVICE_STATUSES.map((status) => [status, STATUS_LABELS[status]] as const);
 
-/** Units per control kind and lock state, in a grid: each count filters the list below. */
-function FleetCounts({ onPick }: { onPick: (controlKind: string, lockState: string) => void }) {
-  const fleet = useQuery({
+/**
+ * The fleet's counts and the log's backlog, read again every ten seconds while shown, and whenever
+ * opened: the command log marks them stale as deliveries move lock states (`CommandLog`).
+ */
+export function useFleetSummary() {
+  return useQuery({
     queryKey: queryKeys.deviceControl.fleet(),
     queryFn: () => api(deviceControlEndpoints.fleet),
     refetchInterval: 10_000,
   });
+}
+
+/** Units per control kind and lock state, in a grid: each count filters the list below. */
+function FleetCounts({ onPick }: { onPick: (controlKind: string, lockState: string) => void }) {
+  const fleet = useFleetSummary();
   if (fleet.isLoading) return <p className="text-muted-foreground text-sm">Loading the fleet…</p>;
   if (fleet.error)
     return (
