@@ -1,7 +1,7 @@
-import ExcelJS from 'exceljs';
 import type { InvestorCashFlows, InvestorScope, InvestorSummary } from '../../../contracts/investor';
 import { addDays, formatMoney, minorUnitDigits } from '../../../domain';
 import type { AppContext } from '../../context';
+import { exceljs } from '../../exceljs';
 import { organisation } from '../../organisation';
 import { MARGIN, PdfLayout, RIGHT } from '../payments/pdf-layout';
 import { cashFlows, fundOf, fundTotals, summaryOf } from './figures';
@@ -124,7 +124,7 @@ export async function investorReportXlsx(report: InvestorReport): Promise<Buffer
   // Amounts as numbers in major units, so the sheet sums them.
   const major = (minor: number) => minor / 10 ** digits;
   const format = digits ? `#,##0.${'0'.repeat(digits)}` : '#,##0';
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await exceljs()).Workbook();
   workbook.creator = report.organisation;
   const summary = workbook.addWorksheet('Summary');
   summary.columns = [

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import {
   type DraftMapping,
   IMPORT_FILE_MAX_ROWS,
@@ -9,6 +9,7 @@ import { MAX_MONEY_INPUT, minorUnitDigits, parseMoney } from '../../../domain';
 import { parseCsv } from '../../csv';
 import { businessDate } from '../../dates';
 import { fieldError } from '../../errors';
+import { exceljs } from '../../exceljs';
 
 /**
  * Reading a statement file (pure helpers, unit-tested in import-parse.test.ts): CSV through the
@@ -49,7 +50,7 @@ function readCsvText(data: Buffer): { line: number; cells: string[] }[] {
 }
 
 async function readXlsx(data: Buffer): Promise<{ line: number; cells: string[] }[]> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await exceljs()).Workbook();
   try {
     // exceljs's typing wants its own Buffer type; a Node Buffer is what it reads.
     await workbook.xlsx.load(data as unknown as ArrayBuffer);
