@@ -31,21 +31,29 @@ export function localTime(at: Date, timeZone: string): string {
 
 /** The UTC instant (ms) at which a calendar date ('YYYY-MM-DD') starts in a time zone. */
 export function startOfDayIn(date: string, timeZone: string): number {
-  const guess = Date.parse(`${date}T00:00:00Z`);
-  // The zone's offset at a moment: its wall clock read as if it were UTC, less the moment.
-  const offsetAt = (t: number) => {
-    const parts = formatter('en-US', timeZone, {
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(t);
-    const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-    return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second')) - t;
-  };
-  // Twice: the offset at the first estimate holds across a change of offset that day.
-  return guess - offsetAt(guess - offsetAt(guess));
+  return instantOfWallTime(Date.parse(`${date}T00:00:00Z`), timeZone);
+}
+
+/**
+ * The instant (ms) of a wall-clock time in a time zone, the wall time given as if it were UTC.
+ * The offset is taken twice: the offset at the first estimate holds across a change of offset.
+ */
+export function instantOfWallTime(wall: number, timeZone: string): number {
+  return wall - zoneOffsetMs(wall - zoneOffsetMs(wall, timeZone), timeZone);
+}
+
+/** A time zone's offset at an instant (ms): its wall clock then, read as if it were UTC, less the instant's second. */
+export function zoneOffsetMs(at: number, timeZone: string): number {
+  const parts = formatter('en-US', timeZone, {
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(at / 1000) * 1000;
 }

@@ -7,7 +7,7 @@ import {
 } from '../../../contracts/payment-imports';
 import { MAX_MONEY_INPUT, minorUnitDigits, parseMoney } from '../../../domain';
 import { parseCsv } from '../../csv';
-import { businessDate } from '../../dates';
+import { businessDate, instantOfWallTime } from '../../dates';
 import { fieldError } from '../../errors';
 import { exceljs } from '../../exceljs';
 
@@ -292,39 +292,7 @@ export function zonedTime(
   s: number,
   timeZone: string,
 ): Date {
-  const wall = Date.UTC(y, m - 1, d, h, mi, s);
-  let at = wall - offsetOf(new Date(wall), timeZone);
-  at = wall - offsetOf(new Date(at), timeZone);
-  return new Date(at);
-}
-
-const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function offsetOf(at: Date, timeZone: string): number {
-  let formatter = offsetFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    offsetFormatters.set(timeZone, formatter);
-  }
-  const part = Object.fromEntries(formatter.formatToParts(at).map((p) => [p.type, Number(p.value)]));
-  const local = Date.UTC(
-    part.year ?? 0,
-    (part.month ?? 1) - 1,
-    part.day,
-    part.hour,
-    part.minute,
-    part.second,
-  );
-  return local - Math.floor(at.getTime() / 1000) * 1000;
+  return new Date(instantOfWallTime(Date.UTC(y, m - 1, d, h, mi, s), timeZone));
 }
 
 /** A method cell ("Mobile Money", "bank-transfer") to a method, or null when it is none of them. */

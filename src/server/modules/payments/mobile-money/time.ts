@@ -1,30 +1,9 @@
+import { instantOfWallTime, zoneOffsetMs } from '../../../dates';
+
 /**
  * Daraja's times ('YYYYMMDDHHmmss', TransTime and TransactionDate) are wall-clock times in the
  * organisation's time zone (Africa/Nairobi for Safaricom): the instant they name.
  */
-
-function offsetMs(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(at));
-  const value = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const local = Date.UTC(
-    value('year'),
-    value('month') - 1,
-    value('day'),
-    value('hour'),
-    value('minute'),
-    value('second'),
-  );
-  return local - Math.floor(at / 1000) * 1000;
-}
 
 /** The instant of a 'YYYYMMDDHHmmss' wall-clock time in a time zone; null when it is no real time. */
 export function instantOfProviderTime(text: string, timeZone: string): Date | null {
@@ -42,14 +21,11 @@ export function instantOfProviderTime(text: string, timeZone: string): Date | nu
     s > 59
   )
     return null;
-  let at = wall - offsetMs(wall, timeZone);
-  const second = offsetMs(at, timeZone);
-  if (second !== wall - at) at = wall - second;
-  return new Date(at);
+  return new Date(instantOfWallTime(wall, timeZone));
 }
 
 /** An instant as Daraja's 'YYYYMMDDHHmmss' in a time zone (the STK push Timestamp). */
 export function providerTimeOf(at: Date, timeZone: string): string {
-  const local = new Date(Math.floor(at.getTime() / 1000) * 1000 + offsetMs(at.getTime(), timeZone));
+  const local = new Date(Math.floor(at.getTime() / 1000) * 1000 + zoneOffsetMs(at.getTime(), timeZone));
   return local.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
