@@ -141,6 +141,8 @@ async function openPglite(
     query: async <T>(sql: string, params?: unknown[]) => (await queries.query<T>(sql, params)).rows,
     exec: async (sql) => {
       await client.exec(sql);
+      // Migrations come this way: a statement kept by name may read a table they changed.
+      queries.forgetPrepared();
     },
   };
   const { logger, watchStatements } = statementWatchers();
@@ -156,6 +158,8 @@ async function openPglite(
           // run inside PGlite's transaction(), whose ROLLBACK on failure never leaves the shared
           // connection in an aborted transaction (the nested BEGIN and the final COMMIT only warn).
           const results = await client.transaction((tx) => tx.exec(text));
+          // The queue's own schema, installed or upgraded at start: its kept statements read afresh.
+          if (/\b(create|alter|drop)\b/i.test(text)) queries.forgetPrepared();
           return { rows: results.at(-1)?.rows ?? [] };
         },
       },

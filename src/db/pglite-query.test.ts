@@ -1,6 +1,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteQueries, textValue } from './pglite-query';
+import { MAX_STATEMENTS } from './pglite-statements';
 
 describe('textValue: parameters written as node-postgres writes them', () => {
   it('keeps NULL, strings and numbers, and writes dates, bytes, objects and arrays', () => {
@@ -88,5 +89,61 @@ describe('pgliteQueries on a PGlite database', () => {
       .catch(() => order.push('rolled back'));
     expect(await outside).toEqual([{ n: 1 }]);
     expect(order).toEqual(['failed', 'rolled back', 'outside']);
+  });
+
+  const prepared = async () =>
+    (
+      await client.query<{ name: string; statement: string }>(
+        'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+      )
+    ).rows;
+
+  it('keeps a query by name: parsed once, bound and executed by name after', async () => {
+    const text = 'SELECT name FROM t WHERE id = $1';
+    for (let i = 0; i < 3; i++) expect((await queries.query(text, [1])).rows).toEqual([{ name: 'B' }]);
+    expect((await prepared()).filter((row) => row.statement === text)).toHaveLength(1);
+    // Transaction control, settings and schema changes are never kept.
+    await queries.query('SET LOCAL work_mem = 1024');
+    expect((await prepared()).some((row) => row.statement.startsWith('SET'))).toBe(false);
+  });
+
+  it('reads a table afresh once its columns change, through query or through a migration', async () => {
+    await queries.query('SELECT * FROM t WHERE id = $1', [1]);
+    await queries.query('ALTER TABLE t ADD COLUMN note text');
+    expect(
+      Object.keys((await queries.query('SELECT * FROM t WHERE id = $1', [1])).rows[0] as object),
+    ).toContain('note');
+    // A migration runs outside query(): its caller forgets the kept statements.
+    await client.exec('ALTER TABLE t ADD COLUMN extra int');
+    queries.forgetPrepared();
+    const [row] = (await queries.query('SELECT * FROM t WHERE id = $1', [1])).rows;
+    expect(row).toHaveProperty('extra', null);
+  });
+
+  it('keeps a statement whose first execution failed, and not one that did not parse', async () => {
+    const divide = 'SELECT 10 / $1::int AS q';
+    await expect(queries.query(divide, [0])).rejects.toMatchObject({ code: '22012' });
+    expect((await queries.query(divide, [5])).rows).toEqual([{ q: 2 }]);
+    await expect(queries.query('SELECT FROM WHERE $1', [1])).rejects.toMatchObject({ code: '42601' });
+    expect((await prepared()).some((row) => row.statement === 'SELECT FROM WHERE $1')).toBe(false);
+    // Inside a transaction that fails, the statement parsed there stays usable after the rollback.
+    await queries
+      .transaction(async (tx) => {
+        await tx.query('SELECT id FROM t WHERE name = $1', ['B']);
+        throw new Error('stop');
+      })
+      .catch(() => undefined);
+    expect((await queries.query('SELECT id FROM t WHERE name = $1', ['B'])).rows).toEqual([{ id: 1 }]);
+  });
+
+  it(`keeps at most ${MAX_STATEMENTS}, closing the least recently used`, async () => {
+    for (let i = 0; i < MAX_STATEMENTS + 40; i++) await queries.query(`SELECT ${i} + $1::int AS n`, [1]);
+    // The last eviction is closed at the next statement (here one kept already).
+    const newest = `SELECT ${MAX_STATEMENTS + 39} + $1::int AS n`;
+    expect((await queries.query(newest, [1])).rows).toEqual([{ n: MAX_STATEMENTS + 40 }]);
+    const kept = await prepared();
+    expect(kept.length).toBeLessThanOrEqual(MAX_STATEMENTS);
+    expect(kept.some((row) => row.statement === newest)).toBe(true);
+    expect(kept.some((row) => row.statement === 'SELECT 1 + $1::int AS n')).toBe(false);
   });
 });

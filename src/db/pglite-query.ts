@@ -16,6 +16,7 @@ import {
   type Results,
   type Transaction,
 } from '@electric-sql/pglite';
+import { PreparedStatements } from './pglite-statements';
 
 type Query = <T>(text: string, params?: unknown[], options?: QueryOptions) => Promise<Results<T>>;
 type Parser = (value: string, typeId: number) => unknown;
@@ -24,31 +25,53 @@ type Parser = (value: string, typeId: number) => unknown;
 export interface PgliteQueries {
   query: Query;
   transaction: PGlite['transaction'];
+  /** Forgets every kept statement (after a schema change made outside `query`). */
+  forgetPrepared: () => void;
 }
 
 export function pgliteQueries(client: PGlite): PgliteQueries {
+  const statements = new PreparedStatements();
+  const send = (parts: Uint8Array[], options: QueryOptions | undefined) =>
+    client.execProtocolStream(concat(parts), { syncToFs: false, onNotice: options?.onNotice });
   const run = async <T>(
     text: string,
     params: unknown[] | undefined,
     options: QueryOptions | undefined,
     outsideTransaction: boolean,
   ): Promise<Results<T>> => {
-    const message = concat([
-      protocol.serialize.parse({ text }),
-      protocol.serialize.bind({ values: (params ?? []).map(textValue) }),
-      protocol.serialize.describe({ type: 'P' }),
-      protocol.serialize.execute({}),
-      protocol.serialize.sync(),
-    ]);
+    const closing = statements.takeClosing();
+    // Closing a statement is no error even in a failed transaction; its answer is not needed.
+    if (closing.length)
+      await send([...closing.map((name) => protocol.serialize.close({ type: 'S', name })), sync], options);
+    const named = statements.statementFor(text);
     let replies: messages.BackendMessage[];
     try {
-      replies = await client.execProtocolStream(message, { syncToFs: false, onNotice: options?.onNotice });
+      // A new text is parsed on its own first: a failure of the execution that follows must not
+      // leave the cache unsure whether the statement exists.
+      if (named?.parse) {
+        await send([protocol.serialize.parse({ name: named.name, text }), sync], options);
+        statements.parsed(text, named.name);
+      }
+      replies = await send(
+        [
+          ...(named ? [] : [protocol.serialize.parse({ text })]),
+          protocol.serialize.bind({ statement: named?.name, values: (params ?? []).map(textValue) }),
+          protocol.serialize.describe({ type: 'P' }),
+          protocol.serialize.execute({}),
+          sync,
+        ],
+        options,
+      );
     } catch (error) {
-      // As PGlite's query() does, so that a failure names its statement.
-      if (error instanceof messages.DatabaseError)
+      if (error instanceof messages.DatabaseError) {
+        // A kept statement whose tables changed under it: forget them all, so the next one reads afresh.
+        if (error.code === '0A000') statements.forgetAll();
+        // As PGlite's query() does, so that a failure names its statement.
         Object.assign(error, { query: text, params, queryOptions: options });
+      }
       throw error;
     }
+    if (!named) statements.ran(text);
     if (outsideTransaction) await client.syncToFs();
     return resultOf<T>(replies, options?.parsers ?? {}, client.parsers, options?.rowMode === 'array');
   };
@@ -73,8 +96,10 @@ export function pgliteQueries(client: PGlite): PgliteQueries {
       };
       return fn(ours);
     });
-  return { query, transaction };
+  return { query, transaction, forgetPrepared: () => statements.forgetAll() };
 }
+
+const sync = protocol.serialize.sync();
 
 /** The commands whose tag's count is rows written, as PGlite counts `affectedRows`. */
 const COUNTED_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);

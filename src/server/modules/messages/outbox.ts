@@ -120,6 +120,9 @@ export async function queueMessagesFrom(
       JOIN ${messageTemplates} t ON t.key = v.template_key AND t.channel = ${DEFAULT_CHANNEL}
                                  AND t.language = ${DEFAULT_LANGUAGE}
       JOIN (${messageContactsSql()}) AS cu ON cu.id = v.customer_id
+      -- Rendered only when not queued already (a reminder is asked for on each of its lead days):
+      -- rendering was most of this statement's time. The conflict clause still settles a race.
+      WHERE NOT EXISTS (SELECT 1 FROM ${messages} m WHERE m.dedupe_key = v.dedupe_key)
       ON CONFLICT (dedupe_key) DO NOTHING
       RETURNING template_key
     )
