@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { type EmscriptenFs, PGLITE_DATA_DIR, pgliteDataDirTar } from './pglite-files';
 import { pgliteQueries } from './pglite-query';
+import { changesSchema } from './pglite-statements';
 import * as schema from './schema';
 
 /** The one query interface of the application, whichever engine is underneath. */
@@ -159,7 +160,7 @@ async function openPglite(
           // connection in an aborted transaction (the nested BEGIN and the final COMMIT only warn).
           const results = await client.transaction((tx) => tx.exec(text));
           // The queue's own schema, installed or upgraded at start: its kept statements read afresh.
-          if (/\b(create|alter|drop)\b/i.test(text)) queries.forgetPrepared();
+          if (changesSchema(text)) queries.forgetPrepared();
           return { rows: results.at(-1)?.rows ?? [] };
         },
       },

@@ -15,8 +15,13 @@ export const MAX_STATEMENTS = 256;
 
 /** Texts kept by name: what a query, an insert, an update or a delete starts with. */
 const KEPT = /^\s*(select|with|insert|update|delete|values)\b/i;
-/** Texts that change the schema: every kept statement is forgotten after one. */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment|reindex|cluster|refresh|import)\b/i;
+/** Words of a schema change anywhere in a text (one statement or several): a false alarm only re-parses. */
+const SCHEMA_CHANGE = /\b(create|alter|drop|truncate|comment|reindex|cluster|refresh|import)\s/i;
+
+/** Whether `text` may change the schema, after which every kept statement is forgotten. */
+export function changesSchema(text: string): boolean {
+  return SCHEMA_CHANGE.test(text);
+}
 
 export class PreparedStatements {
   /** Text to name, least recently used first. */
@@ -49,7 +54,7 @@ export class PreparedStatements {
 
   /** After `text` ran unnamed: a schema change forgets every kept statement. */
   ran(text: string): void {
-    if (SCHEMA_CHANGE.test(text)) this.forgetAll();
+    if (changesSchema(text)) this.forgetAll();
   }
 
   forgetAll(): void {
