@@ -82,7 +82,10 @@ export type EodRunResult = z.infer<typeof eodRunResultSchema>;
 
 export const eodRunsQuery = z.strictObject({
   limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(200).default(30),
+  /** Keyset pagination: the runs of business dates before this one. */
+  before: z.iso.date('before must be a date (YYYY-MM-DD)').optional(),
 });
+export type EodRunsQuery = z.input<typeof eodRunsQuery>;
 
 export const eodRunsPageSchema = z.object({
   businessDate: z.iso.date(),
@@ -90,6 +93,8 @@ export const eodRunsPageSchema = z.object({
   currency: z.string(),
   lastClosedDate: z.iso.date().nullable(),
   runs: z.array(eodRunSchema),
+  /** Pass as `before` for the older runs; null when there are none. */
+  nextBefore: z.iso.date().nullable(),
 });
 export type EodRunsPage = z.infer<typeof eodRunsPageSchema>;
 

@@ -179,7 +179,11 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     const agent = await t.signedIn('finance');
     expect((await agent.post('/api/eod/run', { businessDate: TODAY })).statusCode).toBe(403);
     expect((await agent.get('/api/eod/runs')).statusCode).toBe(403);
-    expect((await manager.get('/api/eod/runs')).json()).toMatchObject({ businessDate: TODAY, runs: [] });
+    expect((await manager.get('/api/eod/runs')).json()).toMatchObject({
+      businessDate: TODAY,
+      runs: [],
+      nextBefore: null,
+    });
   });
 
   it('closes the date in its eight steps, as the domain rules decide', async () => {
@@ -700,6 +704,17 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       // An earlier date than the last closed one is answered, never run.
       const old = await run(manager, addDays(TODAY, -10));
       expect(old.runs).toEqual([]);
+      // The list pages back in time: newest first, then the dates before the page's oldest.
+      const dates = (page: { runs: { businessDate: string }[] }) => page.runs.map((r) => r.businessDate);
+      const newest = (await manager.get('/api/eod/runs?limit=2')).json();
+      expect(dates(newest)).toEqual([TODAY, addDays(TODAY, -1)]);
+      expect(newest.nextBefore).toBe(addDays(TODAY, -1));
+      const older = (await manager.get(`/api/eod/runs?limit=2&before=${newest.nextBefore}`)).json();
+      expect(dates(older)).toEqual([addDays(TODAY, -2)]);
+      expect(older.nextBefore).toBeNull();
+      const bad = await manager.get('/api/eod/runs?before=yesterday');
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toContain('before must be a date (YYYY-MM-DD)');
     } finally {
       await t.close();
     }

@@ -49,7 +49,17 @@ export async function runsOf(executor: Executor, dates: readonly string[]): Prom
   return runs.reverse();
 }
 
-/** The latest runs, newest first (`GET /api/eod/runs`). */
-export function recentRuns(executor: Executor, limit: number): Promise<EodRun[]> {
-  return runsWhere(executor, sql`true`, limit);
+/**
+ * The latest runs, newest first, of dates before `before` when given (`GET /api/eod/runs`), and
+ * the `before` of the page after (null on the last): one run more than asked tells if there is one.
+ */
+export async function recentRuns(
+  executor: Executor,
+  query: { limit: number; before?: string | undefined },
+): Promise<{ runs: EodRun[]; nextBefore: string | null }> {
+  const where = query.before ? sql`r.business_date < ${query.before}::date` : sql`true`;
+  const runs = await runsWhere(executor, where, query.limit + 1);
+  if (runs.length <= query.limit) return { runs, nextBefore: null };
+  const shown = runs.slice(0, query.limit);
+  return { runs: shown, nextBefore: shown.at(-1)?.businessDate ?? null };
 }

@@ -39,7 +39,7 @@ export async function closeOfBusinessRoutes(app: AppInstance): Promise<void> {
       businessDate: state.businessDate,
       currency: (await organisation(ctx, ctx.db)).currency,
       lastClosedDate: state.lastClosedDate,
-      runs: await recentRuns(ctx.db, request.query.limit),
+      ...(await recentRuns(ctx.db, request.query)),
     };
   });
 

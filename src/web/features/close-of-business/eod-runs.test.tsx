@@ -1,4 +1,5 @@
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EodRunsPage } from '@/contracts/close-of-business';
 import { stubApi } from '@/web/features/devices/test-api';
@@ -44,7 +45,16 @@ const PAGE: EodRunsPage = {
       ],
     },
   ],
+  nextBefore: null,
 };
+
+type Run = EodRunsPage['runs'][number];
+const runOf = (businessDate: string, status: Run['status'] = 'completed'): Run => ({
+  ...(PAGE.runs[0] as Run),
+  businessDate,
+  status,
+  error: status === 'failed' ? 'The late fees step failed' : null,
+});
 
 describe('close of business runs', () => {
   it("shows a step's amount as money in the organisation's currency, other counts as numbers", async () => {
@@ -56,5 +66,47 @@ describe('close of business runs', () => {
       /amount: -KES\s2\.50/,
     );
     expect(fees).not.toHaveTextContent('minor units');
+  });
+
+  it('shows the newest and failed runs open, the others closed, and loads older runs on request', async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      'GET /api/eod/runs': (call) =>
+        jsonResponse(
+          call.url.includes('before=2026-10-31')
+            ? { ...PAGE, runs: [runOf('2026-10-30')], nextBefore: null }
+            : {
+                ...PAGE,
+                runs: [runOf('2026-11-02'), runOf('2026-11-01', 'failed'), runOf('2026-10-31')],
+                nextBefore: '2026-10-31',
+              },
+        ),
+    });
+    renderWithProviders(<EodRuns />);
+    const newest = await screen.findByTestId('button-eod-steps-2026-11-02');
+    expect(newest).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByTestId('row-step-2026-11-02-late_fees')).toBeVisible();
+    expect(screen.getByTestId('button-eod-steps-2026-11-01')).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByTestId('button-resume-2026-11-01')).toBeVisible();
+    expect(screen.getByTestId('button-eod-steps-2026-10-31')).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByTestId('row-step-2026-10-31-late_fees')).toBeNull();
+    expect(screen.getByTestId('run-eod-2026-11-02')).toHaveTextContent('2 steps in 2,000 ms');
+
+    await user.click(screen.getByTestId('button-eod-steps-2026-10-31'));
+    expect(screen.getByTestId('row-step-2026-10-31-late_fees')).toBeVisible();
+    await user.click(newest);
+    expect(newest).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByTestId('row-step-2026-11-02-late_fees')).toBeNull();
+
+    expect(screen.getByTestId('text-eod-runs-shown')).toHaveTextContent('3 runs shown');
+    await user.click(screen.getByTestId('button-eod-load-more'));
+    expect(await screen.findByTestId('run-eod-2026-10-30')).toBeVisible();
+    expect(screen.getByTestId('text-eod-runs-shown')).toHaveTextContent('4 runs shown');
+    expect(screen.queryByTestId('button-eod-load-more')).toBeNull();
+    expect(screen.getByText('No older runs')).toBeVisible();
+    expect(calls.filter((c) => c.url.startsWith('/api/eod/runs')).map((c) => c.url)).toEqual([
+      '/api/eod/runs?limit=30',
+      '/api/eod/runs?limit=30&before=2026-10-31',
+    ]);
   });
 });

@@ -1,71 +1,51 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Play, RotateCcw } from 'lucide-react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { Play } from 'lucide-react';
 import { useId, useState } from 'react';
-import { EOD_STEP_LABELS, type EodRun, eodEndpoints } from '@/contracts/close-of-business';
+import { eodEndpoints } from '@/contracts/close-of-business';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
-import { Badge } from '@/web/components/ui/badge';
+import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
-import { formatAuditTime } from '@/web/features/audit/audit-format';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
-import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
+import { EodRunSection } from './eod-run';
 
-const STATUS_VARIANT: Record<EodRun['status'], 'secondary' | 'success' | 'destructive'> = {
-  running: 'secondary',
-  completed: 'success',
-  failed: 'destructive',
-};
-
-/** The words for each step's counts (the server names them in code); an unknown one shows as named. */
-const COUNT_LABELS: Record<string, string> = {
-  changed: 'contracts whose figures changed',
-  contracts: 'contracts',
-  amount: 'amount',
-  overdueBeyondLockAfter: 'past their lock-after days',
-  locksQueued: 'locks queued',
-  timeRanOut: 'OpenPAYGO units whose time ran out',
-  defaulted: 'moved to defaulted',
-  beforeDue: 'reminders before due',
-  overdue: 'overdue reminders',
-  lockWarnings: 'lock warnings',
-  checked: 'promises checked',
-  kept: 'kept',
-  partlyKept: 'partly kept',
-  broken: 'broken',
-  customersMessaged: 'customers messaged',
-  casesScored: 'collections cases scored',
-};
-
-/** The counts that are money (minor units of the organisation's currency): shown as money. */
-const MONEY_COUNTS: ReadonlySet<string> = new Set(['amount']);
-
-export const countsText = (counts: Record<string, number>, currency: string) =>
-  Object.entries(counts)
-    .map(
-      ([name, value]) =>
-        `${COUNT_LABELS[name] ?? name}: ${MONEY_COUNTS.has(name) ? money(value, currency) : value.toLocaleString()}`,
-    )
-    .join(', ');
+/** Runs fetched per page (and per "Load older runs"). */
+const RUNS_PER_PAGE = 30;
 
 /** The close of business: run a date (with confirmation), resume a failed one, and every run's steps. */
 export function EodRuns() {
   const queryClient = useQueryClient();
-  const page = useQuery({
+  const pages = useInfiniteQuery({
     queryKey: queryKeys.eod.runs(),
-    queryFn: () => api(eodEndpoints.runs, { query: { limit: 30 } }),
+    queryFn: ({ pageParam }) =>
+      api(eodEndpoints.runs, {
+        query: { limit: RUNS_PER_PAGE, ...(pageParam ? { before: pageParam } : {}) },
+      }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
   });
+  // The business date and currency are the newest page's; the runs are every page's, newest first.
+  const first = pages.data?.pages[0];
+  const runs = pages.data?.pages.flatMap((p) => p.runs) ?? [];
+  // Steps show for the newest run and any failed one; a click on a run's header turns them on or off.
+  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (businessDate: string) =>
+    setToggled((current) => {
+      const next = new Set(current);
+      if (!next.delete(businessDate)) next.add(businessDate);
+      return next;
+    });
   const [date, setDate] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const dateId = useId();
-  const businessDate = page.data?.businessDate ?? '';
+  const businessDate = first?.businessDate ?? '';
   const chosen = date ?? businessDate;
   const run = useMutation({
     mutationFn: (businessDate: string) => api(eodEndpoints.run, { body: { businessDate } }),
@@ -98,8 +78,8 @@ export function EodRuns() {
         <CardHeader>
           <CardTitle>Run close of business</CardTitle>
           <CardDescription>
-            {page.data
-              ? `Business date ${page.data.businessDate}; last closed ${page.data.lastClosedDate ?? 'never'}. Dates not yet closed before the one you choose are closed first, oldest first.`
+            {first
+              ? `Business date ${first.businessDate}; last closed ${first.lastClosedDate ?? 'never'}. Dates not yet closed before the one you choose are closed first, oldest first.`
               : 'Closes a business date and every date before it not yet closed.'}
           </CardDescription>
         </CardHeader>
@@ -133,89 +113,53 @@ export function EodRuns() {
       <Card>
         <CardHeader>
           <CardTitle>Runs</CardTitle>
-          <CardDescription>Newest first. Each step with what it did and how long it took.</CardDescription>
+          <CardDescription>
+            Newest first. Open a run to see each step, what it did and how long it took.
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          {page.isPending ? (
+          {pages.isPending ? (
             <TableSkeleton label="Loading runs" />
-          ) : page.isError ? (
+          ) : pages.isError ? (
             <p className="text-destructive text-sm" role="alert">
-              {errorMessage(page.error)}
+              {errorMessage(pages.error)}
             </p>
-          ) : page.data.runs.length === 0 ? (
+          ) : runs.length === 0 ? (
             <p className="text-muted-foreground text-sm" data-testid="text-no-eod-runs">
               No business date has been closed yet.
             </p>
           ) : (
-            page.data.runs.map((r) => (
-              <section
-                key={r.businessDate}
-                aria-labelledby={`eod-${r.businessDate}`}
-                className="rounded-md border p-3"
-                data-testid={`run-eod-${r.businessDate}`}
-              >
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <h3 id={`eod-${r.businessDate}`} className="font-medium">
-                    {r.businessDate}{' '}
-                    <Badge variant={STATUS_VARIANT[r.status]} data-testid={`status-eod-${r.businessDate}`}>
-                      {r.status}
-                    </Badge>
-                  </h3>
-                  <p className="text-muted-foreground text-xs">
-                    {r.trigger === 'demand'
-                      ? `by ${r.requestedByName ?? 'someone'}`
-                      : r.trigger.replace('_', ' ')}{' '}
-                    · started {formatAuditTime(r.startedAt)}
-                    {r.attempts > 1 ? ` · attempt ${r.attempts}` : ''}
-                  </p>
-                  {r.status === 'failed' && (
-                    <Button
-                      size="sm"
-                      variant="outline"
-                      disabled={run.isPending}
-                      onClick={() => setConfirming(r.businessDate)}
-                      data-testid={`button-resume-${r.businessDate}`}
-                    >
-                      <RotateCcw className="size-4" aria-hidden />
-                      Resume
-                    </Button>
-                  )}
-                </div>
-                {r.error && (
-                  <p className="text-destructive text-sm" role="alert">
-                    {r.error}
-                  </p>
+            <>
+              {runs.map((r, i) => (
+                <EodRunSection
+                  key={r.businessDate}
+                  run={r}
+                  currency={first?.currency ?? ''}
+                  expanded={(i === 0 || r.status === 'failed') !== toggled.has(r.businessDate)}
+                  onToggle={() => toggle(r.businessDate)}
+                  onResume={() => setConfirming(r.businessDate)}
+                  resumeDisabled={run.isPending}
+                />
+              ))}
+              <div className="text-muted-foreground flex flex-wrap items-center justify-between gap-2 text-sm">
+                <span data-testid="text-eod-runs-shown">
+                  {runs.length} {runs.length === 1 ? 'run' : 'runs'} shown
+                </span>
+                {pages.hasNextPage ? (
+                  <Button
+                    variant="outline"
+                    onClick={() => void pages.fetchNextPage()}
+                    disabled={pages.isFetchingNextPage}
+                    data-testid="button-eod-load-more"
+                  >
+                    {pages.isFetchingNextPage && <Spinner className="size-4" />}
+                    Load older runs
+                  </Button>
+                ) : (
+                  <span>No older runs</span>
                 )}
-                <Table>
-                  <TableHeader>
-                    <TableRow>
-                      <TableHead>Step</TableHead>
-                      <TableHead>Status</TableHead>
-                      <TableHead>Counts</TableHead>
-                      <TableHead className="text-right">Duration</TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {r.steps.map((step) => (
-                      <TableRow key={step.step} data-testid={`row-step-${r.businessDate}-${step.step}`}>
-                        <TableCell>{EOD_STEP_LABELS[step.step]}</TableCell>
-                        <TableCell>
-                          <Badge variant={step.status === 'completed' ? 'success' : 'destructive'}>
-                            {step.status}
-                          </Badge>
-                        </TableCell>
-                        <TableCell className="max-w-md whitespace-normal break-words">
-                          {step.error ?? (countsText(step.counts, page.data.currency) || step.note || '—')}
-                        </TableCell>
-                        <TableCell className="text-right tabular-nums">
-                          {step.durationMs.toLocaleString()} ms
-                        </TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-              </section>
-            ))
+              </div>
+            </>
           )}
         </CardContent>
       </Card>

@@ -1,0 +1,159 @@
+import { ChevronRight, RotateCcw } from 'lucide-react';
+import { useId } from 'react';
+import { EOD_STEP_LABELS, type EodRun } from '@/contracts/close-of-business';
+import { Badge } from '@/web/components/ui/badge';
+import { Button } from '@/web/components/ui/button';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { formatAuditTime } from '@/web/features/audit/audit-format';
+import { money } from '@/web/lib/money';
+import { cn } from '@/web/lib/utils';
+
+const STATUS_VARIANT: Record<EodRun['status'], 'secondary' | 'success' | 'destructive'> = {
+  running: 'secondary',
+  completed: 'success',
+  failed: 'destructive',
+};
+
+/** The words for each step's counts (the server names them in code); an unknown one shows as named. */
+const COUNT_LABELS: Record<string, string> = {
+  changed: 'contracts whose figures changed',
+  contracts: 'contracts',
+  amount: 'amount',
+  overdueBeyondLockAfter: 'past their lock-after days',
+  locksQueued: 'locks queued',
+  timeRanOut: 'OpenPAYGO units whose time ran out',
+  defaulted: 'moved to defaulted',
+  beforeDue: 'reminders before due',
+  overdue: 'overdue reminders',
+  lockWarnings: 'lock warnings',
+  checked: 'promises checked',
+  kept: 'kept',
+  partlyKept: 'partly kept',
+  broken: 'broken',
+  customersMessaged: 'customers messaged',
+  casesScored: 'collections cases scored',
+};
+
+/** The counts that are money (minor units of the organisation's currency): shown as money. */
+const MONEY_COUNTS: ReadonlySet<string> = new Set(['amount']);
+
+const countsText = (counts: Record<string, number>, currency: string) =>
+  Object.entries(counts)
+    .map(
+      ([name, value]) =>
+        `${COUNT_LABELS[name] ?? name}: ${MONEY_COUNTS.has(name) ? money(value, currency) : value.toLocaleString()}`,
+    )
+    .join(', ');
+
+/** The run's own time: its steps' durations added up (a resumed run's earlier attempts included). */
+const runDuration = (run: EodRun) => run.steps.reduce((sum, step) => sum + step.durationMs, 0);
+
+/**
+ * One close of business: its date, status, who or what started it and how long its steps took;
+ * the header's button shows or hides the table of its steps. A failed run offers to resume.
+ */
+export function EodRunSection({
+  run,
+  currency,
+  expanded,
+  onToggle,
+  onResume,
+  resumeDisabled,
+}: {
+  run: EodRun;
+  currency: string;
+  expanded: boolean;
+  onToggle: () => void;
+  onResume: () => void;
+  resumeDisabled: boolean;
+}) {
+  const stepsId = useId();
+  const headingId = `eod-${run.businessDate}`;
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-md border p-3"
+      data-testid={`run-eod-${run.businessDate}`}
+    >
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 id={headingId} className="font-medium">
+          <button
+            type="button"
+            className="hover:bg-muted -m-1 inline-flex items-center gap-1 rounded p-1 text-left"
+            aria-expanded={expanded}
+            aria-controls={stepsId}
+            onClick={onToggle}
+            data-testid={`button-eod-steps-${run.businessDate}`}
+          >
+            <ChevronRight
+              className={cn('size-4 transition-transform', expanded && 'rotate-90')}
+              aria-hidden
+            />
+            {run.businessDate}
+            <span className="sr-only">: {expanded ? 'hide' : 'show'} its steps</span>
+          </button>{' '}
+          <Badge variant={STATUS_VARIANT[run.status]} data-testid={`status-eod-${run.businessDate}`}>
+            {run.status}
+          </Badge>
+        </h3>
+        <p className="text-muted-foreground text-xs">
+          {run.trigger === 'demand'
+            ? `by ${run.requestedByName ?? 'someone'}`
+            : run.trigger.replace('_', ' ')}{' '}
+          · started {formatAuditTime(run.startedAt)}
+          {run.attempts > 1 ? ` · attempt ${run.attempts}` : ''} · {run.steps.length} steps in{' '}
+          {runDuration(run).toLocaleString()} ms
+        </p>
+        {run.status === 'failed' && (
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={resumeDisabled}
+            onClick={onResume}
+            data-testid={`button-resume-${run.businessDate}`}
+          >
+            <RotateCcw className="size-4" aria-hidden />
+            Resume
+          </Button>
+        )}
+      </div>
+      {run.error && (
+        <p className="text-destructive text-sm" role="alert">
+          {run.error}
+        </p>
+      )}
+      <div id={stepsId} hidden={!expanded}>
+        {expanded && (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Step</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Counts</TableHead>
+                <TableHead className="text-right">Duration</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {run.steps.map((step) => (
+                <TableRow key={step.step} data-testid={`row-step-${run.businessDate}-${step.step}`}>
+                  <TableCell>{EOD_STEP_LABELS[step.step]}</TableCell>
+                  <TableCell>
+                    <Badge variant={step.status === 'completed' ? 'success' : 'destructive'}>
+                      {step.status}
+                    </Badge>
+                  </TableCell>
+                  <TableCell className="max-w-md whitespace-normal break-words">
+                    {step.error ?? (countsText(step.counts, currency) || step.note || '—')}
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">
+                    {step.durationMs.toLocaleString()} ms
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </div>
+    </section>
+  );
+}
