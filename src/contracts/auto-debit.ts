@@ -60,6 +60,12 @@ export const debitAttemptSchema = z.object({
   failureReason: z.string().nullable(),
   providerReference: z.string().nullable(),
   paymentId: z.string().nullable(),
+  /**
+   * For an attempt that failed to be retried (`retrying`): the next attempt at the same
+   * instalment, scheduled or made. Null when none will be made (the instalment was paid another
+   * way, or its contract closed, before the retry's turn), and for every other status.
+   */
+  retry: z.object({ status: z.enum(DEBIT_ATTEMPT_STATUSES), scheduledFor: z.string() }).nullable(),
 });
 export type DebitAttempt = z.infer<typeof debitAttemptSchema>;
 
@@ -123,6 +129,8 @@ export const autoDebitSummarySchema = z.object({
   failureReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   recentFailures: z.array(debitAttemptSchema),
   upcoming: z.array(debitAttemptSchema),
+  /** Of the scheduled attempts, those that retry a failed one. */
+  retriesScheduled: z.number().int(),
   mandates: z.object({ active: z.number().int(), paused: z.number().int() }),
   retryDays: z.array(z.number().int()),
 });

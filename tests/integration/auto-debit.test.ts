@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Contract } from '../../src/contracts/contracts';
+import { queryRows } from '../../src/db/client';
 import { debitAttempts, payments } from '../../src/db/schema';
 import { addDays } from '../../src/domain';
 import { runAutoDebit } from '../../src/server/modules/payments/auto-debit/job';
@@ -59,6 +60,14 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
       .select()
       .from(payments)
       .where(and(eq(payments.contractId, contractId), eq(payments.method, 'auto_debit')));
+  /** Each attempt's retry as the attempts list answers it, in attempt order. */
+  async function retriesOf(contractId: string) {
+    const list = await finance.get(`/api/auto-debit/attempts?contractId=${contractId}&pageSize=50`);
+    expect(list.statusCode, list.body).toBe(200);
+    return (list.json().items as { attempt: number; retry: unknown }[])
+      .sort((a, b) => a.attempt - b.attempt)
+      .map((a) => [a.attempt, a.retry]);
+  }
   /** Pauses a scenario's mandate so that its later instalments stay out of the next scenarios. */
   const pause = (mandateId: string) =>
     finance.post(`/api/mandates/${mandateId}/pause`, { reason: 'end of this scenario' });
@@ -196,6 +205,17 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
     ]);
     expect(attempts[0]?.failureReason).toEqual(expect.any(String));
     expect(attempts[1]?.scheduledFor.toISOString().slice(0, 10)).toBe(addDays(due, 1));
+    // As staff read it: the failed attempt names its retry, and the monitor counts it.
+    expect(await retriesOf(contract.id)).toEqual([
+      [1, { status: 'scheduled', scheduledFor: addDays(due, 1) }],
+      [2, null],
+    ]);
+    const [scheduledRetries] = await queryRows<{ n: number }>(
+      t.app.ctx.db,
+      sql`SELECT count(*)::int AS n FROM debit_attempts WHERE status = 'scheduled' AND attempt > 1`,
+    );
+    expect(scheduledRetries?.n).toBeGreaterThan(0);
+    expect((await finance.get('/api/auto-debit/summary')).json().retriesScheduled).toBe(scheduledRetries?.n);
 
     // Same day: the retry is not due yet.
     expect(await runAutoDebit(t.app.ctx, failing)).toMatchObject({ scheduled: 0, retrying: 0, failed: 0 });
@@ -210,6 +230,11 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
       [3, 'scheduled'],
     ]);
     expect(attempts[2]?.scheduledFor.toISOString().slice(0, 10)).toBe(addDays(due, 4));
+    expect(await retriesOf(contract.id)).toEqual([
+      [1, { status: 'retrying', scheduledFor: addDays(due, 1) }],
+      [2, { status: 'scheduled', scheduledFor: addDays(due, 4) }],
+      [3, null],
+    ]);
 
     await moveTo(addDays(due, 4));
     expect(await runAutoDebit(t.app.ctx, failing)).toMatchObject({ failed: 1 });
@@ -218,6 +243,10 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
       [1, 'retrying'],
       [2, 'retrying'],
       [3, 'failed'],
+    ]);
+    expect((await retriesOf(contract.id))[1]).toEqual([
+      2,
+      { status: 'failed', scheduledFor: addDays(due, 4) },
     ]);
     // Exhausted: no new attempt for the same instalment, however often it runs.
     expect(await runAutoDebit(t.app.ctx, failing)).toMatchObject({ scheduled: 0, failed: 0 });
@@ -230,6 +259,25 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
     expect(summary.successRate).toBeLessThan(1);
     expect(summary.failureReasons.length).toBeGreaterThan(0);
     expect(summary.recentFailures.map((a: { contractId: string }) => a.contractId)).toContain(contract.id);
+    await pause(mandateId);
+  });
+
+  it('drops a retry the instalment no longer needs, and says so of the failed attempt', async () => {
+    const { contract, mandateId } = await withMandate();
+    const first = contract.schedule[0];
+    if (!first) throw new Error('no schedule');
+    await moveTo(first.dueDate);
+    expect(await runAutoDebit(t.app.ctx, failing)).toMatchObject({ retrying: 1 });
+    const paid = await staff.agent.post('/api/payments', {
+      contractId: contract.id,
+      amount: first.total,
+      method: 'cash',
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    await moveTo(addDays(first.dueDate, 1));
+    await runAutoDebit(t.app.ctx, failing);
+    expect((await attemptsOf(contract.id)).map((a) => [a.attempt, a.status])).toEqual([[1, 'retrying']]);
+    expect(await retriesOf(contract.id)).toEqual([[1, null]]);
     await pause(mandateId);
   });
 

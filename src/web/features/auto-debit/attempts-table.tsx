@@ -4,7 +4,7 @@ import { Badge } from '@/web/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { formatBusinessDate, formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
-import { ATTEMPT_STATUS_LABELS, ATTEMPT_STATUS_VARIANT, attemptText } from './auto-debit-format';
+import { attemptResult, attemptText } from './auto-debit-format';
 
 /** Attempts with their contract, instalment, attempt number, result and reason. */
 export function AttemptsTable({
@@ -31,35 +31,46 @@ export function AttemptsTable({
         </TableRow>
       </TableHeader>
       <TableBody className="tabular-nums">
-        {attempts.map((a) => (
-          <TableRow key={a.id} data-testid={`row-attempt-${a.id}`}>
-            {showContract && (
-              <TableCell className="whitespace-normal">
-                <Link
-                  href={`/contracts/${a.contractId}`}
-                  className="font-medium underline-offset-4 hover:underline"
-                >
-                  {a.contractNumber}
-                </Link>
-                <span className="block text-muted-foreground text-xs">{a.customerName}</span>
-              </TableCell>
-            )}
-            <TableCell>{formatBusinessDate(a.dueDate)}</TableCell>
-            <TableCell className="hidden sm:table-cell">{attemptText(a.attempt)}</TableCell>
-            <TableCell>
-              {a.attemptedAt ? formatDateTime(a.attemptedAt) : formatBusinessDate(a.scheduledFor)}
-            </TableCell>
-            <TableCell className="text-right">{money(a.amount, a.currency)}</TableCell>
-            <TableCell className="whitespace-normal">
-              <Badge variant={ATTEMPT_STATUS_VARIANT[a.status]}>{ATTEMPT_STATUS_LABELS[a.status]}</Badge>
-              {a.failureReason && (
-                <span className="mt-1 block text-muted-foreground text-xs" data-testid="text-failure-reason">
-                  {a.failureReason}
-                </span>
+        {attempts.map((a) => {
+          const result = attemptResult(a);
+          return (
+            <TableRow key={a.id} data-testid={`row-attempt-${a.id}`}>
+              {showContract && (
+                <TableCell className="whitespace-normal">
+                  <Link
+                    href={`/contracts/${a.contractId}`}
+                    className="font-medium underline-offset-4 hover:underline"
+                  >
+                    {a.contractNumber}
+                  </Link>
+                  <span className="block text-muted-foreground text-xs">{a.customerName}</span>
+                </TableCell>
               )}
-            </TableCell>
-          </TableRow>
-        ))}
+              <TableCell>{formatBusinessDate(a.dueDate)}</TableCell>
+              <TableCell className="hidden sm:table-cell">{attemptText(a.attempt)}</TableCell>
+              <TableCell>
+                {a.attemptedAt ? formatDateTime(a.attemptedAt) : formatBusinessDate(a.scheduledFor)}
+              </TableCell>
+              <TableCell className="text-right">{money(a.amount, a.currency)}</TableCell>
+              <TableCell className="whitespace-normal">
+                <Badge variant={result.variant}>{result.label}</Badge>
+                {a.failureReason && (
+                  <span
+                    className="mt-1 block text-muted-foreground text-xs"
+                    data-testid="text-failure-reason"
+                  >
+                    {a.failureReason}
+                  </span>
+                )}
+                {result.note && (
+                  <span className="block text-muted-foreground text-xs" data-testid="text-retry-note">
+                    {result.note}
+                  </span>
+                )}
+              </TableCell>
+            </TableRow>
+          );
+        })}
       </TableBody>
     </Table>
   );

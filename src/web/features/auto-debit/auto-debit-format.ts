@@ -1,5 +1,5 @@
 import { AUTO_DEBIT_MAX_ATTEMPTS, type DebitAttempt } from '@/contracts/auto-debit';
-import { formatPercent } from '@/web/lib/format';
+import { formatBusinessDate, formatPercent } from '@/web/lib/format';
 
 export const ATTEMPT_STATUS_LABELS: Record<DebitAttempt['status'], string> = {
   scheduled: 'Scheduled',
@@ -17,6 +17,31 @@ export const ATTEMPT_STATUS_VARIANT: Record<
   retrying: 'warning',
   failed: 'destructive',
 };
+
+type Variant = (typeof ATTEMPT_STATUS_VARIANT)[DebitAttempt['status']];
+
+/**
+ * An attempt's result as staff read it. A failed attempt that was to be retried says what became
+ * of the retry: still to come (and when), collected, failed in its turn, or not needed because
+ * the instalment was paid another way (or its contract closed) first. Its status alone stays
+ * `retrying` for ever, which read as "still retrying" months later.
+ */
+export function attemptResult(a: DebitAttempt): { label: string; variant: Variant; note: string | null } {
+  if (a.status !== 'retrying')
+    return { label: ATTEMPT_STATUS_LABELS[a.status], variant: ATTEMPT_STATUS_VARIANT[a.status], note: null };
+  const retry = a.retry;
+  if (!retry)
+    return { label: 'Failed, not retried', variant: 'secondary', note: 'Paid another way before the retry' };
+  if (retry.status === 'scheduled')
+    return {
+      label: 'Failed, retrying',
+      variant: 'warning',
+      note: `Next try ${formatBusinessDate(retry.scheduledFor)}`,
+    };
+  if (retry.status === 'succeeded')
+    return { label: 'Failed, collected on retry', variant: 'success', note: null };
+  return { label: 'Failed, retried', variant: 'destructive', note: `Attempt ${a.attempt + 1} failed too` };
+}
 
 /** "93.5%" of attempts made, or a dash when none was made in the window. */
 export function successRateText(rate: number | null): string {

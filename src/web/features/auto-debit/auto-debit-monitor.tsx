@@ -73,7 +73,7 @@ export function SummaryView({ summary }: { summary: AutoDebitSummary }) {
         <Figure
           title="Waiting"
           value={String(summary.counts.scheduled)}
-          note={`${summary.counts.retrying} failed and retrying · ${summary.counts.failed} failed for good`}
+          note={`${summary.retriesScheduled} of them ${summary.retriesScheduled === 1 ? 'a retry' : 'retries'} of a failed debit · ${summary.counts.failed} failed for good`}
           testId="card-waiting"
         />
         <Figure

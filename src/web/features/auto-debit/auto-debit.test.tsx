@@ -6,7 +6,7 @@ import type { AutoDebitSummary, DebitAttempt, Mandate } from '@/contracts/auto-d
 import type { Role } from '@/contracts/roles';
 import AdminAutoDebitPage from '@/web/pages/admin-auto-debit';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
-import { retryPolicyText, successRateText } from './auto-debit-format';
+import { attemptResult, retryPolicyText, successRateText } from './auto-debit-format';
 
 const user = (role: Role): User =>
   ({ id: 'u1', email: 'f@example.com', firstName: 'Fay', lastName: 'Finance', role, isOwner: false }) as User;
@@ -28,6 +28,7 @@ const attempt = (over: Partial<DebitAttempt>): DebitAttempt => ({
   failureReason: null,
   providerReference: null,
   paymentId: null,
+  retry: null,
   ...over,
 });
 
@@ -63,9 +64,11 @@ const SUMMARY: AutoDebitSummary = {
       status: 'retrying',
       attemptedAt: '2026-02-05T08:20:00.000Z',
       failureReason: 'insufficient funds',
+      retry: { status: 'scheduled', scheduledFor: '2026-02-06' },
     }),
   ],
   upcoming: [attempt({ id: 'a3', attempt: 2, scheduledFor: '2026-02-06' })],
+  retriesScheduled: 1,
   mandates: { active: 1, paused: 0 },
   retryDays: [1, 3],
 };
@@ -100,6 +103,33 @@ describe('auto-debit format', () => {
   });
 });
 
+describe('an attempt that failed to be retried', () => {
+  const failed = (retry: DebitAttempt['retry']) =>
+    attemptResult(attempt({ status: 'retrying', failureReason: 'insufficient funds', retry }));
+
+  it('says what became of its retry, not "retrying" for ever', () => {
+    expect(failed({ status: 'scheduled', scheduledFor: '2026-02-06' })).toEqual({
+      label: 'Failed, retrying',
+      variant: 'warning',
+      note: 'Next try 6 Feb 2026',
+    });
+    expect(failed({ status: 'succeeded', scheduledFor: '2026-02-06' })).toMatchObject({
+      label: 'Failed, collected on retry',
+      variant: 'success',
+    });
+    expect(failed({ status: 'retrying', scheduledFor: '2026-02-06' })).toMatchObject({
+      label: 'Failed, retried',
+      note: 'Attempt 2 failed too',
+    });
+    expect(failed(null)).toEqual({
+      label: 'Failed, not retried',
+      variant: 'secondary',
+      note: 'Paid another way before the retry',
+    });
+    expect(attemptResult(attempt({ status: 'failed' }))).toMatchObject({ label: 'Failed', note: null });
+  });
+});
+
 describe('/admin/auto-debit', () => {
   it('refuses roles without finance.read, without calling the API', async () => {
     const fetchMock = mockApi('collector');
@@ -116,6 +146,12 @@ describe('/admin/auto-debit', () => {
     expect(screen.getByTestId('card-collected-value')).toHaveTextContent('$960.00');
     expect(screen.getByTestId('item-failure-reason')).toHaveTextContent('insufficient funds: 1');
     expect(within(screen.getByTestId('table-failures')).getByText('Failed, retrying')).toBeInTheDocument();
+    expect(within(screen.getByTestId('table-failures')).getByTestId('text-retry-note')).toHaveTextContent(
+      'Next try 6 Feb 2026',
+    );
+    expect(screen.getByTestId('card-waiting')).toHaveTextContent(
+      '1 of them a retry of a failed debit · 0 failed for good',
+    );
     expect(within(screen.getByTestId('table-upcoming')).getByText('Attempt 2 of 3')).toBeInTheDocument();
     expect(await screen.findByTestId('row-mandate-m1')).toHaveTextContent('CT-000042');
   });
@@ -130,6 +166,7 @@ describe('/admin/auto-debit', () => {
         succeeded: 0,
         collected: 0,
         counts: { scheduled: 0, succeeded: 0, retrying: 0, failed: 0 },
+        retriesScheduled: 0,
         failureReasons: [],
         recentFailures: [],
         upcoming: [],

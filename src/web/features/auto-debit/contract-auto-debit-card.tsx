@@ -32,7 +32,7 @@ import { applyServerError } from '@/web/lib/forms';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
-import { ATTEMPT_STATUS_LABELS, ATTEMPT_STATUS_VARIANT, attemptText } from './auto-debit-format';
+import { attemptResult, attemptText } from './auto-debit-format';
 import { MandateStatus } from './auto-debit-monitor';
 import { MandateToggleDialog } from './mandate-dialogs';
 
@@ -117,24 +117,26 @@ function AutoDebitCardBody({
             </ul>
             {query.data.attempts.length > 0 && (
               <ul className="grid grid-cols-1 gap-1.5 border-t pt-3" aria-label="Latest attempts">
-                {query.data.attempts.slice(0, 6).map((a) => (
-                  <li
-                    key={a.id}
-                    className="flex items-start justify-between gap-3"
-                    data-testid="item-attempt"
-                  >
-                    <div className="min-w-0">
-                      <p>Due {formatBusinessDate(a.dueDate)}</p>
-                      <p className="text-muted-foreground text-xs">
-                        {attemptText(a.attempt)} · {formatBusinessDate(a.scheduledFor)}
-                        {a.failureReason ? ` · ${a.failureReason}` : ''}
-                      </p>
-                    </div>
-                    <Badge variant={ATTEMPT_STATUS_VARIANT[a.status]}>
-                      {ATTEMPT_STATUS_LABELS[a.status]}
-                    </Badge>
-                  </li>
-                ))}
+                {query.data.attempts.slice(0, 6).map((a) => {
+                  const result = attemptResult(a);
+                  return (
+                    <li
+                      key={a.id}
+                      className="flex items-start justify-between gap-3"
+                      data-testid="item-attempt"
+                    >
+                      <div className="min-w-0">
+                        <p>Due {formatBusinessDate(a.dueDate)}</p>
+                        <p className="text-muted-foreground text-xs">
+                          {attemptText(a.attempt)} · {formatBusinessDate(a.scheduledFor)}
+                          {a.failureReason ? ` · ${a.failureReason}` : ''}
+                          {result.note ? ` · ${result.note}` : ''}
+                        </p>
+                      </div>
+                      <Badge variant={result.variant}>{result.label}</Badge>
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </>

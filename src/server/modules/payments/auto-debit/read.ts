@@ -85,12 +85,17 @@ const attemptColumns = sql`debit_attempts.id, debit_attempts.mandate_id, debit_a
   debit_attempts.due_date::text AS due_date, debit_attempts.amount, c.currency, debit_attempts.attempt,
   debit_attempts.status, (debit_attempts.scheduled_for AT TIME ZONE 'UTC')::date::text AS scheduled_for,
   debit_attempts.attempted_at, debit_attempts.failure_reason, debit_attempts.provider_reference,
-  debit_attempts.payment_id`;
+  debit_attempts.payment_id, nx.status AS retry_status,
+  (nx.scheduled_for AT TIME ZONE 'UTC')::date::text AS retry_scheduled_for`;
 
+/** `nx`: a failed attempt's retry (the same instalment's next attempt, unique by its key), if any. */
 export const attemptFrom = sql`${debitAttempts}
   JOIN ${debitMandates} m ON m.id = debit_attempts.mandate_id
   JOIN ${contracts} c ON c.id = debit_attempts.contract_id
-  JOIN ${customers} cu ON cu.id = c.customer_id`;
+  JOIN ${customers} cu ON cu.id = c.customer_id
+  LEFT JOIN ${debitAttempts} nx ON debit_attempts.status = 'retrying'
+    AND nx.mandate_id = debit_attempts.mandate_id AND nx.due_date = debit_attempts.due_date
+    AND nx.attempt = debit_attempts.attempt + 1`;
 
 interface AttemptRow {
   id: string;
@@ -109,6 +114,8 @@ interface AttemptRow {
   failure_reason: string | null;
   provider_reference: string | null;
   payment_id: string | null;
+  retry_status: DebitAttempt['status'] | null;
+  retry_scheduled_for: string | null;
 }
 
 function toAttempt(row: AttemptRow): DebitAttempt {
@@ -129,6 +136,10 @@ function toAttempt(row: AttemptRow): DebitAttempt {
     failureReason: row.failure_reason,
     providerReference: row.provider_reference,
     paymentId: row.payment_id,
+    retry:
+      row.retry_status && row.retry_scheduled_for
+        ? { status: row.retry_status, scheduledFor: row.retry_scheduled_for }
+        : null,
   };
 }
 

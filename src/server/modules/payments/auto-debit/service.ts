@@ -139,9 +139,10 @@ export async function autoDebitSummary(ctx: AppContext): Promise<AutoDebitSummar
                COALESCE(sum(amount) FILTER (WHERE status = 'succeeded'), 0) AS collected
         FROM ${debitAttempts} WHERE ${inWindow}`,
   );
-  const byStatus = await queryRows<{ status: string; n: number }>(
+  const byStatus = await queryRows<{ status: string; n: number; retries: number }>(
     ctx.db,
-    sql`SELECT status, count(*)::int AS n FROM ${debitAttempts} GROUP BY status`,
+    sql`SELECT status, count(*)::int AS n, (count(*) FILTER (WHERE attempt > 1))::int AS retries
+        FROM ${debitAttempts} GROUP BY status`,
   );
   const reasons = await queryRows<{ reason: string; n: number }>(
     ctx.db,
@@ -184,6 +185,7 @@ export async function autoDebitSummary(ctx: AppContext): Promise<AutoDebitSummar
     failureReasons: reasons.map((r) => ({ reason: r.reason, count: r.n })),
     recentFailures,
     upcoming,
+    retriesScheduled: byStatus.find((row) => row.status === 'scheduled')?.retries ?? 0,
     mandates: { active: mandates[0]?.active ?? 0, paused: mandates[0]?.paused ?? 0 },
     retryDays: [...AUTO_DEBIT_RETRY_DAYS],
   };
