@@ -77,7 +77,8 @@ export const KPI_CARDS: readonly KpiCard[] = [
     value: (p) => count(p.lockedCount),
     detail: (p) => `${count(p.overdueCount)} contracts past due`,
     series: (p) => p.lockedCount,
-    href: '/devices?lockState=locked',
+    // The figure counts the units of live contracts: returned (repossessed) units stay locked in stock.
+    href: '/devices?lockState=locked&status=assigned',
     linkLabel: 'Locked devices',
   },
   {
