@@ -72,7 +72,8 @@ export function EodRunSection({
   return (
     <section
       aria-labelledby={headingId}
-      className="rounded-md border p-3"
+      // min-w-0: a grid item as wide as its table would push the page sideways on a phone.
+      className="min-w-0 rounded-md border p-3"
       data-testid={`run-eod-${run.businessDate}`}
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -128,28 +129,39 @@ export function EodRunSection({
             <TableHeader>
               <TableRow>
                 <TableHead>Step</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Counts</TableHead>
+                <TableHead className="hidden sm:table-cell">Status</TableHead>
+                <TableHead className="hidden sm:table-cell">Counts</TableHead>
                 <TableHead className="text-right">Duration</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
-              {run.steps.map((step) => (
-                <TableRow key={step.step} data-testid={`row-step-${run.businessDate}-${step.step}`}>
-                  <TableCell>{EOD_STEP_LABELS[step.step]}</TableCell>
-                  <TableCell>
-                    <Badge variant={step.status === 'completed' ? 'success' : 'destructive'}>
-                      {step.status}
-                    </Badge>
-                  </TableCell>
-                  <TableCell className="max-w-md whitespace-normal break-words">
-                    {step.error ?? (countsText(step.counts, currency) || step.note || '—')}
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">
-                    {step.durationMs.toLocaleString()} ms
-                  </TableCell>
-                </TableRow>
-              ))}
+              {run.steps.map((step) => {
+                const status = (
+                  <Badge variant={step.status === 'completed' ? 'success' : 'destructive'}>
+                    {step.status}
+                  </Badge>
+                );
+                const counts = step.error ?? (countsText(step.counts, currency) || step.note || '—');
+                return (
+                  <TableRow key={step.step} data-testid={`row-step-${run.businessDate}-${step.step}`}>
+                    <TableCell className="whitespace-normal">
+                      {EOD_STEP_LABELS[step.step]}
+                      {/* On a phone the status and counts go under the step's name. */}
+                      <span className="mt-1 grid justify-items-start gap-1 text-muted-foreground text-xs sm:hidden">
+                        {status}
+                        {counts}
+                      </span>
+                    </TableCell>
+                    <TableCell className="hidden sm:table-cell">{status}</TableCell>
+                    <TableCell className="hidden max-w-md whitespace-normal break-words sm:table-cell">
+                      {counts}
+                    </TableCell>
+                    <TableCell className="text-right tabular-nums">
+                      {step.durationMs.toLocaleString()} ms
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
             </TableBody>
           </Table>
         )}
