@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { type AuditQuery, type AuditRow, auditEndpoints } from '@/contracts/audit';
 import { ActionCell, ActionTableHeader } from '@/web/components/action-table';
 import { EmptyMessage } from '@/web/components/empty-message';
+import { LoadMore } from '@/web/components/load-more';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
@@ -121,24 +122,16 @@ export function AuditLog() {
                   </li>
                 ))}
               </ul>
-              <div className="flex items-center justify-between gap-3 px-6 py-2 text-muted-foreground text-sm">
-                <span data-testid="text-audit-count">
-                  {rows.length} {rows.length === 1 ? 'entry' : 'entries'} shown
-                </span>
-                {log.hasNextPage ? (
-                  <Button
-                    variant="outline"
-                    onClick={() => void log.fetchNextPage()}
-                    disabled={log.isFetchingNextPage}
-                    data-testid="button-audit-load-more"
-                  >
-                    {log.isFetchingNextPage && <Spinner className="size-4" />}
-                    Load more
-                  </Button>
-                ) : (
-                  <span>End of the log</span>
-                )}
-              </div>
+              <LoadMore
+                className="px-6 py-2"
+                shown={`${rows.length} ${rows.length === 1 ? 'entry' : 'entries'} shown`}
+                hasMore={log.hasNextPage}
+                loading={log.isFetchingNextPage}
+                onLoad={() => void log.fetchNextPage()}
+                label="Load more"
+                end="End of the log"
+                testId="audit"
+              />
             </>
           )}
         </CardContent>

@@ -99,10 +99,10 @@ describe('close of business runs', () => {
     expect(screen.queryByTestId('row-step-2026-11-02-late_fees')).toBeNull();
 
     expect(screen.getByTestId('text-eod-runs-shown')).toHaveTextContent('3 runs shown');
-    await user.click(screen.getByTestId('button-eod-load-more'));
+    await user.click(screen.getByTestId('button-eod-runs-load-more'));
     expect(await screen.findByTestId('run-eod-2026-10-30')).toBeVisible();
     expect(screen.getByTestId('text-eod-runs-shown')).toHaveTextContent('4 runs shown');
-    expect(screen.queryByTestId('button-eod-load-more')).toBeNull();
+    expect(screen.queryByTestId('button-eod-runs-load-more')).toBeNull();
     expect(screen.getByText('No older runs')).toBeVisible();
     expect(calls.filter((c) => c.url.startsWith('/api/eod/runs')).map((c) => c.url)).toEqual([
       '/api/eod/runs?limit=30',

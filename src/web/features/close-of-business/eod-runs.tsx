@@ -3,7 +3,7 @@ import { Play } from 'lucide-react';
 import { useId, useState } from 'react';
 import { eodEndpoints } from '@/contracts/close-of-business';
 import { ConfirmDialog } from '@/web/components/confirm-dialog';
-import { Spinner } from '@/web/components/loaders';
+import { LoadMore } from '@/web/components/load-more';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
@@ -141,24 +141,15 @@ export function EodRuns() {
                   resumeDisabled={run.isPending}
                 />
               ))}
-              <div className="text-muted-foreground flex flex-wrap items-center justify-between gap-2 text-sm">
-                <span data-testid="text-eod-runs-shown">
-                  {runs.length} {runs.length === 1 ? 'run' : 'runs'} shown
-                </span>
-                {pages.hasNextPage ? (
-                  <Button
-                    variant="outline"
-                    onClick={() => void pages.fetchNextPage()}
-                    disabled={pages.isFetchingNextPage}
-                    data-testid="button-eod-load-more"
-                  >
-                    {pages.isFetchingNextPage && <Spinner className="size-4" />}
-                    Load older runs
-                  </Button>
-                ) : (
-                  <span>No older runs</span>
-                )}
-              </div>
+              <LoadMore
+                shown={`${runs.length} ${runs.length === 1 ? 'run' : 'runs'} shown`}
+                hasMore={pages.hasNextPage}
+                loading={pages.isFetchingNextPage}
+                onLoad={() => void pages.fetchNextPage()}
+                label="Load older runs"
+                end="No older runs"
+                testId="eod-runs"
+              />
             </>
           )}
         </CardContent>

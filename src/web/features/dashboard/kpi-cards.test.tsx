@@ -60,7 +60,10 @@ describe('dashboard KPI cards', () => {
       '/contracts?minDpd=91&sort=dpd&order=desc',
     );
     expect(screen.getByTestId('value-kpi-locked')).toHaveTextContent('7');
-    expect(screen.getByTestId('card-kpi-locked')).toHaveAttribute('href', '/devices?lockState=locked&status=assigned');
+    expect(screen.getByTestId('card-kpi-locked')).toHaveAttribute(
+      'href',
+      '/devices?lockState=locked&status=assigned',
+    );
     expect(screen.getByTestId('value-kpi-queue')).toHaveTextContent('31');
     expect(screen.getByTestId('card-kpi-queue')).toHaveAttribute('href', '/collections');
     expect(screen.getAllByTestId('sparkline')).toHaveLength(7);
