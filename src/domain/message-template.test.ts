@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from './errors';
-import { messageMoney, renderTemplate, splitTemplate, templateVariables } from './message-template';
+import {
+  messageDate,
+  messageMoney,
+  renderTemplate,
+  splitTemplate,
+  templateVariables,
+} from './message-template';
 
 describe('message templates', () => {
   it('fills every placeholder, with or without spaces inside the braces', () => {
@@ -54,6 +60,12 @@ describe('message templates', () => {
     expect(messageMoney(125000, 'KES')).toBe('KES 1,250.00');
     expect(messageMoney(1500000, 'UGX')).toBe('UGX 1,500,000');
     expect(messageMoney(5, 'USD')).toBe('USD 0.05');
+  });
+
+  it('writes a date as customers read one, with the month as PostgreSQL abbreviates it', () => {
+    expect(messageDate('2026-12-06')).toBe('6 Dec 2026');
+    expect(messageDate('2024-02-29')).toBe('29 Feb 2024');
+    expect(messageDate('2026-09-01')).toBe('1 Sep 2026');
   });
 
   it('splits a template at its placeholders so that joining the pieces and values renders it', () => {

@@ -54,3 +54,16 @@ export function renderTemplate(template: string, variables: TemplateVariables): 
 export function messageMoney(minor: number, currency: string): string {
   return `${currency} ${formatMoney(minor, currency, { display: 'none', locale: 'en-US' })}`;
 }
+
+/** English month abbreviations, as PostgreSQL's `to_char(…, 'Mon')` writes them (never "Sept"). */
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A date in a message ("6 Dec 2026"), as customers read one, from a business date (YYYY-MM-DD):
+ * an ISO date in an SMS reads as a code. SQL writes the same text with `to_char(date,
+ * 'FMDD Mon YYYY')` (`messageDateSql`) for the set-based reminders.
+ */
+export function messageDate(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];
+  return `${day} ${MONTHS[month - 1]} ${year}`;
+}

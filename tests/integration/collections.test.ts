@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueueRow } from '../../src/contracts/collections';
 import { queryRows } from '../../src/db/client';
-import { addDays, priorityScore } from '../../src/domain';
+import { addDays, messageDate, priorityScore } from '../../src/domain';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
 import { refreshCases } from '../../src/server/modules/collections/refresh';
 import { scorePartsSql } from '../../src/server/modules/collections/score-sql';
@@ -373,6 +373,12 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
 
     const contract = (await collector1.get(`/api/contracts/${ids.d}`)).json<{ events: { type: string }[] }>();
     expect(contract.events.map((e) => e.type)).toContain('promise_broken');
+    // The customer is told, with the promised date as customers read one (not 2026-05-16).
+    const told = await queryRows<{ body: string }>(
+      t.app.ctx.db,
+      sql`SELECT body FROM messages WHERE contract_id = ${ids.d} AND template_key = 'broken_promise'`,
+    );
+    expect(told.map((m) => m.body)).toEqual([expect.stringContaining(` on ${messageDate(TOMORROW)}.`)]);
 
     // A second run of the date changes nothing.
     const before = await queryRows(

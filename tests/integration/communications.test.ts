@@ -4,7 +4,7 @@ import type { BulkSend, Segment, TemplatePreview, TemplateVersion } from '../../
 import type { Page } from '../../src/contracts/lists';
 import type { Message, MessageTemplate } from '../../src/contracts/messages';
 import { queryRows } from '../../src/db/client';
-import { messageMoney, smsSegments } from '../../src/domain';
+import { messageDate, messageMoney, smsSegments } from '../../src/domain';
 import { queueDueBulkSends } from '../../src/server/modules/messages/bulk-job';
 import { organisation } from '../../src/server/organisation';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -179,14 +179,14 @@ describe.each(DATABASE_KINDS)('communications on %s', (kind) => {
       firstName: 'Amina',
       lastName: 'Otieno',
       contractNumber: contract.number,
-      dueDate: c.next_due_date,
+      dueDate: messageDate(c.next_due_date),
       balance: messageMoney(c.outstanding_total, org.currency),
       amountDue,
       payBill: '174379',
       account: contract.number,
     });
     expect(shown.body).toBe(
-      `Hi Amina, pay ${amountDue} by ${c.next_due_date} to paybill 174379 account ${contract.number}.`,
+      `Hi Amina, pay ${amountDue} by ${messageDate(c.next_due_date)} to paybill 174379 account ${contract.number}.`,
     );
     expect(shown.language).toBe('en');
     const expected = smsSegments(shown.body);

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { devices } from '../../src/db/schema';
+import { messageDate } from '../../src/domain';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { activePlan, deviceInStock, draftContract, verifiedCustomer } from '../support/origination';
@@ -245,7 +246,7 @@ describe.each(DATABASE_KINDS)('contracts on %s', (kind) => {
     expect(welcome).toHaveLength(1);
     expect(welcome[0]?.body).toMatch(
       new RegExp(
-        `^Welcome .+! Your .+ on ${body.contract.number} is active\\. Your first payment of .+ is due on ${body.contract.firstDueDate}\\. Pay to paybill \\d+, account ${body.contract.number}\\.$`,
+        `^Welcome .+! Your .+ on ${body.contract.number} is active\\. Your first payment of .+ is due on ${messageDate(body.contract.firstDueDate)}\\. Pay to paybill \\d+, account ${body.contract.number}\\.$`,
       ),
     );
     expect((await activate()).statusCode).toBe(409);

@@ -375,7 +375,7 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
     expect(rows.every((r) => r.source_id === TODAY)).toBe(true);
     const before = rows.find((r) => r.contract_id === ids.beforeDue);
     expect(before?.body).toMatch(
-      /^Hello Test, your payment of USD [\d,]+\.\d\d for CT-\d+ is due on 2024-05-17\./,
+      /^Hello Test, your payment of USD [\d,]+\.\d\d for CT-\d+ is due on 17 May 2024\./,
     );
     expect(rows.find((r) => r.template_key === 'lock_warning' && r.contract_id === ids.day3)?.body).toMatch(
       /is 3 days overdue \(USD [\d,]+\.\d\d\)\. Your device will be locked tomorrow/,

@@ -5,7 +5,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
 import { addEventsFrom } from '../contracts/events';
-import { messageMoneySql } from '../contracts/reminders';
+import { messageDateSql, messageMoneySql } from '../contracts/reminders';
 import { notifyFrom } from '../notifications/service';
 
 export interface CheckedPromise {
@@ -102,7 +102,7 @@ export function brokenPromiseMessages(ids: readonly string[], digits: number): S
   return sql`
     SELECT c.customer_id, c.id, 'broken_promise',
            jsonb_build_object('contractNumber', c.number, 'amount', ${messageMoneySql(sql`p.amount`, digits)},
-                              'promiseDate', to_char(p.promised_date, 'YYYY-MM-DD')),
+                              'promiseDate', ${messageDateSql(sql`p.promised_date`)}),
            'promise:' || p.id
     FROM ${collectionPromises} p JOIN ${contracts} c ON c.id = p.contract_id
     WHERE p.id IN (${sql.join(

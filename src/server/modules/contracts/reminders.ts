@@ -29,6 +29,9 @@ export const messageMoneySql = (amount: SQL, digits: number) =>
   sql`(c.currency || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
         ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
 
+/** A date as `messageDate` writes it ("6 Dec 2026"): `to_char`'s month names are English whatever the locale. */
+export const messageDateSql = (date: SQL) => sql`to_char(${date}, 'FMDD Mon YYYY')`;
+
 /** Every reminder the contracts owe on `rules.date`, as rows for the outbox's insert. */
 export function reminderCandidates(rules: ReminderRules): SQL {
   const { date, leadDays, overdueDays, digits } = rules;
@@ -39,7 +42,7 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
-           jsonb_build_object('contractNumber', c.number, 'dueDate', to_char(due.due_date, 'YYYY-MM-DD'),
+           jsonb_build_object('contractNumber', c.number, 'dueDate', ${messageDateSql(sql`due.due_date`)},
                               'amount', ${messageMoneySql(sql`due.amount`, digits)}),
            ${key(sql`'reminder_before_due'`)}
     FROM ${contracts} c ${figuresJoin()}

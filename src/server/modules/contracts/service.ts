@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
 import type { Frequency, InterestMethod, Schedule, ScheduleRow } from '../../../domain';
-import { buildSchedule, formatMoney, messageMoney } from '../../../domain';
+import { buildSchedule, formatMoney, messageDate, messageMoney } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { Executor, TxContext } from '../../context';
@@ -502,7 +502,7 @@ async function welcomeMessage(
       contractNumber: row.number,
       device: first.device,
       amount: messageMoney(first.amount, row.currency),
-      dueDate: first.dueDate,
+      dueDate: messageDate(first.dueDate),
       payBill,
       account,
     },

@@ -16,6 +16,7 @@ import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
 import { figuresJoin } from '../contracts/figures';
 import { REMAINING } from '../contracts/portfolio';
+import { messageDateSql } from '../contracts/reminders';
 import { paymentInstructions } from '../payments/mobile-money/instructions';
 import { DEFAULT_LANGUAGE } from './outbox';
 
@@ -59,7 +60,7 @@ export function recipientColumnsSql(input: RecipientSqlInput): SQL {
            cu.first_name AS "firstName", cu.last_name AS "lastName",
            coalesce(lc.number, '-') AS "contractNumber",
            ${moneySql(sql`coalesce(due.amount, 0)`, input.currency)} AS "amountDue",
-           coalesce(to_char(coalesce(lc.next_due_date, due.next_date), 'YYYY-MM-DD'), '-') AS "dueDate",
+           coalesce(${messageDateSql(sql`coalesce(lc.next_due_date, due.next_date)`)}, '-') AS "dueDate",
            ${moneySql(sql`coalesce(lc.outstanding_total, 0)`, input.currency)} AS "balance",
            coalesce(lc.dpd, 0)::text AS "daysOverdue",
            ${input.payBill}::text AS "payBill",
