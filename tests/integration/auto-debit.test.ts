@@ -278,6 +278,11 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
     await runAutoDebit(t.app.ctx, failing);
     expect((await attemptsOf(contract.id)).map((a) => [a.attempt, a.status])).toEqual([[1, 'retrying']]);
     expect(await retriesOf(contract.id)).toEqual([[1, null]]);
+    const csv = await finance.get(`/api/auto-debit/attempts?contractId=${contract.id}&format=csv`);
+    expect(csv.statusCode).toBe(200);
+    const [header, row] = csv.body.trim().split(/\r?\n/);
+    expect(header).toMatch(/,Retry,Retry scheduled for$/);
+    expect(row).toMatch(/,none,$/);
     await pause(mandateId);
   });
 

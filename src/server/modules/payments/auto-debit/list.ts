@@ -85,5 +85,8 @@ export const attemptList = defineList({
     { header: 'Attempted at', value: (a) => a.attemptedAt ?? '' },
     { header: 'Failure reason', value: (a) => a.failureReason ?? '' },
     { header: 'Provider reference', value: (a) => a.providerReference ?? '' },
+    // A failed attempt's retry: its status (or "none" when no retry will be made) and its date.
+    { header: 'Retry', value: (a) => (a.status === 'retrying' ? (a.retry?.status ?? 'none') : '') },
+    { header: 'Retry scheduled for', value: (a) => a.retry?.scheduledFor ?? '' },
   ]),
 });
