@@ -62,6 +62,10 @@ describe('communications page', () => {
     await page.getByTestId('button-save-template').click();
     await page.getByTestId('dialog-template-editor').waitFor({ state: 'detached' });
     await page.getByTestId('card-template-harvest_offer').waitFor();
+    // A template never edited says when it was added, not "edited".
+    expect(await page.getByTestId('row-template-harvest_offer-sms-en').textContent()).toMatch(
+      /version 1 · added \d/,
+    );
 
     // A single send from the customer's page, previewed before it goes.
     await page.goto(`/customers/${customer.id}`);

@@ -92,8 +92,8 @@ export function TemplatesTab() {
                 >
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <span className="text-muted-foreground text-xs">
-                      {CHANNEL_LABELS[row.channel]} · {languageLabel(row.language)} · version {row.version} ·
-                      edited {formatDateTime(row.updatedAt)}
+                      {CHANNEL_LABELS[row.channel]} · {languageLabel(row.language)} · version {row.version} ·{' '}
+                      {row.version > 1 ? 'edited' : 'added'} {formatDateTime(row.updatedAt)}
                     </span>
                     <span className="flex gap-1">
                       <Button
