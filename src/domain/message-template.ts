@@ -61,7 +61,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 /**
  * A date in a message ("6 Dec 2026"), as customers read one, from a business date (YYYY-MM-DD):
  * an ISO date in an SMS reads as a code. SQL writes the same text with `to_char(date,
- * 'FMDD Mon YYYY')` (`messageDateSql`) for the set-based reminders.
+ * 'FMDD Mon YYYY')` (`messageDateSql`, messages/values-sql.ts) for the set-based reminders.
  */
 export function messageDate(isoDate: string): string {
   const [year, month, day] = isoDate.split('-').map(Number) as [number, number, number];

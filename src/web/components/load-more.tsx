@@ -1,3 +1,4 @@
+import type { UseInfiniteQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Spinner } from '@/web/components/loaders';
 import { Button } from '@/web/components/ui/button';
@@ -8,20 +9,17 @@ import { cn } from '@/web/lib/utils';
  * shown, and a button for the next page, or the words that say there is none.
  */
 export function LoadMore({
+  pages,
   shown,
-  hasMore,
-  loading,
-  onLoad,
   label,
   end,
   testId,
   className,
 }: {
+  /** The list's `useInfiniteQuery`: whether a next page exists, its fetch, and whether it is under way. */
+  pages: Pick<UseInfiniteQueryResult, 'hasNextPage' | 'isFetchingNextPage' | 'fetchNextPage'>;
   /** "12 entries shown": the count and its noun, as the list words it. */
   shown: ReactNode;
-  hasMore: boolean;
-  loading: boolean;
-  onLoad: () => void;
   /** The button's words ("Load more"). */
   label: string;
   /** What shows when there is nothing more ("End of the log"). */
@@ -38,14 +36,14 @@ export function LoadMore({
       )}
     >
       <span data-testid={`text-${testId}-shown`}>{shown}</span>
-      {hasMore ? (
+      {pages.hasNextPage ? (
         <Button
           variant="outline"
-          onClick={onLoad}
-          disabled={loading}
+          onClick={() => void pages.fetchNextPage()}
+          disabled={pages.isFetchingNextPage}
           data-testid={`button-${testId}-load-more`}
         >
-          {loading && <Spinner className="size-4" />}
+          {pages.isFetchingNextPage && <Spinner className="size-4" />}
           {label}
         </Button>
       ) : (

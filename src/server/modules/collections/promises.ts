@@ -5,7 +5,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
 import { addEventsFrom } from '../contracts/events';
-import { messageDateSql, messageMoneySql } from '../contracts/reminders';
+import { messageDateSql, messageMoneySql } from '../messages/values-sql';
 import { notifyFrom } from '../notifications/service';
 
 export interface CheckedPromise {
@@ -101,7 +101,7 @@ export async function checkPromises(ctx: TxContext, actor: Actor, date: string):
 export function brokenPromiseMessages(ids: readonly string[], digits: number): SQL {
   return sql`
     SELECT c.customer_id, c.id, 'broken_promise',
-           jsonb_build_object('contractNumber', c.number, 'amount', ${messageMoneySql(sql`p.amount`, digits)},
+           jsonb_build_object('contractNumber', c.number, 'amount', ${messageMoneySql(sql`p.amount`, sql`c.currency`, digits)},
                               'promiseDate', ${messageDateSql(sql`p.promised_date`)}),
            'promise:' || p.id
     FROM ${collectionPromises} p JOIN ${contracts} c ON c.id = p.contract_id

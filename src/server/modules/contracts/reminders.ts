@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
+import { messageDateSql, messageMoneySql } from '../messages/values-sql';
 import { figuresJoin } from './figures';
 import { REMAINING } from './portfolio';
 
@@ -24,14 +25,6 @@ export interface ReminderRules {
   controlledDevices: SQL;
 }
 
-/** Minor units as `messageMoney` writes them: the code, the grouped amount, the currency's decimals. */
-export const messageMoneySql = (amount: SQL, digits: number) =>
-  sql`(c.currency || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
-        ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
-
-/** A date as `messageDate` writes it ("6 Dec 2026"): `to_char`'s month names are English whatever the locale. */
-export const messageDateSql = (date: SQL) => sql`to_char(${date}, 'FMDD Mon YYYY')`;
-
 /** Every reminder the contracts owe on `rules.date`, as rows for the outbox's insert. */
 export function reminderCandidates(rules: ReminderRules): SQL {
   const { date, leadDays, overdueDays, digits } = rules;
@@ -43,7 +36,7 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
            jsonb_build_object('contractNumber', c.number, 'dueDate', ${messageDateSql(sql`due.due_date`)},
-                              'amount', ${messageMoneySql(sql`due.amount`, digits)}),
+                              'amount', ${messageMoneySql(sql`due.amount`, sql`c.currency`, digits)}),
            ${key(sql`'reminder_before_due'`)}
     FROM ${contracts} c ${figuresJoin()}
     JOIN LATERAL (SELECT i.due_date, sum(${REMAINING}) AS amount FROM ${contractInstallments} i
@@ -56,14 +49,14 @@ export function reminderCandidates(rules: ReminderRules): SQL {
     UNION ALL
     SELECT c.customer_id, c.id, 'overdue_day_' || f.dpd,
            jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,
-                              'amountOverdue', ${messageMoneySql(overdueAmount, digits)}),
+                              'amountOverdue', ${messageMoneySql(overdueAmount, sql`c.currency`, digits)}),
            ${key(sql`'overdue_day_' || f.dpd`)}
     FROM ${contracts} c ${figuresJoin()}
     WHERE c.status = 'active' AND f.dpd = ANY(${sql.param([...overdueDays])}::int[])
     UNION ALL
     SELECT c.customer_id, c.id, 'lock_warning',
            jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,
-                              'amountOverdue', ${messageMoneySql(overdueAmount, digits)}),
+                              'amountOverdue', ${messageMoneySql(overdueAmount, sql`c.currency`, digits)}),
            ${key(sql`'lock_warning'`)}
     FROM ${contracts} c ${figuresJoin()}
     WHERE c.status IN ('active', 'defaulted') AND ${lockAfter} IS NOT NULL AND f.dpd > 0

@@ -16,9 +16,9 @@ import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
 import { figuresJoin } from '../contracts/figures';
 import { REMAINING } from '../contracts/portfolio';
-import { messageDateSql } from '../contracts/reminders';
 import { paymentInstructions } from '../payments/mobile-money/instructions';
 import { DEFAULT_LANGUAGE } from './outbox';
+import { messageDateSql, messageMoneySql } from './values-sql';
 
 /**
  * What a template says to a real customer (issue 15 "A preview rendered on a real customer"):
@@ -39,19 +39,14 @@ export interface RecipientSqlInput {
   contractId?: string | undefined;
 }
 
-/** Minor units as `messageMoney` writes them ("KES 1,250.00"). */
-function moneySql(amount: SQL, currency: string): SQL {
-  const digits = minorUnitDigits(currency);
-  return sql`(${currency}::text || ' ' || to_char(${amount}::numeric / ${10 ** digits}::numeric,
-        ${`FM999,999,999,999,990${digits > 0 ? `.${'0'.repeat(digits)}` : ''}`}))`;
-}
-
 /**
  * Rows (customer_id, contract_id, name, phone, email, language, consent_sms, consent_whatsapp,
  * consent_email) and one text column per CUSTOM_TEMPLATE_VARIABLES name ("firstName", …) for every
  * customer the condition holds: what a bulk send's statement renders from.
  */
 export function recipientColumnsSql(input: RecipientSqlInput): SQL {
+  const currency = sql`${input.currency}::text`;
+  const digits = minorUnitDigits(input.currency);
   return sql`
     SELECT cu.id AS customer_id, lc.id AS contract_id, cu.first_name || ' ' || cu.last_name AS name,
            cu.phone, cu.email, cu.language,
@@ -59,9 +54,9 @@ export function recipientColumnsSql(input: RecipientSqlInput): SQL {
            cu.consent_email_at IS NOT NULL AS consent_email,
            cu.first_name AS "firstName", cu.last_name AS "lastName",
            coalesce(lc.number, '-') AS "contractNumber",
-           ${moneySql(sql`coalesce(due.amount, 0)`, input.currency)} AS "amountDue",
+           ${messageMoneySql(sql`coalesce(due.amount, 0)`, currency, digits)} AS "amountDue",
            coalesce(${messageDateSql(sql`coalesce(lc.next_due_date, due.next_date)`)}, '-') AS "dueDate",
-           ${moneySql(sql`coalesce(lc.outstanding_total, 0)`, input.currency)} AS "balance",
+           ${messageMoneySql(sql`coalesce(lc.outstanding_total, 0)`, currency, digits)} AS "balance",
            coalesce(lc.dpd, 0)::text AS "daysOverdue",
            ${input.payBill}::text AS "payBill",
            coalesce(lc.number, cu.phone) AS "account"

@@ -123,11 +123,9 @@ export function AuditLog() {
                 ))}
               </ul>
               <LoadMore
+                pages={log}
                 className="px-6 py-2"
                 shown={`${rows.length} ${rows.length === 1 ? 'entry' : 'entries'} shown`}
-                hasMore={log.hasNextPage}
-                loading={log.isFetchingNextPage}
-                onLoad={() => void log.fetchNextPage()}
                 label="Load more"
                 end="End of the log"
                 testId="audit"

@@ -4,32 +4,30 @@ import { Badge } from '@/web/components/ui/badge';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { formatBusinessDate, formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
-import { cn } from '@/web/lib/utils';
 import { attemptResult, attemptText } from './auto-debit-format';
+
+/** On a phone the instalment, date and amount go under the contract, so the result stays in view. */
+const ON_WIDE = 'hidden sm:table-cell';
 
 /** Attempts with their contract, instalment, attempt number, result and reason. */
 export function AttemptsTable({
   attempts,
   label,
-  showContract = true,
   testId,
 }: {
   attempts: readonly DebitAttempt[];
   label: string;
-  showContract?: boolean;
   testId: string;
 }) {
-  // On a phone the instalment, date and amount go under the contract, so the result stays in view.
-  const onWide = showContract ? 'hidden sm:table-cell' : undefined;
   return (
     <Table aria-label={label} data-testid={testId}>
       <TableHeader>
         <TableRow>
-          {showContract && <TableHead>Contract</TableHead>}
-          <TableHead className={onWide}>Instalment due</TableHead>
-          <TableHead className="hidden sm:table-cell">Attempt</TableHead>
-          <TableHead className={onWide}>Date</TableHead>
-          <TableHead className={cn('text-right', onWide)}>Amount</TableHead>
+          <TableHead>Contract</TableHead>
+          <TableHead className={ON_WIDE}>Instalment due</TableHead>
+          <TableHead className={ON_WIDE}>Attempt</TableHead>
+          <TableHead className={ON_WIDE}>Date</TableHead>
+          <TableHead className={`text-right ${ON_WIDE}`}>Amount</TableHead>
           <TableHead>Result</TableHead>
         </TableRow>
       </TableHeader>
@@ -39,24 +37,22 @@ export function AttemptsTable({
           const when = a.attemptedAt ? formatDateTime(a.attemptedAt) : formatBusinessDate(a.scheduledFor);
           return (
             <TableRow key={a.id} data-testid={`row-attempt-${a.id}`}>
-              {showContract && (
-                <TableCell className="whitespace-normal">
-                  <Link
-                    href={`/contracts/${a.contractId}`}
-                    className="whitespace-nowrap font-medium underline-offset-4 hover:underline"
-                  >
-                    {a.contractNumber}
-                  </Link>
-                  <span className="block text-muted-foreground text-xs">{a.customerName}</span>
-                  <span className="block text-muted-foreground text-xs sm:hidden">
-                    Due {formatBusinessDate(a.dueDate)} · {when} · {money(a.amount, a.currency)}
-                  </span>
-                </TableCell>
-              )}
-              <TableCell className={onWide}>{formatBusinessDate(a.dueDate)}</TableCell>
-              <TableCell className="hidden sm:table-cell">{attemptText(a.attempt)}</TableCell>
-              <TableCell className={onWide}>{when}</TableCell>
-              <TableCell className={cn('text-right', onWide)}>{money(a.amount, a.currency)}</TableCell>
+              <TableCell className="whitespace-normal">
+                <Link
+                  href={`/contracts/${a.contractId}`}
+                  className="whitespace-nowrap font-medium underline-offset-4 hover:underline"
+                >
+                  {a.contractNumber}
+                </Link>
+                <span className="block text-muted-foreground text-xs">{a.customerName}</span>
+                <span className="block text-muted-foreground text-xs sm:hidden">
+                  Due {formatBusinessDate(a.dueDate)} · {when} · {money(a.amount, a.currency)}
+                </span>
+              </TableCell>
+              <TableCell className={ON_WIDE}>{formatBusinessDate(a.dueDate)}</TableCell>
+              <TableCell className={ON_WIDE}>{attemptText(a.attempt)}</TableCell>
+              <TableCell className={ON_WIDE}>{when}</TableCell>
+              <TableCell className={`text-right ${ON_WIDE}`}>{money(a.amount, a.currency)}</TableCell>
               <TableCell className="whitespace-normal">
                 <Badge variant={result.variant}>{result.label}</Badge>
                 {a.failureReason && (

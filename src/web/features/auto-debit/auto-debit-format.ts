@@ -1,14 +1,14 @@
 import { AUTO_DEBIT_MAX_ATTEMPTS, type DebitAttempt } from '@/contracts/auto-debit';
 import { formatBusinessDate, formatPercent } from '@/web/lib/format';
 
-export const ATTEMPT_STATUS_LABELS: Record<DebitAttempt['status'], string> = {
+const ATTEMPT_STATUS_LABELS: Record<DebitAttempt['status'], string> = {
   scheduled: 'Scheduled',
   succeeded: 'Succeeded',
   retrying: 'Failed, retrying',
   failed: 'Failed',
 };
 
-export const ATTEMPT_STATUS_VARIANT: Record<
+const ATTEMPT_STATUS_VARIANT: Record<
   DebitAttempt['status'],
   'secondary' | 'success' | 'destructive' | 'warning'
 > = {

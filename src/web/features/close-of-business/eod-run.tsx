@@ -1,5 +1,5 @@
 import { ChevronRight, RotateCcw } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { EOD_STEP_LABELS, type EodRun } from '@/contracts/close-of-business';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
@@ -55,18 +55,17 @@ const runDuration = (run: EodRun) => run.steps.reduce((sum, step) => sum + step.
 export function EodRunSection({
   run,
   currency,
-  expanded,
-  onToggle,
+  openAtFirst,
   onResume,
   resumeDisabled,
 }: {
   run: EodRun;
   currency: string;
-  expanded: boolean;
-  onToggle: () => void;
+  openAtFirst: boolean;
   onResume: () => void;
   resumeDisabled: boolean;
 }) {
+  const [expanded, setExpanded] = useState(openAtFirst);
   const stepsId = useId();
   const headingId = `eod-${run.businessDate}`;
   return (
@@ -83,7 +82,7 @@ export function EodRunSection({
             className="hover:bg-muted -m-1 inline-flex items-center gap-1 rounded p-1 text-left"
             aria-expanded={expanded}
             aria-controls={stepsId}
-            onClick={onToggle}
+            onClick={() => setExpanded((open) => !open)}
             data-testid={`button-eod-steps-${run.businessDate}`}
           >
             <ChevronRight

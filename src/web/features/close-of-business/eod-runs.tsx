@@ -34,14 +34,6 @@ export function EodRuns() {
   // The business date and currency are the newest page's; the runs are every page's, newest first.
   const first = pages.data?.pages[0];
   const runs = pages.data?.pages.flatMap((p) => p.runs) ?? [];
-  // Steps show for the newest run and any failed one; a click on a run's header turns them on or off.
-  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
-  const toggle = (businessDate: string) =>
-    setToggled((current) => {
-      const next = new Set(current);
-      if (!next.delete(businessDate)) next.add(businessDate);
-      return next;
-    });
   const [date, setDate] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const dateId = useId();
@@ -135,17 +127,15 @@ export function EodRuns() {
                   key={r.businessDate}
                   run={r}
                   currency={first?.currency ?? ''}
-                  expanded={(i === 0 || r.status === 'failed') !== toggled.has(r.businessDate)}
-                  onToggle={() => toggle(r.businessDate)}
+                  // Steps show at first for the newest run and any failed one.
+                  openAtFirst={i === 0 || r.status === 'failed'}
                   onResume={() => setConfirming(r.businessDate)}
                   resumeDisabled={run.isPending}
                 />
               ))}
               <LoadMore
+                pages={pages}
                 shown={`${runs.length} ${runs.length === 1 ? 'run' : 'runs'} shown`}
-                hasMore={pages.hasNextPage}
-                loading={pages.isFetchingNextPage}
-                onLoad={() => void pages.fetchNextPage()}
                 label="Load older runs"
                 end="No older runs"
                 testId="eod-runs"
