@@ -366,6 +366,25 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     expect(next.json<ImportPreview>().validCount).toBe(1);
   });
 
+  it('reads a new source’s day-first dates as they are written, without asking', async () => {
+    const { timeZone } = (await finance.get('/api/settings/organisation')).json<{ timeZone: string }>();
+    const [y, m, d] = businessDate(t.clock.now(), timeZone).split('-');
+    const csv = [
+      'Value Date,Account,Credit,Bank Ref',
+      `${d}/${m}/${y},${a.number},"1,250.00",DMY-AUTO-1`,
+    ].join('\n');
+    const res = await upload(
+      finance,
+      { source: 'day-first-bank', method: 'bank_transfer' },
+      { name: 'day-first.csv', data: Buffer.from(csv) },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const preview = res.json<ImportPreview>();
+    expect(preview.mapping).toMatchObject({ date: 'Value Date', dateFormat: 'dmy' });
+    expect(preview.rows[0]).toMatchObject({ status: 'valid', amount: 125_000 });
+    await finance.post(`/api/payment-imports/${preview.id}/discard`);
+  });
+
   it('an unmapped file is checked once mapped (day-first dates); confirm waits for the mapping; discard', async () => {
     // Today in the organisation's time zone, written day first: a date alone counts as now.
     const { timeZone } = (await finance.get('/api/settings/organisation')).json<{ timeZone: string }>();

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import {
   cellText,
+  dateFormatOf,
   mappingFor,
   parseAmount,
   parseMethod,
@@ -87,6 +88,19 @@ describe('mapping', () => {
       'reference',
       'date',
     ]);
+  });
+  it('reads the date format from the date column: day first only when no date is ISO', () => {
+    const dates = (values: string[]) => (column: string) => (column === 'Value Date' ? values : []);
+    const columns = ['Value Date', 'Account', 'Credit', 'Ref'];
+    expect(suggestMapping(columns, dates(['04/12/2026', '31/12/2026'])).dateFormat).toBe('dmy');
+    expect(suggestMapping(columns, dates(['', '4.12.2026 09:30'])).dateFormat).toBe('dmy');
+    expect(suggestMapping(columns, dates(['2026-12-04', '04/12/2026'])).dateFormat).toBe('iso');
+    expect(suggestMapping(columns, dates(['yesterday', ''])).dateFormat).toBe('iso');
+    expect(dateFormatOf([])).toBe('iso');
+    // A source's remembered format wins over what the file looks like.
+    const remembered = { ...suggestMapping(columns), dateFormat: 'iso' as const };
+    expect(mappingFor(columns, remembered, dates(['04/12/2026'])).dateFormat).toBe('iso');
+    expect(mappingFor(columns, null, dates(['04/12/2026'])).dateFormat).toBe('dmy');
   });
   it('keeps a remembered mapping where the file has its columns', () => {
     const remembered = {

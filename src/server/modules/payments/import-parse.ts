@@ -129,8 +129,15 @@ const normal = (header: string) =>
     .replace(/[_.#:-]+/g, ' ')
     .replace(/\s+/g, ' ');
 
-/** A mapping from the header names (the first column matching each field's hints, each column used once). */
-export function suggestMapping(columns: readonly string[]): DraftMapping {
+/**
+ * A mapping from the header names (the first column matching each field's hints, each column used
+ * once), and the date format the date column's values are written in (`sampleDates`: the first
+ * rows' values of each column, by column name).
+ */
+export function suggestMapping(
+  columns: readonly string[],
+  sampleDates: (column: string) => readonly string[] = () => [],
+): DraftMapping {
   const used = new Set<string>();
   const pick = (field: keyof typeof HINTS): string | null => {
     for (const hint of HINTS[field]) {
@@ -154,12 +161,29 @@ export function suggestMapping(columns: readonly string[]): DraftMapping {
       : contract && /phone|msisdn|mobile/.test(normal(contract))
         ? 'phone'
         : 'contract_number';
-  return { contract, contractKey, amount, reference, date, dateFormat: 'iso', method };
+  const dateFormat = date ? dateFormatOf(sampleDates(date)) : 'iso';
+  return { contract, contractKey, amount, reference, date, dateFormat, method };
+}
+
+/**
+ * How a file writes its dates, read from its values: day first when no value is an ISO date and
+ * some are written day first (31/03/2025), as East African bank statements write them; else ISO,
+ * which reads ISO dates whatever is chosen. A file whose first dates are all ambiguous
+ * (03/04/2025) is still read day first: month-first dates are not a format the import reads.
+ */
+export function dateFormatOf(values: readonly string[]): ImportMapping['dateFormat'] {
+  const written = values.map((value) => value.trim()).filter(Boolean);
+  if (written.some((value) => ISO_DATE.test(value))) return 'iso';
+  return written.some((value) => DMY_DATE.test(value)) ? 'dmy' : 'iso';
 }
 
 /** A remembered mapping as far as this file's columns have its fields; the rest suggested. */
-export function mappingFor(columns: readonly string[], remembered: DraftMapping | null): DraftMapping {
-  const suggested = suggestMapping(columns);
+export function mappingFor(
+  columns: readonly string[],
+  remembered: DraftMapping | null,
+  sampleDates?: (column: string) => readonly string[],
+): DraftMapping {
+  const suggested = suggestMapping(columns, sampleDates);
   if (!remembered) return suggested;
   const has = (name: string | null) => (name && columns.includes(name) ? name : null);
   return {

@@ -77,7 +77,14 @@ interface CheckedRow {
 export async function createImport(ctx: TxContext, actor: Actor, upload: Upload): Promise<string> {
   const file = await readStatement(upload.fileName, upload.data);
   const remembered = upload.mapping ? null : await rememberedMapping(ctx.tx, upload.source);
-  const mapping = upload.mapping ? draftOf(upload.mapping) : mappingFor(file.columns, remembered);
+  // The first rows' dates tell how the file writes them, when no mapping for the source says.
+  const sampleDates = (column: string) => {
+    const at = file.columns.indexOf(column);
+    return file.rows.slice(0, 50).map((row) => row.cells[at] ?? '');
+  };
+  const mapping = upload.mapping
+    ? draftOf(upload.mapping)
+    : mappingFor(file.columns, remembered, sampleDates);
   const id = newId();
   const org = await organisation(ctx, ctx.tx);
   const rows = await checkRows(ctx, ctx.tx, org, {
