@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeContract, api, joinStaff, registerOwner } from './support/book';
-import { accessibilityViolations, screenshot } from './support/browser';
+import { accessibilityViolations, PHONE, screenshot } from './support/browser';
 import { expectPath, manager, type Person } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -146,12 +146,22 @@ describe('statement import and the suspense queue in Chromium', () => {
     const { page, errors, context } = await suite.openAs(finance);
     await openTab(page, 'suspense');
     const row = page.locator('[data-testid^="row-suspense-"]').filter({ hasText: 'QKE2E00001' });
-    await row.getByText('WRONG-REF-77').waitFor();
+    await row.locator('[data-testid^="text-suspense-account-"]').getByText('WRONG-REF-77').waitFor();
     expect(await row.textContent()).toContain('$75.00');
     await screenshot(page, 'payments-suspense');
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    await row.locator('[data-testid^="button-match-"]').click();
+    // On a phone the row keeps its amount, account and actions in view (no sideways scroll).
+    await page.setViewportSize(PHONE);
+    const match = row.locator('[data-testid^="button-match-"]');
+    await expect.poll(async () => (await match.boundingBox())?.x ?? -1).toBeGreaterThan(0);
+    const box = await match.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, without what the phone hides
+    expect(await row.locator('td').first().innerText()).toMatch(/\$75\.00[\s\S]*WRONG-REF-77/);
+    await screenshot(page, 'payments-suspense-phone');
+
+    await match.click();
     const dialog = page.getByTestId('dialog-match');
     await dialog.getByTestId('button-confirm-match').click();
     await dialog.getByText('Choose the contract this payment is for').waitFor();

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { activeContract, api, joinStaff, registerOwner } from './support/book';
-import { accessibilityViolations, screenshot } from './support/browser';
+import { accessibilityViolations, DESKTOP, PHONE, screenshot } from './support/browser';
 import { agent, expectPath, manager, type Person } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -95,6 +95,19 @@ describe('payment processing in Chromium', () => {
     await tab(page, 'payments');
     await page.getByTestId('table-payments').getByText('$400.00').waitFor();
     await screenshot(page, 'payments-list');
+    // On a phone the row keeps its amount and status in view, who paid under the receipt.
+    await page.setViewportSize(PHONE);
+    const amount = page.getByTestId('table-payments').getByText('$400.00');
+    await expect.poll(async () => (await amount.boundingBox())?.width ?? 0).toBeGreaterThan(0);
+    const box = await amount.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(PHONE.width);
+    const paid = page.getByTestId('table-payments').locator('tbody tr').filter({ hasText: '$400.00' });
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, without what the phone hides
+    const row = await paid.innerText();
+    expect(row).toMatch(/Posted/);
+    expect(row).toMatch(new RegExp(contractNumber));
+    await screenshot(page, 'payments-list-phone');
+    await page.setViewportSize(DESKTOP);
     await page.goto(`/contracts/${contractId}`);
     await page.getByTestId('card-contract-payments').getByText('$400.00').waitFor();
     expect(await page.getByTestId('link-statement').getAttribute('href')).toBe(

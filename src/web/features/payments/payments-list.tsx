@@ -12,11 +12,20 @@ const COLUMNS: ReadonlyArray<Column<Payment>> = [
     key: 'receiptNumber',
     header: 'Receipt',
     sort: 'receiptNumber',
-    cell: (p) => <TwoLineCell main={p.receiptNumber} sub={formatDateTime(p.receivedAt)} />,
+    cell: (p) => (
+      <>
+        <TwoLineCell main={p.receiptNumber} sub={formatDateTime(p.receivedAt)} />
+        {/* On a phone the customer column is hidden: who paid goes under the receipt. */}
+        <span className="block max-w-48 truncate text-muted-foreground text-xs md:hidden">
+          {p.contractNumber ? `${p.customerName ?? '—'} · ${p.contractNumber}` : 'unmatched'}
+        </span>
+      </>
+    ),
   },
   {
     key: 'customer',
     header: 'Customer',
+    wide: true,
     cell: (p) => <TwoLineCell main={p.customerName ?? '—'} sub={p.contractNumber ?? 'unmatched'} />,
   },
   {
@@ -30,6 +39,7 @@ const COLUMNS: ReadonlyArray<Column<Payment>> = [
   {
     key: 'status',
     header: 'Status',
+    wide: true,
     cell: (p) => <Badge variant={STATUS_VARIANTS[p.status]}>{STATUS_LABELS[p.status]}</Badge>,
   },
   { key: 'postedBy', header: 'Posted by', wide: true, cell: (p) => p.postedByName ?? '—' },
@@ -39,9 +49,15 @@ const COLUMNS: ReadonlyArray<Column<Payment>> = [
     sort: 'amount',
     align: 'right',
     cell: (p) => (
-      <span className={p.status === 'reversed' ? 'whitespace-nowrap line-through' : 'whitespace-nowrap'}>
-        {money(p.amount, p.currency)}
-      </span>
+      <>
+        <span className={p.status === 'reversed' ? 'whitespace-nowrap line-through' : 'whitespace-nowrap'}>
+          {money(p.amount, p.currency)}
+        </span>
+        {/* The status column is hidden on a phone too: the status goes under the amount. */}
+        <span className="mt-1 block md:hidden">
+          <Badge variant={STATUS_VARIANTS[p.status]}>{STATUS_LABELS[p.status]}</Badge>
+        </span>
+      </>
     ),
   },
 ];

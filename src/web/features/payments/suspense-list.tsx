@@ -3,14 +3,13 @@ import { Inbox, Link2, Search, Undo2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { type Payment, paymentEndpoints } from '@/contracts/payments';
 import { can } from '@/contracts/roles';
-import { ActionTableHeader } from '@/web/components/action-table';
 import { Pagination } from '@/web/components/data-list/pagination';
 import { EmptyMessage } from '@/web/components/empty-message';
 import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableRow } from '@/web/components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { useAuth } from '@/web/hooks/use-auth';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
@@ -22,6 +21,9 @@ import { METHOD_LABELS, providerName } from './format';
 import { MatchDialog, RefundDialog } from './suspense-dialogs';
 
 const PAGE_SIZE = 25;
+
+/** On a phone the amount, provider and account go under the date, so the actions stay in view. */
+const ON_WIDE = 'hidden sm:table-cell';
 
 const providerLabel = (p: Payment) => (p.provider ? providerName(p.provider) : METHOD_LABELS[p.method]);
 
@@ -101,28 +103,48 @@ export function SuspenseList() {
       ) : (
         <Card className="overflow-x-auto p-0">
           <Table aria-label="Payments in suspense" data-testid="table-suspense">
-            <ActionTableHeader
-              headings={['Received', 'Amount', 'Account reference', 'Receipt', 'Provider']}
-              actions="Actions"
-            />
+            <TableHeader>
+              <TableRow>
+                <TableHead>Received</TableHead>
+                <TableHead className={ON_WIDE}>Amount</TableHead>
+                <TableHead className={ON_WIDE}>Account reference</TableHead>
+                <TableHead className={ON_WIDE}>Receipt</TableHead>
+                <TableHead className={ON_WIDE}>Provider</TableHead>
+                <TableHead className="text-right">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
             <TableBody className={list.isFetching ? 'opacity-60' : undefined}>
               {items.map((p) => (
                 <TableRow key={p.id} data-testid={`row-suspense-${p.id}`}>
-                  <TableCell className="whitespace-nowrap">{formatDateTime(p.receivedAt)}</TableCell>
-                  <TableCell className="whitespace-nowrap font-medium tabular-nums">
+                  <TableCell className="whitespace-nowrap">
+                    {formatDateTime(p.receivedAt)}
+                    <span className="block font-medium tabular-nums sm:hidden">
+                      {money(p.amount, p.currency)}
+                    </span>
+                    <span className="block text-muted-foreground text-xs sm:hidden">
+                      {providerLabel(p)} ·{' '}
+                      <span className="font-mono">{p.accountReference || 'no account'}</span>
+                    </span>
+                  </TableCell>
+                  <TableCell className={`whitespace-nowrap font-medium tabular-nums ${ON_WIDE}`}>
                     {money(p.amount, p.currency)}
                   </TableCell>
-                  <TableCell className="font-mono text-xs" data-testid={`text-suspense-account-${p.id}`}>
+                  <TableCell
+                    className={`font-mono text-xs ${ON_WIDE}`}
+                    data-testid={`text-suspense-account-${p.id}`}
+                  >
                     {p.accountReference || <span className="text-muted-foreground">none given</span>}
                   </TableCell>
-                  <TableCell>
+                  <TableCell className={ON_WIDE}>
                     <span className="font-mono text-xs">{p.reference ?? '—'}</span>
                     <span className="block text-muted-foreground text-xs">{p.receiptNumber}</span>
                   </TableCell>
-                  <TableCell>{providerLabel(p)}</TableCell>
+                  <TableCell className={ON_WIDE}>{providerLabel(p)}</TableCell>
                   <TableCell className="text-right">
                     {manages && (
-                      <div className="flex justify-end gap-2">
+                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:justify-end">
                         <Button
                           size="sm"
                           variant="outline"
