@@ -357,6 +357,9 @@ describe('contracts and finance in Chromium', () => {
 
     await page.goto('/finance');
     await page.locator('[data-testid^="card-journal-"]').first().waitFor();
+    // A balance card takes the phone's width: a two-column grid cut off seven-figure amounts.
+    const cash = await page.getByTestId('card-balance-1000').boundingBox();
+    expect(cash?.width ?? 0).toBeGreaterThan(PHONE.width / 2);
     await screenshot(page, 'finance-journal-phone');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.goto('/finance?tab=trial-balance');

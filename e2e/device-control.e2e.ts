@@ -1,6 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { accessibilityViolations } from './support/browser';
+import { accessibilityViolations, PHONE, screenshot } from './support/browser';
 import { owner } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -87,6 +87,14 @@ describe('device control page', () => {
     await page.goto('/device-control?tab=log');
     await page.locator('[data-testid^="row-command-"]').first().waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
+    // On a phone each command keeps its state in view; its unit and kind go under its time.
+    await page.setViewportSize(PHONE);
+    const newest = page.locator('[data-testid^="row-command-"]').first();
+    const state = await newest.getByTestId('badge-command-state').boundingBox();
+    expect((state?.x ?? 0) + (state?.width ?? PHONE.width + 1)).toBeLessThanOrEqual(PHONE.width);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, without what the phone hides
+    expect(await newest.locator('td').nth(1).innerText()).toMatch(/·/);
+    await screenshot(page, 'device-control-log-phone');
     expect(errors).toEqual([]);
   });
 });

@@ -4,6 +4,28 @@ import { listQuery, pageOf } from './lists';
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
 
+/**
+ * What a journal entry records (its `sourceType`): every posting names one of these, so the
+ * journal's source filter offers each kind of entry the app writes.
+ */
+export const JOURNAL_SOURCES = [
+  'deposit',
+  'contract_activation',
+  'payment',
+  'payment.reversal',
+  'payment.suspense',
+  'payment.match',
+  'payment.refund',
+  'late_fee',
+  'interest_accrual',
+  'repossession',
+  'write_off',
+  'stock_receipt',
+  'inventory_loss',
+  'inventory_recovery',
+] as const;
+export type JournalSource = (typeof JOURNAL_SOURCES)[number];
+
 export const accountSchema = z.object({
   code: z.string(),
   name: z.string(),
@@ -52,7 +74,9 @@ export const journalQuery = listQuery(['businessDate', 'number'], {
   from: z.iso.date('from must be a date (YYYY-MM-DD)').optional(),
   to: z.iso.date('to must be a date (YYYY-MM-DD)').optional(),
   accountCode: z.string().max(20).optional(),
-  sourceType: z.string().max(50).optional(),
+  sourceType: z
+    .enum(JOURNAL_SOURCES, { error: `sourceType must be one of: ${JOURNAL_SOURCES.join(', ')}` })
+    .optional(),
   contractId: z.uuid('Not a valid contract id').optional(),
 });
 export const journalPageSchema = pageOf(journalEntrySchema);

@@ -16,7 +16,7 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
   const entry = (lines: Array<{ account: string; debit?: number; credit?: number }>) => ({
     businessDate: '2026-01-15',
     description: 'Test entry',
-    sourceType: 'test',
+    sourceType: 'inventory_recovery' as const,
     currency: 'USD',
     lines,
   });
@@ -42,7 +42,10 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
       ),
     );
     const finance = await t.signedIn('finance');
-    const journal = (await finance.get('/api/ledger/journal?sourceType=test')).json();
+    const journal = (await finance.get('/api/ledger/journal?sourceType=inventory_recovery')).json();
+    const unknown = await finance.get('/api/ledger/journal?sourceType=test');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('sourceType must be one of: deposit, contract_activation, payment');
     expect(journal.items[0]).toMatchObject({
       number: expect.stringMatching(/^JE-\d{7}$/),
       businessDate: '2026-01-15',

@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { JournalSource } from '../../../contracts/ledger';
 import { journalEntries, journalLines } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
@@ -92,7 +93,7 @@ export interface BatchPosting {
   credit: string;
   businessDate: string;
   description: string;
-  sourceType: string;
+  sourceType: JournalSource;
   /** What caused it, e.g. the close of business's date. */
   sourceId: string;
   currency: string;

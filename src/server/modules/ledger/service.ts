@@ -1,5 +1,5 @@
 import { asc, type SQL, sql } from 'drizzle-orm';
-import type { TrialBalance } from '../../../contracts/ledger';
+import type { JournalSource, TrialBalance } from '../../../contracts/ledger';
 import { queryRows } from '../../../db/client';
 import { journalEntries, journalLines, ledgerAccounts } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
@@ -46,7 +46,7 @@ export interface PostingLine {
 export interface Posting {
   businessDate: string;
   description: string;
-  sourceType: string;
+  sourceType: JournalSource;
   sourceId?: string | null;
   currency: string;
   lines: PostingLine[];

@@ -9,7 +9,7 @@ import { Label } from '@/web/components/ui/label';
 import { TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableRegion } from '@/web/features/devices/table-region';
 import { queryKeys } from '@/web/lib/query-keys';
-import { CommandRow } from './command-row';
+import { CommandRow, ON_WIDE } from './command-row';
 import { useFleetSummary } from './fleet';
 import { KIND_LABELS, STATE_LABELS } from './format';
 
@@ -83,10 +83,10 @@ export function CommandLog() {
                 <span className="sr-only">Attempts</span>
               </TableHead>
               <TableHead>Queued</TableHead>
-              <TableHead>Unit</TableHead>
-              <TableHead>Kind</TableHead>
+              <TableHead className={ON_WIDE}>Unit</TableHead>
+              <TableHead className={ON_WIDE}>Kind</TableHead>
               <TableHead>State</TableHead>
-              <TableHead className="text-right">Attempts</TableHead>
+              <TableHead className={`text-right ${ON_WIDE}`}>Attempts</TableHead>
               <TableHead className="hidden md:table-cell">Reason</TableHead>
               <TableHead className="hidden lg:table-cell">Last error</TableHead>
             </TableRow>

@@ -22,6 +22,12 @@ export function commandOrigin(command: DeviceCommand): string {
 
 export const COMMAND_COLUMNS = 8;
 
+/**
+ * The columns a phone leaves out: the unit, kind and attempts go under the time instead, so the
+ * state stays in view. The log's and the unit page's headers use it too.
+ */
+export const ON_WIDE = 'hidden sm:table-cell';
+
 /** One command of the log; its button expands every delivery attempt beneath it. */
 export function CommandRow({ command, showUnit = true }: { command: DeviceCommand; showUnit?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -47,9 +53,20 @@ export function CommandRow({ command, showUnit = true }: { command: DeviceComman
             {open ? <ChevronDown aria-hidden="true" /> : <ChevronRight aria-hidden="true" />}
           </Button>
         </TableCell>
-        <TableCell className="whitespace-nowrap tabular-nums">{formatDateTime(command.createdAt)}</TableCell>
+        <TableCell className="whitespace-nowrap tabular-nums">
+          {formatDateTime(command.createdAt)}
+          <span className="block whitespace-normal text-xs sm:hidden">
+            {showUnit && <span className="font-mono">{command.device.serialNumber} · </span>}
+            {KIND_LABELS[command.kind]}
+            {command.days !== null && ` · ${command.days} d`}
+            <span className="text-muted-foreground">
+              {' '}
+              · {command.attempts} {command.attempts === 1 ? 'attempt' : 'attempts'}
+            </span>
+          </span>
+        </TableCell>
         {showUnit && (
-          <TableCell>
+          <TableCell className={ON_WIDE}>
             <Link
               href={`/devices/${command.device.id}`}
               className="font-mono text-primary text-xs hover:underline"
@@ -58,14 +75,14 @@ export function CommandRow({ command, showUnit = true }: { command: DeviceComman
             </Link>
           </TableCell>
         )}
-        <TableCell>
+        <TableCell className={ON_WIDE}>
           {KIND_LABELS[command.kind]}
           {command.days !== null && <span className="text-muted-foreground"> · {command.days} d</span>}
         </TableCell>
         <TableCell>
           <CommandStateBadge state={command.state} testId="badge-command-state" />
         </TableCell>
-        <TableCell className="text-right tabular-nums" data-testid="text-command-attempts">
+        <TableCell className={`text-right tabular-nums ${ON_WIDE}`} data-testid="text-command-attempts">
           {command.attempts}
         </TableCell>
         <TableCell className="hidden max-w-64 md:table-cell">

@@ -21,7 +21,7 @@ import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
-import { CommandRow } from './command-row';
+import { CommandRow, ON_WIDE } from './command-row';
 import { KIND_HINTS, KIND_LABELS } from './format';
 
 /** The days rule of a token command; null when acceptable. */
@@ -80,9 +80,9 @@ export function DeviceCommandsCard({ device }: { device: DeviceDetail }) {
                   <span className="sr-only">Attempts</span>
                 </TableHead>
                 <TableHead>Queued</TableHead>
-                <TableHead>Kind</TableHead>
+                <TableHead className={ON_WIDE}>Kind</TableHead>
                 <TableHead>State</TableHead>
-                <TableHead className="text-right">Attempts</TableHead>
+                <TableHead className={`text-right ${ON_WIDE}`}>Attempts</TableHead>
                 <TableHead className="hidden md:table-cell">Reason</TableHead>
                 <TableHead className="hidden lg:table-cell">Last error</TableHead>
               </TableRow>

@@ -57,7 +57,7 @@ export function BalanceCards() {
           The balances could not be loaded: {errorMessage(query.error)}
         </p>
       ) : (
-        <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 md:grid-cols-3 2xl:grid-cols-6">
           {query.data
             ? keyBalances(query.data.rows).map((balance) => (
                 <Card key={balance.code} data-testid={`card-balance-${balance.code}`}>
@@ -66,7 +66,10 @@ export function BalanceCards() {
                       {balance.label} <span className="font-mono text-xs">{balance.code}</span>
                     </CardDescription>
                     <CardTitle
-                      className={cn('text-lg tabular-nums', balance.contrary && 'text-destructive')}
+                      className={cn(
+                        'break-words text-lg tabular-nums',
+                        balance.contrary && 'text-destructive',
+                      )}
                       data-testid={`text-balance-card-${balance.code}`}
                     >
                       {formatMoney(balance.amount, query.data.currency)}

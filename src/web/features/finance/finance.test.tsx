@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@/contracts/auth';
-import type { JournalEntry, TrialBalance } from '@/contracts/ledger';
+import { JOURNAL_SOURCES, type JournalEntry, type TrialBalance } from '@/contracts/ledger';
 import type { Role } from '@/contracts/roles';
 import FinancePage from '@/web/pages/finance';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
@@ -143,6 +143,15 @@ describe('finance page', () => {
     expect(
       fetchMock.mock.calls.some(([url]) => String(url).includes('/api/ledger/journal?accountCode=1000')),
     ).toBe(true);
+
+    // Every kind of entry the app posts can be picked, payments and the close's charges among them.
+    const sources = screen.getByTestId('select-filter-source');
+    const offered = within(sources)
+      .getAllByRole('option')
+      .map((option) => (option as HTMLOptionElement).value);
+    expect(offered).toEqual(['', ...JOURNAL_SOURCES]);
+    await u.selectOptions(sources, 'Late fees');
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('sourceType=late_fee'))).toBe(true);
 
     await u.click(screen.getByTestId('tab-trial-balance'));
     expect(await screen.findByTestId('text-total-debit')).toHaveTextContent('$2,650.00');

@@ -1,4 +1,4 @@
-import type { Account, TrialBalance } from '@/contracts/ledger';
+import type { Account, JournalSource, TrialBalance } from '@/contracts/ledger';
 import { formatMoney } from '@/domain';
 
 export const ACCOUNT_TYPE_LABELS: Record<Account['type'], string> = {
@@ -9,17 +9,29 @@ export const ACCOUNT_TYPE_LABELS: Record<Account['type'], string> = {
   expense: 'Expenses',
 };
 
-/** Journal sources the app posts today; others are shown with their name made readable. */
-export const SOURCE_LABELS: Record<string, string> = {
+/** Each kind of journal entry the app posts, as the journal and its source filter name it. */
+export const SOURCE_LABELS: Record<JournalSource, string> = {
   deposit: 'Deposit',
   contract_activation: 'Contract activation',
+  payment: 'Payment',
+  'payment.reversal': 'Payment reversed',
+  'payment.suspense': 'Payment held in suspense',
+  'payment.match': 'Suspense payment matched',
+  'payment.refund': 'Suspense payment refunded',
+  late_fee: 'Late fees',
+  interest_accrual: 'Interest accrued',
+  repossession: 'Repossession',
+  write_off: 'Write-off',
   stock_receipt: 'Stock received',
   inventory_loss: 'Inventory loss',
   inventory_recovery: 'Lost unit found',
 };
 
 export function sourceLabel(source: string): string {
-  return SOURCE_LABELS[source] ?? source.replaceAll('_', ' ').replace(/^\w/, (c) => c.toUpperCase());
+  return (
+    SOURCE_LABELS[source as JournalSource] ??
+    source.replaceAll('_', ' ').replace(/^\w/, (c) => c.toUpperCase())
+  );
 }
 
 /** An amount, or a dash for zero (ledgers leave the other side of a line blank). */
