@@ -60,3 +60,14 @@ export function retryPolicyText(retryDays: readonly number[]): string {
   const list = days.length === 1 ? days[0] : `${days.slice(0, -1).join(', ')}, then ${days.at(-1)}`;
   return `on the due date, then retried after ${list} (${retryDays.length + 1} attempts at most)`;
 }
+
+/** The Waiting card's note: how many of the attempts waiting retry a failed debit, and those given up. */
+export function waitingNote(scheduled: number, retries: number, failed: number): string {
+  const waiting =
+    scheduled === 0
+      ? 'Nothing scheduled'
+      : retries === 0
+        ? 'None of them a retry'
+        : `${retries} of them ${retries === 1 ? 'a retry' : 'retries'} of a failed debit`;
+  return `${waiting} · ${failed} failed for good`;
+}

@@ -23,7 +23,7 @@ import { money } from '@/web/lib/money';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { AttemptsTable } from './attempts-table';
-import { retryPolicyText, successRateText } from './auto-debit-format';
+import { retryPolicyText, successRateText, waitingNote } from './auto-debit-format';
 import { MandateToggleDialog } from './mandate-dialogs';
 
 /** /admin/auto-debit: the last 30 days' success rate, failures with reasons, what comes next, the mandates. */
@@ -73,7 +73,7 @@ export function SummaryView({ summary }: { summary: AutoDebitSummary }) {
         <Figure
           title="Waiting"
           value={String(summary.counts.scheduled)}
-          note={`${summary.retriesScheduled} of them ${summary.retriesScheduled === 1 ? 'a retry' : 'retries'} of a failed debit · ${summary.counts.failed} failed for good`}
+          note={waitingNote(summary.counts.scheduled, summary.retriesScheduled, summary.counts.failed)}
           testId="card-waiting"
         />
         <Figure

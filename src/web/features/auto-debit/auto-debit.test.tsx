@@ -6,7 +6,7 @@ import type { AutoDebitSummary, DebitAttempt, Mandate } from '@/contracts/auto-d
 import type { Role } from '@/contracts/roles';
 import AdminAutoDebitPage from '@/web/pages/admin-auto-debit';
 import { jsonResponse, renderWithProviders } from '@/web/test/render';
-import { attemptResult, retryPolicyText, successRateText } from './auto-debit-format';
+import { attemptResult, retryPolicyText, successRateText, waitingNote } from './auto-debit-format';
 
 const user = (role: Role): User =>
   ({ id: 'u1', email: 'f@example.com', firstName: 'Fay', lastName: 'Finance', role, isOwner: false }) as User;
@@ -154,6 +154,12 @@ describe('/admin/auto-debit', () => {
     );
     expect(within(screen.getByTestId('table-upcoming')).getByText('Attempt 2 of 3')).toBeInTheDocument();
     expect(await screen.findByTestId('row-mandate-m1')).toHaveTextContent('CT-000042');
+  });
+
+  it('says what the attempts waiting are, also when none is', () => {
+    expect(waitingNote(0, 0, 1)).toBe('Nothing scheduled · 1 failed for good');
+    expect(waitingNote(3, 0, 0)).toBe('None of them a retry · 0 failed for good');
+    expect(waitingNote(3, 2, 0)).toBe('2 of them retries of a failed debit · 0 failed for good');
   });
 
   it('shows empty states when nothing has happened yet', async () => {
