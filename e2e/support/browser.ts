@@ -112,7 +112,13 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   }, AXE_TAGS);
 }
 
+/**
+ * A full-page picture of what the test sees, in test-results/e2e, when E2E_SCREENSHOTS is set
+ * (`E2E_SCREENSHOTS=1 npm run test:e2e`): for a person reviewing the pages. Nothing reads them, and
+ * the suite's ninety cost about 30 s of its worker time (0.3-0.4 s each), so `npm test` skips them.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.E2E_SCREENSHOTS) return;
   const directory = projectPath('test-results/e2e');
   mkdirSync(directory, { recursive: true });
   await page.screenshot({ path: path.join(directory, `${name}.png`), fullPage: true });
