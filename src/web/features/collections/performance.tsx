@@ -27,6 +27,12 @@ import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
 
+/** On a phone the counts, regions and cure rates go under the name, so the figures stay in view. */
+const ON_WIDE = 'hidden sm:table-cell';
+
+const cureText = (cure: ReadonlyArray<{ bucket: string; cured: number; cases: number }>) =>
+  cure.map((c) => `${c.bucket}: ${c.cured}/${c.cases}`).join(' · ');
+
 /**
  * Collector performance for managers over a range of business dates: contacts, promises, kept
  * rate, amount collected and cure rate by bucket; below, each collector's regions and cap.
@@ -87,32 +93,41 @@ export function PerformancePanel({ businessDate }: { businessDate: string }) {
             <TableHeader>
               <TableRow>
                 <TableHead>Collector</TableHead>
-                <TableHead className="text-right">Contacts</TableHead>
-                <TableHead className="text-right">Promises</TableHead>
-                <TableHead className="text-right">Kept rate</TableHead>
-                <TableHead className="text-right">Collected</TableHead>
-                <TableHead>Cure rate by bucket</TableHead>
+                <TableHead className={`text-right ${ON_WIDE}`}>Contacts</TableHead>
+                <TableHead className={`text-right ${ON_WIDE}`}>Promises</TableHead>
+                <TableHead className="text-right">
+                  Kept rate<span className="sm:hidden"> · collected</span>
+                </TableHead>
+                <TableHead className={`text-right ${ON_WIDE}`}>Collected</TableHead>
+                <TableHead className={ON_WIDE}>Cure rate by bucket</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {rows.map((row) => (
                 <TableRow key={row.collectorId} data-testid={`row-performance-${row.collectorId}`}>
-                  <TableCell className="font-medium">{row.name}</TableCell>
-                  <TableCell className="text-right tabular-nums">{row.contacts}</TableCell>
-                  <TableCell className="text-right tabular-nums">{row.promises}</TableCell>
+                  <TableCell className="whitespace-normal font-medium">
+                    {row.name}
+                    <span className="block font-normal text-muted-foreground text-xs sm:hidden">
+                      {row.contacts} contacts · {row.promises} promises
+                      {row.cure.length > 0 && <span className="block">Cured {cureText(row.cure)}</span>}
+                    </span>
+                  </TableCell>
+                  <TableCell className={`text-right tabular-nums ${ON_WIDE}`}>{row.contacts}</TableCell>
+                  <TableCell className={`text-right tabular-nums ${ON_WIDE}`}>{row.promises}</TableCell>
                   <TableCell className="text-right tabular-nums">
                     {row.keptRate === null ? '—' : formatPercent(row.keptRate * 100, 0)}
                     <span className="block text-muted-foreground text-xs">
                       {row.kept} of {row.promisesDue} due
                     </span>
+                    <span className="block whitespace-nowrap sm:hidden">
+                      {money(row.amountCollected, report.data?.currency ?? 'USD')}
+                    </span>
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-right tabular-nums">
+                  <TableCell className={`whitespace-nowrap text-right tabular-nums ${ON_WIDE}`}>
                     {money(row.amountCollected, report.data?.currency ?? 'USD')}
                   </TableCell>
-                  <TableCell className="text-xs">
-                    {row.cure.length
-                      ? row.cure.map((c) => `${c.bucket}: ${c.cured}/${c.cases}`).join(' · ')
-                      : '—'}
+                  <TableCell className={`text-xs ${ON_WIDE}`}>
+                    {row.cure.length ? cureText(row.cure) : '—'}
                   </TableCell>
                 </TableRow>
               ))}
@@ -153,21 +168,27 @@ function CollectorsCard() {
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>
-                <TableHead>Regions</TableHead>
+                <TableHead className={ON_WIDE}>Regions</TableHead>
                 <TableHead className="text-right">Open cases</TableHead>
-                <TableHead>Auto-assign</TableHead>
+                <TableHead className={ON_WIDE}>Auto-assign</TableHead>
                 <TableHead className="text-right">Settings</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {rows.map((c) => (
                 <TableRow key={c.userId} data-testid={`row-collector-${c.userId}`}>
-                  <TableCell className="font-medium">{c.name}</TableCell>
-                  <TableCell>{c.regions.length ? c.regions.join(', ') : 'any'}</TableCell>
+                  <TableCell className="whitespace-normal font-medium">
+                    {c.name}
+                    <span className="block font-normal text-muted-foreground text-xs sm:hidden">
+                      {c.regions.length ? c.regions.join(', ') : 'any region'} · auto-assign{' '}
+                      {c.active ? 'on' : 'off'}
+                    </span>
+                  </TableCell>
+                  <TableCell className={ON_WIDE}>{c.regions.length ? c.regions.join(', ') : 'any'}</TableCell>
                   <TableCell className="text-right tabular-nums">
                     {c.openCases} of {c.maxOpenCases}
                   </TableCell>
-                  <TableCell>{c.active ? 'on' : 'off'}</TableCell>
+                  <TableCell className={ON_WIDE}>{c.active ? 'on' : 'off'}</TableCell>
                   <TableCell className="text-right">
                     <Button
                       size="sm"
