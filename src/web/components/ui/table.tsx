@@ -23,6 +23,13 @@ function useScrollsSideways<T extends HTMLElement>() {
   return { ref, scrolls };
 }
 
+/**
+ * A column a phone leaves out (below the sm breakpoint): its row shows what the column held under
+ * its first cell instead, in a span marked `sm:hidden`, so the row's key figures and actions stay
+ * in view without a sideways scroll.
+ */
+export const ON_WIDE = 'hidden sm:table-cell';
+
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
   const { ref, scrolls } = useScrollsSideways<HTMLDivElement>();
   return (

@@ -1,13 +1,18 @@
 import { Link } from 'wouter';
 import type { DebitAttempt } from '@/contracts/auto-debit';
 import { Badge } from '@/web/components/ui/badge';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { formatBusinessDate, formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { attemptResult, attemptText } from './auto-debit-format';
-
-/** On a phone the instalment, date and amount go under the contract, so the result stays in view. */
-const ON_WIDE = 'hidden sm:table-cell';
 
 /** Attempts with their contract, instalment, attempt number, result and reason. */
 export function AttemptsTable({

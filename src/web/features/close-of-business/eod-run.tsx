@@ -3,7 +3,15 @@ import { useId, useState } from 'react';
 import { EOD_STEP_LABELS, type EodRun } from '@/contracts/close-of-business';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { formatAuditTime } from '@/web/features/audit/audit-format';
 import { money } from '@/web/lib/money';
 import { cn } from '@/web/lib/utils';
@@ -128,8 +136,8 @@ export function EodRunSection({
             <TableHeader>
               <TableRow>
                 <TableHead>Step</TableHead>
-                <TableHead className="hidden sm:table-cell">Status</TableHead>
-                <TableHead className="hidden sm:table-cell">Counts</TableHead>
+                <TableHead className={ON_WIDE}>Status</TableHead>
+                <TableHead className={ON_WIDE}>Counts</TableHead>
                 <TableHead className="text-right">Duration</TableHead>
               </TableRow>
             </TableHeader>
@@ -151,7 +159,7 @@ export function EodRunSection({
                         {counts}
                       </span>
                     </TableCell>
-                    <TableCell className="hidden sm:table-cell">{status}</TableCell>
+                    <TableCell className={ON_WIDE}>{status}</TableCell>
                     <TableCell className="hidden max-w-md whitespace-normal break-words sm:table-cell">
                       {counts}
                     </TableCell>

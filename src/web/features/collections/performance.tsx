@@ -18,7 +18,15 @@ import {
 } from '@/web/components/ui/dialog';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { formatPercent } from '@/web/lib/format';
@@ -26,9 +34,6 @@ import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
-
-/** On a phone the counts, regions and cure rates go under the name, so the figures stay in view. */
-const ON_WIDE = 'hidden sm:table-cell';
 
 const cureText = (cure: ReadonlyArray<{ bucket: string; cured: number; cases: number }>) =>
   cure.map((c) => `${c.bucket}: ${c.cured}/${c.cases}`).join(' · ');

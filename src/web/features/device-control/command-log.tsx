@@ -6,10 +6,10 @@ import { COMMAND_KINDS, COMMAND_STATES } from '@/contracts/devices';
 import { ListPage } from '@/web/components/data-list';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableRegion } from '@/web/features/devices/table-region';
 import { queryKeys } from '@/web/lib/query-keys';
-import { CommandRow, ON_WIDE } from './command-row';
+import { CommandRow } from './command-row';
 import { useFleetSummary } from './fleet';
 import { KIND_LABELS, STATE_LABELS } from './format';
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { type DeviceCommand, deviceControlEndpoints } from '@/contracts/device-control';
 import { Button } from '@/web/components/ui/button';
-import { TableCell, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, TableCell, TableRow } from '@/web/components/ui/table';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -21,12 +21,6 @@ export function commandOrigin(command: DeviceCommand): string {
 }
 
 export const COMMAND_COLUMNS = 8;
-
-/**
- * The columns a phone leaves out: the unit, kind and attempts go under the time instead, so the
- * state stays in view. The log's and the unit page's headers use it too.
- */
-export const ON_WIDE = 'hidden sm:table-cell';
 
 /** One command of the log; its button expands every delivery attempt beneath it. */
 export function CommandRow({ command, showUnit = true }: { command: DeviceCommand; showUnit?: boolean }) {

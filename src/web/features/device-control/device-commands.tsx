@@ -11,7 +11,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
-import { TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { LOCK_LABELS, labelOf } from '@/web/features/devices/format';
 import { TableRegion } from '@/web/features/devices/table-region';
@@ -21,7 +21,7 @@ import { api } from '@/web/lib/api';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
-import { CommandRow, ON_WIDE } from './command-row';
+import { CommandRow } from './command-row';
 import { KIND_HINTS, KIND_LABELS } from './format';
 
 /** The days rule of a token command; null when acceptable. */

@@ -23,7 +23,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
@@ -375,7 +375,7 @@ function TokenHistory({ deviceId }: { deviceId: string }) {
               <TableHead className="hidden text-right sm:table-cell">Days</TableHead>
               <TableHead>Token</TableHead>
               <TableHead className="hidden text-right sm:table-cell">Count</TableHead>
-              <TableHead className="hidden sm:table-cell">By</TableHead>
+              <TableHead className={ON_WIDE}>By</TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -391,7 +391,7 @@ function TokenHistory({ deviceId }: { deviceId: string }) {
                 </TableCell>
                 <TableCell className="font-mono">{groupToken(token.token)}</TableCell>
                 <TableCell className="hidden text-right tabular-nums sm:table-cell">{token.count}</TableCell>
-                <TableCell className="hidden sm:table-cell">
+                <TableCell className={ON_WIDE}>
                   {token.issuedBy?.name ??
                     (token.contractId ? (
                       <Link href={`/contracts/${token.contractId}`} className="text-primary hover:underline">

@@ -6,7 +6,15 @@ import { formatMoney } from '@/domain';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { api } from '@/web/lib/api';
 import { formatBusinessDate } from '@/web/lib/format';
@@ -87,7 +95,7 @@ export function TrialBalanceTable({ data, showEmpty }: { data: TrialBalance; sho
         <TableHeader>
           <TableRow>
             <TableHead className="pl-6">Account</TableHead>
-            <TableHead className="hidden sm:table-cell">Type</TableHead>
+            <TableHead className={ON_WIDE}>Type</TableHead>
             <TableHead className="hidden text-right sm:table-cell">Debit</TableHead>
             <TableHead className="hidden text-right sm:table-cell">Credit</TableHead>
             <TableHead className="pr-6 text-right">Balance</TableHead>
@@ -138,7 +146,7 @@ export function TrialBalanceTable({ data, showEmpty }: { data: TrialBalance; sho
             <TableHead scope="row" className="pl-6 text-foreground">
               Total
             </TableHead>
-            <TableCell className="hidden sm:table-cell" />
+            <TableCell className={ON_WIDE} />
             <TableCell className="hidden text-right sm:table-cell" data-testid="text-total-debit">
               {m(data.totals.debit)}
             </TableCell>

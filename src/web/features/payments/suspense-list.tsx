@@ -9,7 +9,15 @@ import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { Skeleton } from '@/web/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { useAuth } from '@/web/hooks/use-auth';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
@@ -21,9 +29,6 @@ import { METHOD_LABELS, providerName } from './format';
 import { MatchDialog, RefundDialog } from './suspense-dialogs';
 
 const PAGE_SIZE = 25;
-
-/** On a phone the amount, provider and account go under the date, so the actions stay in view. */
-const ON_WIDE = 'hidden sm:table-cell';
 
 const providerLabel = (p: Payment) => (p.provider ? providerName(p.provider) : METHOD_LABELS[p.method]);
 

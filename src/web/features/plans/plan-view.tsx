@@ -4,7 +4,15 @@ import type { DeviceModel } from '@/contracts/devices';
 import type { Plan } from '@/contracts/plans';
 import { formatMoney } from '@/domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { CATEGORY_LABELS } from '@/web/features/devices/format';
 import { formatDateTime, formatDay } from '@/web/lib/format';
 import {
@@ -101,8 +109,8 @@ export function PlanVersions({ plan }: { plan: Plan & { versions: Plan[] } }) {
               <TableHead>Version</TableHead>
               <TableHead>Status</TableHead>
               <TableHead className="text-right">APR</TableHead>
-              <TableHead className="hidden sm:table-cell">Created</TableHead>
-              <TableHead className="hidden sm:table-cell">Activated</TableHead>
+              <TableHead className={ON_WIDE}>Created</TableHead>
+              <TableHead className={ON_WIDE}>Activated</TableHead>
               <TableHead className="hidden md:table-cell">Retired</TableHead>
               <TableHead className="text-right">Contracts</TableHead>
             </TableRow>
@@ -135,8 +143,8 @@ export function PlanVersions({ plan }: { plan: Plan & { versions: Plan[] } }) {
                     <PlanStatusBadge status={version.status} />
                   </TableCell>
                   <TableCell className="text-right tabular-nums">{percentText(version.apr)}</TableCell>
-                  <TableCell className="hidden sm:table-cell">{formatDay(version.createdAt)}</TableCell>
-                  <TableCell className="hidden sm:table-cell">{formatDay(version.activatedAt)}</TableCell>
+                  <TableCell className={ON_WIDE}>{formatDay(version.createdAt)}</TableCell>
+                  <TableCell className={ON_WIDE}>{formatDay(version.activatedAt)}</TableCell>
                   <TableCell className="hidden md:table-cell">{formatDay(version.retiredAt)}</TableCell>
                   <TableCell className="text-right tabular-nums">{version.contracts}</TableCell>
                 </TableRow>
