@@ -18,6 +18,11 @@ export default defineConfig({
     // integration file waits on its database as much as it computes, so the integration suite
     // takes 4.9 min instead of 7.8 on this machine.
     maxWorkers: 2,
+    // `VITEST_TIMINGS=file.json npm test` also writes every file's and test's duration there, to
+    // see where the suite's time goes (decision 040).
+    ...(process.env.VITEST_TIMINGS
+      ? { reporters: ['default', ['json', { outputFile: process.env.VITEST_TIMINGS }]] as const }
+      : {}),
     // The files that load a demo book last in their group: `npm test` builds the books meanwhile.
     sequence: { sequencer: DemoBooksLastSequencer },
     projects: [
