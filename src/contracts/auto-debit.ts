@@ -86,10 +86,29 @@ export const mandateSchema = z.object({
 });
 export type Mandate = z.infer<typeof mandateSchema>;
 
+/**
+ * An active mandate's next instalment that no attempt has been made for yet, due on the business
+ * date or later: what the hourly job will try to debit on its due date, at what is still owed then.
+ */
+export const nextDebitSchema = z.object({
+  mandateId: z.string(),
+  contractId: z.string(),
+  contractNumber: z.string(),
+  customerName: z.string(),
+  method: z.enum(MANDATE_METHODS),
+  dueDate: z.string(),
+  /** What is unpaid of the instalments due that day, now. */
+  amount: z.number().int(),
+  currency: z.string(),
+});
+export type NextDebit = z.infer<typeof nextDebitSchema>;
+
 /** A contract's mandates and their latest attempts (the contract page's card). */
 export const contractMandatesSchema = z.object({
   mandates: z.array(mandateSchema),
   attempts: z.array(debitAttemptSchema),
+  /** The next instalment its active mandate will debit; null when none will. */
+  next: nextDebitSchema.nullable(),
 });
 export type ContractMandates = z.infer<typeof contractMandatesSchema>;
 
@@ -129,6 +148,8 @@ export const autoDebitSummarySchema = z.object({
   failureReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   recentFailures: z.array(debitAttemptSchema),
   upcoming: z.array(debitAttemptSchema),
+  /** Each active mandate's next instalment not yet attempted, soonest first (at most 20). */
+  nextDebits: z.array(nextDebitSchema),
   /** Of the scheduled attempts, those that retry a failed one. */
   retriesScheduled: z.number().int(),
   mandates: z.object({ active: z.number().int(), paused: z.number().int() }),

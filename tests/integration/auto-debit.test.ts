@@ -328,4 +328,45 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
     await runAutoDebit(t.app.ctx, succeeding);
     expect(await attemptsOf(contract.id)).toEqual([]);
   });
+  it('shows each active mandate’s next instalment as its next debit, at what is owed on it now', async () => {
+    const { contract, mandateId } = await withMandate();
+    const [first, second] = contract.schedule;
+    if (!first || !second) throw new Error('no schedule');
+    const nextOf = async () => {
+      const summary = (await finance.get('/api/auto-debit/summary')).json();
+      return summary.nextDebits.find((d: { contractId: string }) => d.contractId === contract.id);
+    };
+    expect(await nextOf()).toEqual({
+      mandateId,
+      contractId: contract.id,
+      contractNumber: contract.number,
+      customerName: expect.any(String),
+      method: 'mobile_money',
+      dueDate: first.dueDate,
+      amount: first.total,
+      currency: contract.currency,
+    });
+    // Part paid early: the attempt will ask for the rest.
+    const paid = await staff.agent.post('/api/payments', {
+      contractId: contract.id,
+      amount: 1_000,
+      method: 'cash',
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(await nextOf()).toMatchObject({ dueDate: first.dueDate, amount: first.total - 1_000 });
+
+    // Once the due date's attempt is made, the next instalment is the next debit.
+    await moveTo(first.dueDate);
+    await runAutoDebit(t.app.ctx, succeeding);
+    expect((await attemptsOf(contract.id)).map((a) => a.dueDate)).toEqual([first.dueDate]);
+    expect(await nextOf()).toMatchObject({ dueDate: second.dueDate, amount: second.total });
+    // The contract page's card says the same.
+    const card = (await finance.get(`/api/contracts/${contract.id}/mandates`)).json();
+    expect(card.next).toEqual(await nextOf());
+
+    // A paused mandate debits nothing.
+    await pause(mandateId);
+    expect(await nextOf()).toBeUndefined();
+    expect((await finance.get(`/api/contracts/${contract.id}/mandates`)).json().next).toBeNull();
+  });
 });

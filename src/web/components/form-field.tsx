@@ -25,7 +25,10 @@ export function FormField({ id, label, error, hint, className, labelAside, child
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={cn('grid grid-cols-1 gap-1.5', className)}>
+    // Rows packed at the top: beside a taller field in a form's grid (a two-line hint), the label,
+    // control and hint stay together instead of spreading over the row's height, so the controls
+    // of a row line up.
+    <div className={cn('grid grid-cols-1 content-start gap-1.5', className)}>
       <div className="flex items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
         {labelAside}

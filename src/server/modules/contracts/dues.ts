@@ -14,6 +14,10 @@ export interface UnpaidDue {
   amount: number;
 }
 
+/** What is unpaid of an instalment `i`, every component. */
+export const unpaidOf = sql`(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
+  - i.principal_paid - i.interest_paid - i.fee_paid - i.penalty_paid)`;
+
 /**
  * The unsettled instalments of the current schedule due on or before `date` on the live ones of
  * `contractIds` (oldest first per contract): what a collection such as auto-debit asks for. One
@@ -34,15 +38,13 @@ export async function unpaidDues(
   }>(
     executor,
     sql`SELECT c.id AS contract_id, c.number, c.currency, i.due_date::text AS due_date,
-          sum(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
-              - i.principal_paid - i.interest_paid - i.fee_paid - i.penalty_paid) AS amount
+          sum(${unpaidOf}) AS amount
         FROM ${contracts} c
         JOIN ${contractInstallments} i
           ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
         WHERE c.id IN ${[...contractIds]} AND c.status IN ${[...LIVE_STATUSES]} AND i.due_date <= ${date}::date
         GROUP BY c.id, c.number, c.currency, i.due_date
-        HAVING sum(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
-              - i.principal_paid - i.interest_paid - i.fee_paid - i.penalty_paid) > 0
+        HAVING sum(${unpaidOf}) > 0
         ORDER BY c.id, i.due_date`,
   );
   return rows.map((row) => ({

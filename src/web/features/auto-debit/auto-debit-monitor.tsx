@@ -25,6 +25,7 @@ import { errorMessage } from '@/web/lib/queryClient';
 import { AttemptsTable } from './attempts-table';
 import { retryPolicyText, successRateText, waitingNote } from './auto-debit-format';
 import { MandateToggleDialog } from './mandate-dialogs';
+import { NextDebitsTable } from './next-debits-table';
 
 /** /admin/auto-debit: the last 30 days' success rate, failures with reasons, what comes next, the mandates. */
 export function AutoDebitMonitor() {
@@ -121,16 +122,26 @@ export function SummaryView({ summary }: { summary: AutoDebitSummary }) {
           <CardHeader>
             <CardTitle>Upcoming attempts</CardTitle>
             <CardDescription>
-              Scheduled debits, soonest first. The hourly job makes those due on the business date.
+              Debits scheduled and retries, then each active mandate's next instalment, soonest first. The
+              hourly job makes the attempts due on the business date.
             </CardDescription>
           </CardHeader>
-          <CardContent className="p-0 pb-2">
-            {summary.upcoming.length === 0 ? (
+          <CardContent className="grid grid-cols-1 gap-4 p-0 pb-2">
+            {summary.upcoming.length === 0 && summary.nextDebits.length === 0 ? (
               <EmptyMessage icon={CalendarClock} testId="text-no-upcoming">
-                Nothing scheduled: attempts are scheduled when instalments fall due.
+                Nothing to debit: no active mandate has an instalment left to attempt.
               </EmptyMessage>
             ) : (
-              <AttemptsTable attempts={summary.upcoming} label="Upcoming attempts" testId="table-upcoming" />
+              <>
+                {summary.upcoming.length > 0 && (
+                  <AttemptsTable
+                    attempts={summary.upcoming}
+                    label="Upcoming attempts"
+                    testId="table-upcoming"
+                  />
+                )}
+                {summary.nextDebits.length > 0 && <NextDebitsTable debits={summary.nextDebits} />}
+              </>
             )}
           </CardContent>
         </Card>

@@ -68,6 +68,18 @@ const SUMMARY: AutoDebitSummary = {
     }),
   ],
   upcoming: [attempt({ id: 'a3', attempt: 2, scheduledFor: '2026-02-06' })],
+  nextDebits: [
+    {
+      mandateId: 'm1',
+      contractId: 'k2',
+      contractNumber: 'CT-000043',
+      customerName: 'Baraka Mwangi',
+      method: 'card',
+      dueDate: '2026-03-06',
+      amount: 32_000,
+      currency: 'USD',
+    },
+  ],
   retriesScheduled: 1,
   mandates: { active: 1, paused: 0 },
   retryDays: [1, 3],
@@ -153,6 +165,10 @@ describe('/admin/auto-debit', () => {
       '1 of them a retry of a failed debit · 0 failed for good',
     );
     expect(within(screen.getByTestId('table-upcoming')).getByText('Attempt 2 of 3')).toBeInTheDocument();
+    // Each active mandate's next instalment, with what is owed on it now.
+    expect(screen.getByTestId('row-next-debit-k2')).toHaveTextContent(
+      /CT-000043.*Baraka Mwangi.*Card.*6 Mar 2026.*\$320\.00/,
+    );
     expect(await screen.findByTestId('row-mandate-m1')).toHaveTextContent('CT-000042');
   });
 
@@ -176,6 +192,7 @@ describe('/admin/auto-debit', () => {
         failureReasons: [],
         recentFailures: [],
         upcoming: [],
+        nextDebits: [],
         mandates: { active: 0, paused: 0 },
       },
       [],

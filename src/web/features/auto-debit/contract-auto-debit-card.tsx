@@ -29,6 +29,7 @@ import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
 import { formatBusinessDate } from '@/web/lib/format';
 import { applyServerError } from '@/web/lib/forms';
+import { money } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
@@ -115,6 +116,15 @@ function AutoDebitCardBody({
                 </li>
               ))}
             </ul>
+            {query.data.next && (
+              <p className="border-t pt-3" data-testid="text-next-debit">
+                Next debit {formatBusinessDate(query.data.next.dueDate)}:{' '}
+                <span className="font-medium tabular-nums">
+                  {money(query.data.next.amount, query.data.next.currency)}
+                </span>{' '}
+                <span className="text-muted-foreground text-xs">owed on it now</span>
+              </p>
+            )}
             {query.data.attempts.length > 0 && (
               <ul className="grid grid-cols-1 gap-1.5 border-t pt-3" aria-label="Latest attempts">
                 {query.data.attempts.slice(0, 6).map((a) => {

@@ -15,6 +15,7 @@ import { unpaidDues } from '../../contracts/dues';
 import { lockContract } from '../../contracts/lifecycle';
 import { postPayment } from '../posting';
 import { type DebitProvider, simulatorProvider } from './provider';
+import { debitingMandates } from './read';
 
 /**
  * Auto-debit runs (PRODUCT.md section 2, "Auto-debit"; decision 021). Each run, for the business
@@ -89,11 +90,7 @@ export async function runAutoDebit(
  * attempts (under any mandate). Returns how many were scheduled.
  */
 export async function scheduleAttempts(ctx: TxContext, today: string): Promise<number> {
-  const mandates = await queryRows<{ id: string; contract_id: string }>(
-    ctx.tx,
-    sql`SELECT DISTINCT ON (contract_id) id, contract_id FROM ${debitMandates}
-        WHERE active ORDER BY contract_id, created_at, id`,
-  );
+  const mandates = await queryRows<{ id: string; contract_id: string }>(ctx.tx, debitingMandates);
   if (!mandates.length) return 0;
   const mandateOf = new Map(mandates.map((m) => [m.contract_id, m.id]));
   const dues = await unpaidDues(ctx.tx, [...mandateOf.keys()], today);

@@ -1,9 +1,18 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { DebitAttempt, Mandate } from '../../../../contracts/auto-debit';
+import type { DebitAttempt, Mandate, NextDebit } from '../../../../contracts/auto-debit';
 import { queryRows } from '../../../../db/client';
-import { contracts, customers, debitAttempts, debitMandates, users } from '../../../../db/schema';
+import {
+  contractInstallments,
+  contracts,
+  customers,
+  debitAttempts,
+  debitMandates,
+  users,
+} from '../../../../db/schema';
 import type { Executor } from '../../../context';
 import { notFound } from '../../../errors';
+import { unpaidOf } from '../../contracts/dues';
+import { LIVE_STATUSES } from '../../contracts/portfolio';
 
 /**
  * Mandates and attempts as staff read them, with the contract number and the customer's name in
@@ -157,4 +166,60 @@ export async function selectAttempts(
         ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`,
   );
   return rows.map(toAttempt);
+}
+
+/**
+ * The mandate each contract is debited through: its first active one (a contract may hold several,
+ * one per method), as rows of (id, contract_id, method). The job's attempts and the monitor's next
+ * debits read the same one.
+ */
+export const debitingMandates = sql`SELECT DISTINCT ON (contract_id) id, contract_id, method FROM ${debitMandates}
+  WHERE active ORDER BY contract_id, created_at, id`;
+
+/**
+ * Each debiting mandate's next instalment of a live contract due on `today` or later that has no
+ * attempt yet, soonest first: the attempts the hourly job will make next.
+ */
+export async function selectNextDebits(
+  executor: Executor,
+  today: string,
+  { contractId, limit = 20 }: { contractId?: string; limit?: number } = {},
+): Promise<NextDebit[]> {
+  const rows = await queryRows<{
+    mandate_id: string;
+    contract_id: string;
+    contract_number: string;
+    customer_name: string;
+    method: NextDebit['method'];
+    due_date: string;
+    amount: string | number;
+    currency: string;
+  }>(
+    executor,
+    sql`SELECT m.id AS mandate_id, c.id AS contract_id, c.number AS contract_number,
+               cu.first_name || ' ' || cu.last_name AS customer_name, m.method,
+               n.due_date::text AS due_date, n.amount, c.currency
+        FROM (${debitingMandates}) m
+        JOIN ${contracts} c ON c.id = m.contract_id AND c.status IN ${[...LIVE_STATUSES]}
+          ${contractId ? sql`AND c.id = ${contractId}` : sql``}
+        JOIN ${customers} cu ON cu.id = c.customer_id
+        CROSS JOIN LATERAL (
+          SELECT i.due_date, sum(${unpaidOf}) AS amount FROM ${contractInstallments} i
+          WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+            AND i.due_date >= ${today}::date
+            AND NOT EXISTS (SELECT 1 FROM ${debitAttempts} a WHERE a.contract_id = c.id AND a.due_date = i.due_date)
+          GROUP BY i.due_date HAVING sum(${unpaidOf}) > 0
+          ORDER BY i.due_date LIMIT 1) n
+        ORDER BY n.due_date, c.number LIMIT ${limit}`,
+  );
+  return rows.map((row) => ({
+    mandateId: row.mandate_id,
+    contractId: row.contract_id,
+    contractNumber: row.contract_number,
+    customerName: row.customer_name,
+    method: row.method,
+    dueDate: row.due_date,
+    amount: Number(row.amount),
+    currency: row.currency,
+  }));
 }

@@ -11,12 +11,12 @@ import { debitAttempts, debitMandates } from '../../../../db/schema';
 import { addDays } from '../../../../domain';
 import { type Actor, writeAudit } from '../../../audit';
 import { businessToday } from '../../../business-date';
-import type { AppContext, Executor, TxContext } from '../../../context';
+import type { AppContext, TxContext } from '../../../context';
 import { conflict, notFound } from '../../../errors';
 import { newId } from '../../../ids';
 import { organisation } from '../../../organisation';
 import { lockContract } from '../../contracts/lifecycle';
-import { selectAttempts, selectMandates } from './read';
+import { selectAttempts, selectMandates, selectNextDebits } from './read';
 
 /** A mandate can be given while the contract is being made or is live, not once it is closed. */
 const MANDATE_CONTRACT_STATUSES = ['draft', 'pending_approval', 'active', 'defaulted'];
@@ -105,9 +105,11 @@ export async function setMandateActive(
   });
 }
 
-/** The contract page's card: its mandates and their latest 50 attempts. */
-export async function contractMandates(executor: Executor, contractId: string): Promise<ContractMandates> {
-  const [mandates, attempts] = await Promise.all([
+/** The contract page's card: its mandates, their latest 50 attempts and the next debit. */
+export async function contractMandates(ctx: AppContext, contractId: string): Promise<ContractMandates> {
+  const executor = ctx.db;
+  const today = businessToday(ctx, await organisation(ctx, executor));
+  const [mandates, attempts, next] = await Promise.all([
     selectMandates(executor, sql`debit_mandates.contract_id = ${contractId}`),
     selectAttempts(
       executor,
@@ -115,8 +117,9 @@ export async function contractMandates(executor: Executor, contractId: string): 
       sql`debit_attempts.due_date DESC, debit_attempts.attempt DESC`,
       50,
     ),
+    selectNextDebits(executor, today, { contractId, limit: 1 }),
   ]);
-  return { mandates, attempts };
+  return { mandates, attempts, next: next[0] ?? null };
 }
 
 /** How far back the monitor's success rate looks. */
@@ -155,7 +158,7 @@ export async function autoDebitSummary(ctx: AppContext): Promise<AutoDebitSummar
     sql`SELECT (count(*) FILTER (WHERE active))::int AS active, (count(*) FILTER (WHERE NOT active))::int AS paused
         FROM ${debitMandates}`,
   );
-  const [recentFailures, upcoming] = await Promise.all([
+  const [recentFailures, upcoming, nextDebits] = await Promise.all([
     selectAttempts(
       ctx.db,
       sql`debit_attempts.status IN ('failed', 'retrying')`,
@@ -168,6 +171,7 @@ export async function autoDebitSummary(ctx: AppContext): Promise<AutoDebitSummar
       sql`debit_attempts.scheduled_for, debit_attempts.due_date, debit_attempts.id`,
       20,
     ),
+    selectNextDebits(ctx.db, today),
   ]);
   const attempted = figures?.attempted ?? 0;
   const succeeded = figures?.succeeded ?? 0;
@@ -185,6 +189,7 @@ export async function autoDebitSummary(ctx: AppContext): Promise<AutoDebitSummar
     failureReasons: reasons.map((r) => ({ reason: r.reason, count: r.n })),
     recentFailures,
     upcoming,
+    nextDebits,
     retriesScheduled: byStatus.find((row) => row.status === 'scheduled')?.retries ?? 0,
     mandates: { active: mandates[0]?.active ?? 0, paused: mandates[0]?.paused ?? 0 },
     retryDays: [...AUTO_DEBIT_RETRY_DAYS],
