@@ -13,6 +13,7 @@ import {
   TableRow,
 } from '@/web/components/ui/table';
 import { formatAuditTime } from '@/web/features/audit/audit-format';
+import { formatBusinessDate } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { cn } from '@/web/lib/utils';
 
@@ -97,7 +98,7 @@ export function EodRunSection({
               className={cn('size-4 transition-transform', expanded && 'rotate-90')}
               aria-hidden
             />
-            {run.businessDate}
+            {formatBusinessDate(run.businessDate)}
             <span className="sr-only">: {expanded ? 'hide' : 'show'} its steps</span>
           </button>{' '}
           <Badge variant={STATUS_VARIANT[run.status]} data-testid={`status-eod-${run.businessDate}`}>

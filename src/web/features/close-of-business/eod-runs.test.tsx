@@ -91,6 +91,11 @@ describe('close of business runs', () => {
     expect(screen.getByTestId('button-eod-steps-2026-10-31')).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByTestId('row-step-2026-10-31-late_fees')).toBeNull();
     expect(screen.getByTestId('run-eod-2026-11-02')).toHaveTextContent('2 steps in 2,000 ms');
+    // Dates as the rest of the app writes them.
+    expect(newest).toHaveTextContent('2 Nov 2026');
+    expect(screen.getByTestId('panel-eod')).toHaveTextContent(
+      'Business date 3 Nov 2026; last closed 2 Nov 2026.',
+    );
 
     await user.click(screen.getByTestId('button-eod-steps-2026-10-31'));
     expect(screen.getByTestId('row-step-2026-10-31-late_fees')).toBeVisible();

@@ -11,6 +11,7 @@ import { Label } from '@/web/components/ui/label';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
+import { formatBusinessDate } from '@/web/lib/format';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
@@ -47,12 +48,12 @@ export function EodRuns() {
       toast(
         failed
           ? {
-              title: `Close of ${failed.businessDate} failed`,
+              title: `Close of ${formatBusinessDate(failed.businessDate)} failed`,
               description: failed.error ?? '',
               variant: 'destructive',
             }
           : {
-              title: `Closed up to ${result.businessDate}`,
+              title: `Closed up to ${formatBusinessDate(result.businessDate)}`,
               description: `${result.runs.length} date(s) in this run.`,
             },
       );
@@ -71,7 +72,7 @@ export function EodRuns() {
           <CardTitle>Run close of business</CardTitle>
           <CardDescription>
             {first
-              ? `Business date ${first.businessDate}; last closed ${first.lastClosedDate ?? 'never'}. Dates not yet closed before the one you choose are closed first, oldest first.`
+              ? `Business date ${formatBusinessDate(first.businessDate)}; last closed ${first.lastClosedDate ? formatBusinessDate(first.lastClosedDate) : 'never'}. Dates not yet closed before the one you choose are closed first, oldest first.`
               : 'Closes a business date and every date before it not yet closed.'}
           </CardDescription>
         </CardHeader>

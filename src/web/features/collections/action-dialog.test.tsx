@@ -84,7 +84,7 @@ describe('LogActionDialog', () => {
     await user.clear(screen.getByTestId('input-promise-date'));
     await user.type(screen.getByTestId('input-promise-date'), '2026-02-20');
     await user.click(screen.getByTestId('button-submit-action'));
-    expect(screen.getByText('The date must be today (2026-03-01) or later')).toBeInTheDocument();
+    expect(screen.getByText('The date must be today (1 Mar 2026) or later')).toBeInTheDocument();
     expect(screen.getByText('Give the amount promised')).toBeInTheDocument();
     await user.clear(screen.getByTestId('input-promise-date'));
     await user.type(screen.getByTestId('input-promise-date'), '2026-03-05');

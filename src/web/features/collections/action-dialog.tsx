@@ -28,6 +28,7 @@ import { NativeSelect } from '@/web/components/ui/native-select';
 import { Textarea } from '@/web/components/ui/textarea';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
+import { formatBusinessDate } from '@/web/lib/format';
 import { parseMoneyInput } from '@/web/lib/money';
 import { invalidate } from '@/web/lib/mutation-effects';
 import { errorMessage, fieldErrors } from '@/web/lib/queryClient';
@@ -90,8 +91,8 @@ export function LogActionDialog({
     if (kind === 'promise') {
       if (!promiseDate) next.promiseDate = 'Give the date promised';
       else if (promiseDate < businessDate)
-        next.promiseDate = `The date must be today (${businessDate}) or later`;
-      else if (promiseDate > latest) next.promiseDate = `The date must be by ${latest}`;
+        next.promiseDate = `The date must be today (${formatBusinessDate(businessDate)}) or later`;
+      else if (promiseDate > latest) next.promiseDate = `The date must be by ${formatBusinessDate(latest)}`;
       const parsed = parseMoneyInput(amount, target.currency, 'The amount');
       if ('empty' in parsed) next.promiseAmount = 'Give the amount promised';
       else if ('error' in parsed) next.promiseAmount = parsed.error;

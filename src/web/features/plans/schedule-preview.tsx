@@ -9,6 +9,7 @@ import { NativeSelect } from '@/web/components/ui/native-select';
 import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { parseMajor } from '@/web/features/devices/money';
 import { TableRegion } from '@/web/features/devices/table-region';
+import { formatBusinessDate } from '@/web/lib/format';
 import { moneyInputText } from '@/web/lib/money';
 import { PERIOD_NAMES } from './format';
 import type { PlanTermsBody } from './plan-rules';
@@ -175,7 +176,7 @@ export function SchedulePreview({
                   {result.schedule.rows.slice(0, SHOWN_ROWS).map((row) => (
                     <TableRow key={row.n}>
                       <TableCell className="text-right tabular-nums">{row.n}</TableCell>
-                      <TableCell className="tabular-nums">{row.dueDate}</TableCell>
+                      <TableCell className="tabular-nums">{formatBusinessDate(row.dueDate)}</TableCell>
                       <TableCell className="text-right tabular-nums">{money(row.interest)}</TableCell>
                       <TableCell className="text-right tabular-nums">{money(row.total)}</TableCell>
                     </TableRow>
