@@ -90,6 +90,12 @@ describe('QueueList', () => {
     expect(within(first).getByText('60 for 1 broken promise')).toBeVisible();
     expect(within(first).getByText('100 as never contacted')).toBeVisible();
     expect(within(first).getByTestId(`badge-promise-${A}`)).toHaveTextContent('Broken');
+    // What a phone shows of the columns it leaves out, under the contract.
+    expect(within(first).getByTestId(`text-case-figures-${A}`)).toHaveTextContent(
+      '12 DPD · 8-30 · $310.00 overdue',
+    );
+    expect(within(first).getByText('Promise broken · unassigned')).toBeInTheDocument();
+    expect(within(first).getByRole('button', { name: 'Log action' })).toBeVisible();
 
     await user.click(screen.getByTestId('checkbox-select-page'));
     expect(screen.getByTestId('text-selected-count')).toHaveTextContent('2 selected');

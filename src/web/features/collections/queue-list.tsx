@@ -14,7 +14,15 @@ import { type FilterControl, ListPage } from '@/web/components/data-list';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDE,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { useAuth } from '@/web/hooks/use-auth';
 import { toast } from '@/web/hooks/use-toast';
 import { api } from '@/web/lib/api';
@@ -219,8 +227,8 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                   )}
                   <TableHead>Score</TableHead>
                   <TableHead>Contract</TableHead>
-                  <TableHead className="text-right">DPD</TableHead>
-                  <TableHead className="text-right">Overdue</TableHead>
+                  <TableHead className={`text-right ${ON_WIDE}`}>DPD</TableHead>
+                  <TableHead className={`text-right ${ON_WIDE}`}>Overdue</TableHead>
                   <TableHead className="hidden md:table-cell">Promise</TableHead>
                   <TableHead className="hidden md:table-cell">Collector</TableHead>
                   <TableHead className="text-right">Actions</TableHead>
@@ -230,7 +238,7 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                 {items.map((row) => (
                   <TableRow key={row.contractId} data-testid={`row-case-${row.contractId}`}>
                     {manages && (
-                      <TableCell>
+                      <TableCell className="align-top">
                         <input
                           type="checkbox"
                           aria-label={`Select ${row.contractNumber}`}
@@ -244,7 +252,7 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                       <ScoreCell row={row} />
                     </TableCell>
                     {/* The customer's line wraps, so the row's actions stay in view on a laptop screen. */}
-                    <TableCell className="min-w-48 whitespace-normal align-top">
+                    <TableCell className="whitespace-normal align-top sm:min-w-48">
                       <Link
                         href={`/contracts/${row.contractId}`}
                         className="font-medium underline-offset-2 hover:underline"
@@ -256,8 +264,24 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                         {row.region ? ` · ${row.region}` : ''} · {row.planCode}
                         {row.riskGrade ? ` · grade ${row.riskGrade}` : ''}
                       </span>
+                      {/* A phone's row: the columns it leaves out, under the contract. */}
+                      <span
+                        className="mt-1 block text-xs tabular-nums sm:hidden"
+                        data-testid={`text-case-figures-${row.contractId}`}
+                      >
+                        <span className={row.dpd > 0 ? 'font-medium text-destructive' : undefined}>
+                          {row.dueToday && row.dpd === 0 ? 'due today' : `${row.dpd} DPD · ${row.bucket}`}
+                        </span>{' '}
+                        · {money(row.amountOverdue, row.currency)} overdue
+                      </span>
+                      <span className="block text-muted-foreground text-xs md:hidden">
+                        {row.promiseState
+                          ? `Promise ${PROMISE_STATE_LABELS[row.promiseState].toLowerCase()}`
+                          : 'No promise'}{' '}
+                        · {row.collectorName ?? 'unassigned'}
+                      </span>
                     </TableCell>
-                    <TableCell className="text-right align-top tabular-nums">
+                    <TableCell className={`text-right align-top tabular-nums ${ON_WIDE}`}>
                       <span className={row.dpd > 0 ? 'font-medium text-destructive' : undefined}>
                         {row.dpd}
                       </span>
@@ -265,7 +289,7 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                         {row.dueToday && row.dpd === 0 ? 'due today' : row.bucket}
                       </span>
                     </TableCell>
-                    <TableCell className="whitespace-nowrap text-right align-top tabular-nums">
+                    <TableCell className={`whitespace-nowrap text-right align-top tabular-nums ${ON_WIDE}`}>
                       {money(row.amountOverdue, row.currency)}
                     </TableCell>
                     <TableCell className="hidden align-top md:table-cell">
@@ -284,7 +308,8 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                       {row.collectorName ?? <span className="text-muted-foreground text-xs">unassigned</span>}
                     </TableCell>
                     <TableCell className="text-right align-top">
-                      <div className="flex justify-end gap-2">
+                      {/* On a phone the two buttons stand one above the other, their icons alone. */}
+                      <div className="flex flex-col items-end gap-2 sm:flex-row sm:justify-end">
                         {manages && (
                           <Button
                             size="sm"
@@ -297,7 +322,7 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                             data-testid={`button-assign-${row.contractId}`}
                           >
                             <UserPlus aria-hidden="true" />
-                            Assign
+                            <span className="sr-only sm:not-sr-only">Assign</span>
                           </Button>
                         )}
                         <Button
@@ -314,7 +339,7 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                           data-testid={`button-log-action-${row.contractId}`}
                         >
                           <MessageSquarePlus aria-hidden="true" />
-                          Log action
+                          <span className="sr-only sm:not-sr-only">Log action</span>
                         </Button>
                       </div>
                     </TableCell>
