@@ -134,10 +134,25 @@ export function Fleet() {
       header: 'Serial number',
       sort: 'serialNumber',
       link: true,
-      cell: (device) => <span className="font-mono text-xs">{device.serialNumber}</span>,
+      cell: (device) => (
+        <>
+          <span className="font-mono text-xs">{device.serialNumber}</span>
+          {/* A phone's row: the wide columns it leaves out, so the lock state stays in view. */}
+          <span className="block whitespace-normal text-muted-foreground text-xs md:hidden">
+            {device.model.name} · {labelOf(CONTROL_LABELS, device.controlKind)} ·{' '}
+            {labelOf(STATUS_LABELS, device.status).toLowerCase()}
+            {device.activeUntil ? ` · until ${formatDay(device.activeUntil)}` : ''}
+          </span>
+        </>
+      ),
     },
     { key: 'model', header: 'Model', wide: true, cell: (device) => device.model.name },
-    { key: 'control', header: 'Control', cell: (device) => labelOf(CONTROL_LABELS, device.controlKind) },
+    {
+      key: 'control',
+      header: 'Control',
+      wide: true,
+      cell: (device) => labelOf(CONTROL_LABELS, device.controlKind),
+    },
     {
       key: 'lock',
       header: 'Lock state',
