@@ -25,9 +25,21 @@ const COLUMNS: ReadonlyArray<Column<PromiseToPay>> = [
   {
     key: 'contract',
     header: 'Contract',
-    cell: (p) => <span className="font-medium">{p.contractNumber}</span>,
+    cell: (p) => (
+      <>
+        <span className="font-medium">{p.contractNumber}</span>
+        {/* A phone's row: the wide columns it leaves out, under the contract. */}
+        <span className="block whitespace-normal text-muted-foreground text-xs md:hidden">
+          {p.customerName}
+        </span>
+        <span className="block whitespace-normal text-xs tabular-nums md:hidden">
+          {money(p.amount, p.currency)}
+          {p.state === 'pending' ? '' : `, ${money(p.amountPaid, p.currency)} paid`}
+        </span>
+      </>
+    ),
   },
-  { key: 'customer', header: 'Customer', cell: (p) => p.customerName },
+  { key: 'customer', header: 'Customer', wide: true, cell: (p) => p.customerName },
   {
     key: 'promisedDate',
     header: 'Promised for',
@@ -38,12 +50,14 @@ const COLUMNS: ReadonlyArray<Column<PromiseToPay>> = [
     key: 'amount',
     header: 'Amount',
     align: 'right',
+    wide: true,
     cell: (p) => <span className="whitespace-nowrap tabular-nums">{money(p.amount, p.currency)}</span>,
   },
   {
     key: 'paid',
     header: 'Paid toward it',
     align: 'right',
+    wide: true,
     cell: (p) =>
       p.state === 'pending' ? (
         <span className="text-muted-foreground text-xs">checked on its date</span>
