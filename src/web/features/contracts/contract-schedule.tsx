@@ -11,11 +11,29 @@ import { INSTALMENT_STATUS } from './contract-rules';
 type Row = Contract['schedule'][number];
 
 /** Instalments shown before "Show all": a year of a monthly plan, a quarter of a weekly one. */
-const FIRST_ROWS = 12;
+const SHOWN_ROWS = 12;
+/** Paid instalments kept in view before the first open one, for what came just before. */
+const PAID_BEFORE = 2;
+
+/**
+ * The part of a long schedule shown before "Show all": from just before the oldest instalment not
+ * yet paid (so every overdue one from the oldest is there, then what falls due next), or the last
+ * ones of a schedule paid in full. A year into a weekly plan, the first twelve are long paid.
+ */
+export function scheduleWindow<T extends { status: Row['status'] }>(
+  rows: readonly T[],
+  size = SHOWN_ROWS,
+): { start: number; rows: readonly T[] } {
+  if (rows.length <= size) return { start: 0, rows };
+  const open = rows.findIndex((row) => row.status !== 'paid');
+  const start = open < 0 ? rows.length - size : Math.max(0, Math.min(open - PAID_BEFORE, rows.length - size));
+  return { start, rows: rows.slice(start, start + size) };
+}
 
 /**
  * A contract's schedule with what is paid and each instalment's status: a table from the md
- * breakpoint, cards on phones. Long schedules show the first rows (and any overdue) until expanded.
+ * breakpoint, cards on phones. Long schedules show the instalments around the oldest open one
+ * (`scheduleWindow`) until expanded.
  */
 export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; currency: string }) {
   const [all, setAll] = useState(false);
@@ -23,14 +41,18 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
   // The table's figures leave out the currency (the card says it once), so every column fits.
   const f = (minor: number) => figure(minor, currency);
   const penalties = rows.some((row) => row.penalty > 0);
-  const long = rows.length > FIRST_ROWS + 2;
-  const shown = all || !long ? rows : rows.slice(0, FIRST_ROWS);
+  const long = rows.length > SHOWN_ROWS + 2;
+  const part = scheduleWindow(rows);
+  const shown = all || !long ? rows : part.rows;
+  const range = `#${part.start + 1} to #${part.start + part.rows.length} of ${rows.length}`;
   const sum = (pick: (row: Row) => number) => rows.reduce((total, row) => total + pick(row), 0);
 
   return (
     <Schedule.Layout
       testId="table-contract-schedule"
-      caption={`Repayment schedule in ${currency}, ${shown.length} of ${rows.length} instalments shown`}
+      caption={`Repayment schedule in ${currency}, ${
+        shown.length === rows.length ? `all ${rows.length} instalments` : `instalments ${range}`
+      } shown`}
       head={
         <>
           {penalties && <Schedule.Th>Penalty</Schedule.Th>}
@@ -78,7 +100,7 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
       )}
     >
       {long ? (
-        <div className="px-4 md:px-6">
+        <div className="flex flex-wrap items-center gap-3 px-4 md:px-6">
           <Button
             variant="outline"
             size="sm"
@@ -87,8 +109,16 @@ export function ContractSchedule({ rows, currency }: { rows: readonly Row[]; cur
             data-testid="button-toggle-schedule"
           >
             {all ? <ChevronUp aria-hidden="true" /> : <ChevronDown aria-hidden="true" />}
-            {all ? `Show the first ${FIRST_ROWS}` : `Show all ${rows.length} instalments`}
+            {all ? 'Show fewer' : `Show all ${rows.length} instalments`}
           </Button>
+          {!all && (
+            <span className="text-muted-foreground text-xs" data-testid="text-schedule-window">
+              Instalments {range}
+              {rows.every((row) => row.status === 'paid')
+                ? ', the last ones'
+                : ', from the oldest not yet paid'}
+            </span>
+          )}
         </div>
       ) : null}
     </Schedule.Layout>
