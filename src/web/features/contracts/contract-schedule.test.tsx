@@ -49,6 +49,7 @@ describe('ContractSchedule', () => {
     penalty: 0,
     total: 11_000,
     paid: status === 'paid' ? 11_000 : 0,
+    balance: 10_000 * (40 - n),
     status,
   });
 
