@@ -303,6 +303,9 @@ export const debitAttempts = pgTable(
   (t) => [
     uniqueIndex('debit_attempts_key').on(t.mandateId, t.dueDate, t.attempt),
     index('debit_attempts_status_idx').on(t.status, t.scheduledFor),
+    // A contract's attempts: its page's card (newest due first) and the job's check of which due
+    // dates were tried, each a read of one contract's rows rather than of every attempt.
+    index('debit_attempts_contract_idx').on(t.contractId, t.dueDate),
     check('debit_attempts_status_check', inList(t.status, DEBIT_ATTEMPT_STATUSES)),
   ],
 );

@@ -207,11 +207,8 @@ export async function selectNextDebits(
           SELECT i.due_date, sum(${unpaidOf}) AS amount FROM ${contractInstallments} i
           WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
             AND i.due_date >= ${today}::date
-            -- Through the contract's mandates, by the attempts' key (mandate, due date): the job
-            -- makes no attempt for a due date any mandate of the contract has tried.
-            AND NOT EXISTS (SELECT 1 FROM ${debitMandates} am
-              JOIN ${debitAttempts} a ON a.mandate_id = am.id AND a.due_date = i.due_date
-              WHERE am.contract_id = c.id)
+            -- As the job checks it: no attempt on the contract for that due date, whichever mandate.
+            AND NOT EXISTS (SELECT 1 FROM ${debitAttempts} a WHERE a.contract_id = c.id AND a.due_date = i.due_date)
           GROUP BY i.due_date HAVING sum(${unpaidOf}) > 0
           ORDER BY i.due_date LIMIT 1) n
         ORDER BY n.due_date, c.number LIMIT ${limit}`,

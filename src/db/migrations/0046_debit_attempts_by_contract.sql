@@ -1,0 +1,1 @@
+CREATE INDEX "debit_attempts_contract_idx" ON "debit_attempts" USING btree ("contract_id","due_date");
