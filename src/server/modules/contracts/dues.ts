@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { contractInstallments, contracts } from '../../../db/schema';
 import type { Executor } from '../../context';
@@ -15,7 +15,7 @@ export interface UnpaidDue {
 }
 
 /** What is unpaid of an instalment `i`, every component. */
-export const unpaidOf = sql`(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
+const unpaidOf = sql`(i.principal_due + i.interest_due + i.fee_due + i.penalty_due
   - i.principal_paid - i.interest_paid - i.fee_paid - i.penalty_paid)`;
 
 /**
@@ -54,4 +54,18 @@ export async function unpaidDues(
     dueDate: row.due_date,
     amount: Number(row.amount),
   }));
+}
+
+/**
+ * For `CROSS JOIN LATERAL` after a contract `c`: its current schedule's earliest due date on or
+ * after `from` with something unpaid, and what is unpaid of the instalments due that day, as one
+ * row of (due_date, amount); `keep` leaves out the dates a caller has dealt with (it is given the
+ * due date's column). What a collection such as auto-debit will ask for next.
+ */
+export function nextUnpaidDue(from: string, keep: (dueDate: SQL) => SQL): SQL {
+  return sql`SELECT i.due_date, sum(${unpaidOf}) AS amount FROM ${contractInstallments} i
+    WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
+      AND i.due_date >= ${from}::date AND ${keep(sql`i.due_date`)}
+    GROUP BY i.due_date HAVING sum(${unpaidOf}) > 0
+    ORDER BY i.due_date LIMIT 1`;
 }

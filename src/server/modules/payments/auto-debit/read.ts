@@ -1,17 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { DebitAttempt, Mandate, NextDebit } from '../../../../contracts/auto-debit';
 import { queryRows } from '../../../../db/client';
-import {
-  contractInstallments,
-  contracts,
-  customers,
-  debitAttempts,
-  debitMandates,
-  users,
-} from '../../../../db/schema';
+import { contracts, customers, debitAttempts, debitMandates, users } from '../../../../db/schema';
 import type { Executor } from '../../../context';
 import { notFound } from '../../../errors';
-import { unpaidOf } from '../../contracts/dues';
+import { nextUnpaidDue } from '../../contracts/dues';
 import { LIVE_STATUSES } from '../../contracts/portfolio';
 
 /**
@@ -203,14 +196,12 @@ export async function selectNextDebits(
         JOIN ${contracts} c ON c.id = m.contract_id AND c.status IN ${[...LIVE_STATUSES]}
           ${contractId ? sql`AND c.id = ${contractId}` : sql``}
         JOIN ${customers} cu ON cu.id = c.customer_id
-        CROSS JOIN LATERAL (
-          SELECT i.due_date, sum(${unpaidOf}) AS amount FROM ${contractInstallments} i
-          WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-            AND i.due_date >= ${today}::date
-            -- As the job checks it: no attempt on the contract for that due date, whichever mandate.
-            AND NOT EXISTS (SELECT 1 FROM ${debitAttempts} a WHERE a.contract_id = c.id AND a.due_date = i.due_date)
-          GROUP BY i.due_date HAVING sum(${unpaidOf}) > 0
-          ORDER BY i.due_date LIMIT 1) n
+        CROSS JOIN LATERAL (${nextUnpaidDue(
+          today,
+          // As the job checks it: no attempt on the contract for that due date, whichever mandate.
+          (dueDate) =>
+            sql`NOT EXISTS (SELECT 1 FROM ${debitAttempts} a WHERE a.contract_id = c.id AND a.due_date = ${dueDate})`,
+        )}) n
         ORDER BY n.due_date, c.number LIMIT ${limit}`,
   );
   return rows.map((row) => ({
