@@ -88,18 +88,18 @@ export type Mandate = z.infer<typeof mandateSchema>;
 
 /**
  * An active mandate's next instalment that no attempt has been made for yet, due on the business
- * date or later: what the hourly job will try to debit on its due date, at what is still owed then.
+ * date or later: what the hourly job will try to debit on its due date, as the attempt it will
+ * make names it; `amount` is what is unpaid of the instalments due that day, now.
  */
-export const nextDebitSchema = z.object({
-  mandateId: z.string(),
-  contractId: z.string(),
-  contractNumber: z.string(),
-  customerName: z.string(),
-  method: z.enum(MANDATE_METHODS),
-  dueDate: z.string(),
-  /** What is unpaid of the instalments due that day, now. */
-  amount: z.number().int(),
-  currency: z.string(),
+export const nextDebitSchema = debitAttemptSchema.pick({
+  mandateId: true,
+  contractId: true,
+  contractNumber: true,
+  customerName: true,
+  method: true,
+  dueDate: true,
+  amount: true,
+  currency: true,
 });
 export type NextDebit = z.infer<typeof nextDebitSchema>;
 

@@ -1,4 +1,3 @@
-import { Link } from 'wouter';
 import type { DebitAttempt } from '@/contracts/auto-debit';
 import { Badge } from '@/web/components/ui/badge';
 import {
@@ -13,6 +12,7 @@ import {
 import { formatBusinessDate, formatDateTime } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
 import { attemptResult, attemptText } from './auto-debit-format';
+import { ContractCell } from './contract-cell';
 
 /** Attempts with their contract, instalment, attempt number, result and reason. */
 export function AttemptsTable({
@@ -42,18 +42,10 @@ export function AttemptsTable({
           const when = a.attemptedAt ? formatDateTime(a.attemptedAt) : formatBusinessDate(a.scheduledFor);
           return (
             <TableRow key={a.id} data-testid={`row-attempt-${a.id}`}>
-              <TableCell className="whitespace-normal">
-                <Link
-                  href={`/contracts/${a.contractId}`}
-                  className="whitespace-nowrap font-medium underline-offset-4 hover:underline"
-                >
-                  {a.contractNumber}
-                </Link>
-                <span className="block text-muted-foreground text-xs">{a.customerName}</span>
-                <span className="block text-muted-foreground text-xs sm:hidden">
-                  Due {formatBusinessDate(a.dueDate)} · {when} · {money(a.amount, a.currency)}
-                </span>
-              </TableCell>
+              <ContractCell
+                {...a}
+                onPhone={`Due ${formatBusinessDate(a.dueDate)} · ${when} · ${money(a.amount, a.currency)}`}
+              />
               <TableCell className={ON_WIDE}>{formatBusinessDate(a.dueDate)}</TableCell>
               <TableCell className={ON_WIDE}>{attemptText(a.attempt)}</TableCell>
               <TableCell className={ON_WIDE}>{when}</TableCell>

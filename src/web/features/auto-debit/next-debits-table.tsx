@@ -1,4 +1,3 @@
-import { Link } from 'wouter';
 import { MANDATE_METHOD_LABELS, type NextDebit } from '@/contracts/auto-debit';
 import {
   ON_WIDE,
@@ -11,6 +10,7 @@ import {
 } from '@/web/components/ui/table';
 import { formatBusinessDate } from '@/web/lib/format';
 import { money } from '@/web/lib/money';
+import { ContractCell } from './contract-cell';
 
 /** Each active mandate's next instalment: the first attempt the hourly job makes on its due date. */
 export function NextDebitsTable({ debits }: { debits: readonly NextDebit[] }) {
@@ -27,18 +27,7 @@ export function NextDebitsTable({ debits }: { debits: readonly NextDebit[] }) {
       <TableBody className="tabular-nums">
         {debits.map((d) => (
           <TableRow key={d.mandateId} data-testid={`row-next-debit-${d.contractId}`}>
-            <TableCell className="whitespace-normal">
-              <Link
-                href={`/contracts/${d.contractId}`}
-                className="whitespace-nowrap font-medium underline-offset-4 hover:underline"
-              >
-                {d.contractNumber}
-              </Link>
-              <span className="block text-muted-foreground text-xs">{d.customerName}</span>
-              <span className="block text-muted-foreground text-xs sm:hidden">
-                {MANDATE_METHOD_LABELS[d.method]}
-              </span>
-            </TableCell>
+            <ContractCell {...d} onPhone={MANDATE_METHOD_LABELS[d.method]} />
             <TableCell className={ON_WIDE}>{MANDATE_METHOD_LABELS[d.method]}</TableCell>
             <TableCell>{formatBusinessDate(d.dueDate)}</TableCell>
             <TableCell className="text-right">{money(d.amount, d.currency)}</TableCell>
