@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
+import { FIRST_NAMES } from '../../src/server/demo/catalogue';
 import { seedDemoPortfolio } from '../../src/server/demo/portfolio';
 import { seedDemoUsers } from '../../src/server/demo/users';
 import { verifyAuditChain } from '../../src/server/modules/audit/chain';
@@ -137,14 +138,16 @@ describe.each(LIVED_ON)('demo portfolio on %s', (kind) => {
     // A year of closes lived day by day (decision 035): minutes on a slow machine.
   }, 400_000);
 
-  it('uses the same names from the same seed', async () => {
-    const names = await rows<{ first_name: string; last_name: string }>(
-      sql`SELECT first_name, last_name FROM customers ORDER BY account_number LIMIT 3`,
+  it('uses the same names from the same seed, each agreeing with the customer’s gender', async () => {
+    const names = await rows<{ first_name: string; last_name: string; gender: 'female' | 'male' }>(
+      sql`SELECT first_name, last_name, gender FROM customers ORDER BY account_number`,
     );
-    expect(names.map((row) => `${row.first_name} ${row.last_name}`)).toEqual([
-      'Dennis Wanjiku',
-      'Brian Wafula',
-      'Amani Langat',
+    expect(names.slice(0, 3).map((row) => `${row.first_name} ${row.last_name}`)).toEqual([
+      'Kipchoge Mwangi',
+      'Collins Omondi',
+      'Purity Njoroge',
     ]);
+    for (const row of names) expect(FIRST_NAMES[row.gender]).toContain(row.first_name);
+    expect(new Set(names.map((row) => row.gender))).toEqual(new Set(['female', 'male']));
   });
 });

@@ -256,7 +256,8 @@ async function seedCustomers(
   const made: Array<{ id: string; verified: boolean }> = [];
   for (let i = 0; i < count && !stop(); i += 1) {
     const joined = daysAgo(Math.round(380 - (i * 370) / count));
-    const firstName = random.pick(FIRST_NAMES);
+    const gender = random.pick(['female', 'male'] as const);
+    const firstName = random.pick(FIRST_NAMES[gender]);
     const lastName = random.pick(LAST_NAMES);
     const birthYear = random.int(1962, 2004);
     const income = random.pick([15_000, 22_000, 28_000, 35_000, 45_000, 60_000, 85_000, 120_000]);
@@ -268,7 +269,7 @@ async function seedCustomers(
         email: random.next() < 0.4 ? `${firstName}.${lastName}${i}@example.com`.toLowerCase() : null,
         nationalId: String(20_000_000 + i * 9_973),
         dateOfBirth: `${birthYear}-${String(random.int(1, 12)).padStart(2, '0')}-${String(random.int(1, 28)).padStart(2, '0')}`,
-        gender: random.pick(['female', 'male'] as const),
+        gender,
         region: random.pick(REGIONS),
         address: `${random.int(1, 240)} ${random.pick(['Moi', 'Kenyatta', 'Biashara', 'Market', 'Station'])} Road`,
         occupation: random.pick([
