@@ -87,9 +87,10 @@ export const mandateSchema = z.object({
 export type Mandate = z.infer<typeof mandateSchema>;
 
 /**
- * An active mandate's next instalment that no attempt has been made for yet, due on the business
- * date or later: what the hourly job will try to debit on its due date, as the attempt it will
- * make names it; `amount` is what is unpaid of the instalments due that day, now.
+ * An active mandate's oldest unpaid instalment that no attempt has been made for yet: what the
+ * hourly job will try to debit next (at its next run if due by the business date, else on its due
+ * date), as the attempt it will make names it; `amount` is what is unpaid of the instalments due
+ * that day, now.
  */
 export const nextDebitSchema = debitAttemptSchema.pick({
   mandateId: true,
@@ -148,7 +149,7 @@ export const autoDebitSummarySchema = z.object({
   failureReasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
   recentFailures: z.array(debitAttemptSchema),
   upcoming: z.array(debitAttemptSchema),
-  /** Each active mandate's next instalment not yet attempted, soonest first (at most 20). */
+  /** Each active mandate's oldest unpaid instalment not yet attempted, soonest first (at most 20). */
   nextDebits: z.array(nextDebitSchema),
   /** Of the scheduled attempts, those that retry a failed one. */
   retriesScheduled: z.number().int(),

@@ -368,5 +368,14 @@ describe.each(DATABASE_KINDS)('auto-debit on %s', (kind) => {
     await pause(mandateId);
     expect(await nextOf()).toBeUndefined();
     expect((await finance.get(`/api/contracts/${contract.id}/mandates`)).json().next).toBeNull();
+
+    // Resumed after an instalment fell due unattempted: the job's next run debits it, overdue.
+    await moveTo(addDays(second.dueDate, 1));
+    expect((await finance.post(`/api/mandates/${mandateId}/resume`)).statusCode).toBe(200);
+    expect(await nextOf()).toMatchObject({ dueDate: second.dueDate, amount: second.total });
+    await runAutoDebit(t.app.ctx, succeeding);
+    expect((await attemptsOf(contract.id)).map((a) => a.dueDate)).toEqual([first.dueDate, second.dueDate]);
+    expect(await nextOf()).toMatchObject({ dueDate: contract.schedule[2]?.dueDate });
+    await pause(mandateId);
   });
 });

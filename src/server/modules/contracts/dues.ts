@@ -57,15 +57,15 @@ export async function unpaidDues(
 }
 
 /**
- * For `CROSS JOIN LATERAL` after a contract `c`: its current schedule's earliest due date on or
- * after `from` with something unpaid, and what is unpaid of the instalments due that day, as one
- * row of (due_date, amount); `keep` leaves out the dates a caller has dealt with (it is given the
- * due date's column). What a collection such as auto-debit will ask for next.
+ * For `CROSS JOIN LATERAL` after a contract `c`: its current schedule's oldest due date with
+ * something unpaid that `keep` keeps (it is given the due date's column, to leave out the dates a
+ * caller has dealt with), and what is unpaid of the instalments due that day, as one row of
+ * (due_date, amount). What a collection such as auto-debit will ask for next.
  */
-export function nextUnpaidDue(from: string, keep: (dueDate: SQL) => SQL): SQL {
+export function nextUnpaidDue(keep: (dueDate: SQL) => SQL): SQL {
   return sql`SELECT i.due_date, sum(${unpaidOf}) AS amount FROM ${contractInstallments} i
     WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-      AND i.due_date >= ${from}::date AND ${keep(sql`i.due_date`)}
+      AND ${keep(sql`i.due_date`)}
     GROUP BY i.due_date HAVING sum(${unpaidOf}) > 0
     ORDER BY i.due_date LIMIT 1`;
 }

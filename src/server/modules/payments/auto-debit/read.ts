@@ -170,12 +170,12 @@ export const debitingMandates = sql`SELECT DISTINCT ON (contract_id) id, contrac
   WHERE active ORDER BY contract_id, created_at, id`;
 
 /**
- * Each debiting mandate's next instalment of a live contract due on `today` or later that has no
- * attempt yet, soonest first: the attempts the hourly job will make next.
+ * Each debiting mandate's oldest unpaid instalment of a live contract that has no attempt yet,
+ * soonest first: the attempts the hourly job will make next (one due by the business date at its
+ * next run, a later one on its due date).
  */
 export async function selectNextDebits(
   executor: Executor,
-  today: string,
   { contractId, limit = 20 }: { contractId?: string; limit?: number } = {},
 ): Promise<NextDebit[]> {
   const rows = await queryRows<{
@@ -197,8 +197,8 @@ export async function selectNextDebits(
           ${contractId ? sql`AND c.id = ${contractId}` : sql``}
         JOIN ${customers} cu ON cu.id = c.customer_id
         CROSS JOIN LATERAL (${nextUnpaidDue(
-          today,
-          // As the job checks it: no attempt on the contract for that due date, whichever mandate.
+          // As the job picks them: no attempt on the contract for that due date, whichever mandate
+          // (one due by the business date, the job's next run attempts; a later one, its due date).
           (dueDate) =>
             sql`NOT EXISTS (SELECT 1 FROM ${debitAttempts} a WHERE a.contract_id = c.id AND a.due_date = ${dueDate})`,
         )}) n

@@ -16,7 +16,7 @@ export async function autoDebitRoutes(app: AppInstance): Promise<void> {
   const manage = { access: 'payments.manage', tags } as const;
 
   route(app, autoDebitEndpoints.contractMandates, read, (request) =>
-    contractMandates(ctx, request.params.id),
+    contractMandates(ctx.db, request.params.id),
   );
 
   route(app, autoDebitEndpoints.createMandate, manage, async (request) => {

@@ -11,7 +11,7 @@ import { debitAttempts, debitMandates } from '../../../../db/schema';
 import { addDays } from '../../../../domain';
 import { type Actor, writeAudit } from '../../../audit';
 import { businessToday } from '../../../business-date';
-import type { AppContext, TxContext } from '../../../context';
+import type { AppContext, Executor, TxContext } from '../../../context';
 import { conflict, notFound } from '../../../errors';
 import { newId } from '../../../ids';
 import { organisation } from '../../../organisation';
@@ -106,9 +106,7 @@ export async function setMandateActive(
 }
 
 /** The contract page's card: its mandates, their latest 50 attempts and the next debit. */
-export async function contractMandates(ctx: AppContext, contractId: string): Promise<ContractMandates> {
-  const executor = ctx.db;
-  const today = businessToday(ctx, await organisation(ctx, executor));
+export async function contractMandates(executor: Executor, contractId: string): Promise<ContractMandates> {
   const [mandates, attempts, next] = await Promise.all([
     selectMandates(executor, sql`debit_mandates.contract_id = ${contractId}`),
     selectAttempts(
@@ -117,7 +115,7 @@ export async function contractMandates(ctx: AppContext, contractId: string): Pro
       sql`debit_attempts.due_date DESC, debit_attempts.attempt DESC`,
       50,
     ),
-    selectNextDebits(executor, today, { contractId, limit: 1 }),
+    selectNextDebits(executor, { contractId, limit: 1 }),
   ]);
   return { mandates, attempts, next: next[0] ?? null };
 }
@@ -171,7 +169,7 @@ export async function autoDebitSummary(ctx: AppContext): Promise<AutoDebitSummar
       sql`debit_attempts.scheduled_for, debit_attempts.due_date, debit_attempts.id`,
       20,
     ),
-    selectNextDebits(ctx.db, today),
+    selectNextDebits(ctx.db),
   ]);
   const attempted = figures?.attempted ?? 0;
   const succeeded = figures?.succeeded ?? 0;
