@@ -12,10 +12,13 @@ import { LIVE_STATUSES } from '../../contracts/portfolio';
  * one statement (the monitor, its lists and the contract page's card read the same columns).
  */
 
+/** The customer `cu`'s name, as every auto-debit read shows it. */
+const customerName = sql`cu.first_name || ' ' || cu.last_name AS customer_name`;
+
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 const mandateColumns = sql`debit_mandates.id, debit_mandates.contract_id, c.number AS contract_number, c.customer_id,
-  cu.first_name || ' ' || cu.last_name AS customer_name, debit_mandates.method, debit_mandates.account,
+  ${customerName}, debit_mandates.method, debit_mandates.account,
   debit_mandates.consent_reference, debit_mandates.active, debit_mandates.paused_reason,
   u.first_name || ' ' || u.last_name AS created_by_name, debit_mandates.created_at, debit_mandates.updated_at`;
 
@@ -83,7 +86,7 @@ export async function mandateById(executor: Executor, id: string): Promise<Manda
 
 /** The scheduled date is kept as UTC midnight of the business date (decision 021). */
 const attemptColumns = sql`debit_attempts.id, debit_attempts.mandate_id, debit_attempts.contract_id,
-  c.number AS contract_number, cu.first_name || ' ' || cu.last_name AS customer_name, m.method,
+  c.number AS contract_number, ${customerName}, m.method,
   debit_attempts.due_date::text AS due_date, debit_attempts.amount, c.currency, debit_attempts.attempt,
   debit_attempts.status, (debit_attempts.scheduled_for AT TIME ZONE 'UTC')::date::text AS scheduled_for,
   debit_attempts.attempted_at, debit_attempts.failure_reason, debit_attempts.provider_reference,
@@ -99,8 +102,8 @@ export const attemptFrom = sql`${debitAttempts}
     AND nx.mandate_id = debit_attempts.mandate_id AND nx.due_date = debit_attempts.due_date
     AND nx.attempt = debit_attempts.attempt + 1`;
 
-interface AttemptRow {
-  id: string;
+/** The columns of an attempt that name what it debits: a next debit is read as these alone. */
+interface DebitRow {
   mandate_id: string;
   contract_id: string;
   contract_number: string;
@@ -109,6 +112,23 @@ interface AttemptRow {
   due_date: string;
   amount: string | number;
   currency: string;
+}
+
+function toDebit(row: DebitRow): NextDebit {
+  return {
+    mandateId: row.mandate_id,
+    contractId: row.contract_id,
+    contractNumber: row.contract_number,
+    customerName: row.customer_name,
+    method: row.method,
+    dueDate: row.due_date,
+    amount: Number(row.amount),
+    currency: row.currency,
+  };
+}
+
+interface AttemptRow extends DebitRow {
+  id: string;
   attempt: number;
   status: DebitAttempt['status'];
   scheduled_for: string;
@@ -123,14 +143,7 @@ interface AttemptRow {
 function toAttempt(row: AttemptRow): DebitAttempt {
   return {
     id: row.id,
-    mandateId: row.mandate_id,
-    contractId: row.contract_id,
-    contractNumber: row.contract_number,
-    customerName: row.customer_name,
-    method: row.method,
-    dueDate: row.due_date,
-    amount: Number(row.amount),
-    currency: row.currency,
+    ...toDebit(row),
     attempt: Number(row.attempt),
     status: row.status,
     scheduledFor: row.scheduled_for,
@@ -178,19 +191,10 @@ export async function selectNextDebits(
   executor: Executor,
   { contractId, limit = 20 }: { contractId?: string; limit?: number } = {},
 ): Promise<NextDebit[]> {
-  const rows = await queryRows<{
-    mandate_id: string;
-    contract_id: string;
-    contract_number: string;
-    customer_name: string;
-    method: NextDebit['method'];
-    due_date: string;
-    amount: string | number;
-    currency: string;
-  }>(
+  const rows = await queryRows<DebitRow>(
     executor,
     sql`SELECT m.id AS mandate_id, c.id AS contract_id, c.number AS contract_number,
-               cu.first_name || ' ' || cu.last_name AS customer_name, m.method,
+               ${customerName}, m.method,
                n.due_date::text AS due_date, n.amount, c.currency
         FROM (${debitingMandates}) m
         JOIN ${contracts} c ON c.id = m.contract_id AND c.status IN ${[...LIVE_STATUSES]}
@@ -204,14 +208,5 @@ export async function selectNextDebits(
         )}) n
         ORDER BY n.due_date, c.number LIMIT ${limit}`,
   );
-  return rows.map((row) => ({
-    mandateId: row.mandate_id,
-    contractId: row.contract_id,
-    contractNumber: row.contract_number,
-    customerName: row.customer_name,
-    method: row.method,
-    dueDate: row.due_date,
-    amount: Number(row.amount),
-    currency: row.currency,
-  }));
+  return rows.map(toDebit);
 }
