@@ -1,7 +1,15 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Inbox, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card } from '@/web/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDER,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { cn } from '@/web/lib/utils';
 import type { ListState } from './use-list-state';
@@ -114,10 +122,7 @@ export function DataTable<T>({
               return (
                 <TableHead
                   key={column.key}
-                  className={cn(
-                    column.align === 'right' && 'text-right',
-                    column.wide && 'hidden md:table-cell',
-                  )}
+                  className={cn(column.align === 'right' && 'text-right', column.wide && ON_WIDER)}
                   aria-sort={active ? (state.order === 'asc' ? 'ascending' : 'descending') : undefined}
                 >
                   {column.sort && onSort ? (
@@ -153,7 +158,7 @@ export function DataTable<T>({
                     key={column.key}
                     className={cn(
                       column.align === 'right' && 'text-right tabular-nums',
-                      column.wide && 'hidden md:table-cell',
+                      column.wide && ON_WIDER,
                     )}
                   >
                     {index === linkIndex && href ? (

@@ -30,6 +30,13 @@ function useScrollsSideways<T extends HTMLElement>() {
  */
 export const ON_WIDE = 'hidden sm:table-cell';
 
+/**
+ * A column left out below the md breakpoint too (a phone, and a tablet held upright), for the
+ * least needed of a wide table; its row shows it under the first cell in a span marked
+ * `md:hidden`, or not at all when it repeats what the row says. `Column.wide` in a DataTable.
+ */
+export const ON_WIDER = 'hidden md:table-cell';
+
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
   const { ref, scrolls } = useScrollsSideways<HTMLDivElement>();
   return (

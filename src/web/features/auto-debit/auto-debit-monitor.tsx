@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { CalendarClock, CircleCheck, CircleX, Repeat } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'wouter';
 import {
   type AutoDebitSummary,
   autoDebitEndpoints,
@@ -13,7 +12,15 @@ import { EmptyMessage } from '@/web/components/empty-message';
 import { Badge } from '@/web/components/ui/badge';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import {
+  ON_WIDER,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/web/components/ui/table';
 import { Tabs, TabsList, TabsTrigger } from '@/web/components/ui/tabs';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { useAuth } from '@/web/hooks/use-auth';
@@ -24,6 +31,7 @@ import { queryKeys } from '@/web/lib/query-keys';
 import { errorMessage } from '@/web/lib/queryClient';
 import { AttemptsTable } from './attempts-table';
 import { retryPolicyText, successRateText, waitingNote } from './auto-debit-format';
+import { ContractCell } from './contract-cell';
 import { MandateToggleDialog } from './mandate-dialogs';
 import { NextDebitsTable } from './next-debits-table';
 
@@ -226,7 +234,7 @@ function MandatesCard() {
             <TableHeader>
               <TableRow>
                 <TableHead>Contract</TableHead>
-                <TableHead className="hidden md:table-cell">Method</TableHead>
+                <TableHead className={ON_WIDER}>Method</TableHead>
                 <TableHead className="hidden lg:table-cell">Consent</TableHead>
                 <TableHead>Status</TableHead>
                 {manage && <TableHead className="text-right">Action</TableHead>}
@@ -235,16 +243,8 @@ function MandatesCard() {
             <TableBody>
               {page.data.items.map((mandate) => (
                 <TableRow key={mandate.id} data-testid={`row-mandate-${mandate.id}`}>
-                  <TableCell className="whitespace-normal">
-                    <Link
-                      href={`/contracts/${mandate.contractId}`}
-                      className="font-medium underline-offset-4 hover:underline"
-                    >
-                      {mandate.contractNumber}
-                    </Link>
-                    <span className="block text-muted-foreground text-xs">{mandate.customerName}</span>
-                  </TableCell>
-                  <TableCell className="hidden md:table-cell">
+                  <ContractCell {...mandate} />
+                  <TableCell className={ON_WIDER}>
                     {MANDATE_METHOD_LABELS[mandate.method]}
                     <span className="block font-mono text-muted-foreground text-xs">{mandate.account}</span>
                   </TableCell>

@@ -3,8 +3,8 @@ import { Link } from 'wouter';
 import { TableCell } from '@/web/components/ui/table';
 
 /**
- * The first cell of an auto-debit table's row: the contract's link and the customer's name, then
- * (`onPhone`) what a phone's row shows of the columns it leaves out.
+ * The first cell of an auto-debit table's row (attempts, next debits, mandates): the contract's
+ * link and the customer's name, then (`onPhone`) what a phone's row shows of the columns it leaves out.
  */
 export function ContractCell({
   contractId,
@@ -15,7 +15,7 @@ export function ContractCell({
   contractId: string;
   contractNumber: string;
   customerName: string;
-  onPhone: ReactNode;
+  onPhone?: ReactNode;
 }) {
   return (
     <TableCell className="whitespace-normal">
@@ -26,7 +26,7 @@ export function ContractCell({
         {contractNumber}
       </Link>
       <span className="block text-muted-foreground text-xs">{customerName}</span>
-      <span className="block text-muted-foreground text-xs sm:hidden">{onPhone}</span>
+      {onPhone && <span className="block text-muted-foreground text-xs sm:hidden">{onPhone}</span>}
     </TableCell>
   );
 }

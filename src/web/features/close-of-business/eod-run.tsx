@@ -161,7 +161,7 @@ export function EodRunSection({
                       </span>
                     </TableCell>
                     <TableCell className={ON_WIDE}>{status}</TableCell>
-                    <TableCell className="hidden max-w-md whitespace-normal break-words sm:table-cell">
+                    <TableCell className={`max-w-md whitespace-normal break-words ${ON_WIDE}`}>
                       {counts}
                     </TableCell>
                     <TableCell className="text-right tabular-nums">

@@ -16,6 +16,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card } from '@/web/components/ui/card';
 import {
   ON_WIDE,
+  ON_WIDER,
   Table,
   TableBody,
   TableCell,
@@ -33,6 +34,11 @@ import { errorMessage } from '@/web/lib/queryClient';
 import { type ActionTarget, LogActionDialog } from './action-dialog';
 import { AssignDialog } from './assign-dialog';
 import { ScoreCell } from './score';
+
+/** Days past due in red once a case is past due. */
+const dpdTone = (row: QueueRow) => (row.dpd > 0 ? 'font-medium text-destructive' : undefined);
+/** A case in the queue only for an instalment due today, not yet past due. */
+const dueTodayOnly = (row: QueueRow) => row.dueToday && row.dpd === 0;
 
 const PROMISE_OPTIONS = [
   ...PROMISE_STATES.map((state) => [state, `Promise ${PROMISE_STATE_LABELS[state].toLowerCase()}`] as const),
@@ -229,8 +235,8 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                   <TableHead>Contract</TableHead>
                   <TableHead className={`text-right ${ON_WIDE}`}>DPD</TableHead>
                   <TableHead className={`text-right ${ON_WIDE}`}>Overdue</TableHead>
-                  <TableHead className="hidden md:table-cell">Promise</TableHead>
-                  <TableHead className="hidden md:table-cell">Collector</TableHead>
+                  <TableHead className={ON_WIDER}>Promise</TableHead>
+                  <TableHead className={ON_WIDER}>Collector</TableHead>
                   <TableHead className="text-right">Actions</TableHead>
                 </TableRow>
               </TableHeader>
@@ -269,8 +275,8 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                         className="mt-1 block text-xs tabular-nums sm:hidden"
                         data-testid={`text-case-figures-${row.contractId}`}
                       >
-                        <span className={row.dpd > 0 ? 'font-medium text-destructive' : undefined}>
-                          {row.dueToday && row.dpd === 0 ? 'due today' : `${row.dpd} DPD · ${row.bucket}`}
+                        <span className={dpdTone(row)}>
+                          {dueTodayOnly(row) ? 'due today' : `${row.dpd} DPD · ${row.bucket}`}
                         </span>{' '}
                         · {money(row.amountOverdue, row.currency)} overdue
                       </span>
@@ -282,17 +288,15 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                       </span>
                     </TableCell>
                     <TableCell className={`text-right align-top tabular-nums ${ON_WIDE}`}>
-                      <span className={row.dpd > 0 ? 'font-medium text-destructive' : undefined}>
-                        {row.dpd}
-                      </span>
+                      <span className={dpdTone(row)}>{row.dpd}</span>
                       <span className="block text-muted-foreground text-xs">
-                        {row.dueToday && row.dpd === 0 ? 'due today' : row.bucket}
+                        {dueTodayOnly(row) ? 'due today' : row.bucket}
                       </span>
                     </TableCell>
                     <TableCell className={`whitespace-nowrap text-right align-top tabular-nums ${ON_WIDE}`}>
                       {money(row.amountOverdue, row.currency)}
                     </TableCell>
-                    <TableCell className="hidden align-top md:table-cell">
+                    <TableCell className={`align-top ${ON_WIDER}`}>
                       {row.promiseState ? (
                         <Badge
                           variant={row.promiseState === 'broken' ? 'destructive' : 'outline'}
@@ -304,7 +308,7 @@ export function QueueList({ mine = false }: { mine?: boolean }) {
                         <span className="text-muted-foreground text-xs">none</span>
                       )}
                     </TableCell>
-                    <TableCell className="hidden align-top md:table-cell">
+                    <TableCell className={`align-top ${ON_WIDER}`}>
                       {row.collectorName ?? <span className="text-muted-foreground text-xs">unassigned</span>}
                     </TableCell>
                     <TableCell className="text-right align-top">

@@ -1,5 +1,5 @@
 import type { CommandAttempt } from '@/contracts/device-control';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDER, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableRegion } from '@/web/features/devices/table-region';
 import { formatDateTime } from '@/web/lib/format';
 import { OUTCOME_LABELS, PROVIDER_LABELS } from './format';
@@ -21,7 +21,7 @@ export function AttemptsTable({ attempts, testId }: { attempts: readonly Command
           <TableHead>Provider</TableHead>
           <TableHead>Outcome</TableHead>
           <TableHead>Error</TableHead>
-          <TableHead className="hidden md:table-cell">Provider answer</TableHead>
+          <TableHead className={ON_WIDER}>Provider answer</TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -32,7 +32,7 @@ export function AttemptsTable({ attempts, testId }: { attempts: readonly Command
             <TableCell>{PROVIDER_LABELS[attempt.provider] ?? attempt.provider}</TableCell>
             <TableCell data-testid="text-attempt-outcome">{OUTCOME_LABELS[attempt.outcome]}</TableCell>
             <TableCell className="max-w-72 break-words text-destructive">{attempt.error ?? '—'}</TableCell>
-            <TableCell className="hidden max-w-80 md:table-cell">
+            <TableCell className={`max-w-80 ${ON_WIDER}`}>
               {attempt.response === null || attempt.response === undefined ? (
                 '—'
               ) : (

@@ -6,7 +6,7 @@ import { COMMAND_KINDS, COMMAND_STATES } from '@/contracts/devices';
 import { ListPage } from '@/web/components/data-list';
 import { Input } from '@/web/components/ui/input';
 import { Label } from '@/web/components/ui/label';
-import { ON_WIDE, TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, ON_WIDER, TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableRegion } from '@/web/features/devices/table-region';
 import { queryKeys } from '@/web/lib/query-keys';
 import { CommandRow } from './command-row';
@@ -87,7 +87,7 @@ export function CommandLog() {
               <TableHead className={ON_WIDE}>Kind</TableHead>
               <TableHead>State</TableHead>
               <TableHead className={`text-right ${ON_WIDE}`}>Attempts</TableHead>
-              <TableHead className="hidden md:table-cell">Reason</TableHead>
+              <TableHead className={ON_WIDER}>Reason</TableHead>
               <TableHead className="hidden lg:table-cell">Last error</TableHead>
             </TableRow>
           </TableHeader>

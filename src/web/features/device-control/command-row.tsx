@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { type DeviceCommand, deviceControlEndpoints } from '@/contracts/device-control';
 import { Button } from '@/web/components/ui/button';
-import { ON_WIDE, TableCell, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, ON_WIDER, TableCell, TableRow } from '@/web/components/ui/table';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
 import { queryKeys } from '@/web/lib/query-keys';
@@ -79,7 +79,7 @@ export function CommandRow({ command, showUnit = true }: { command: DeviceComman
         <TableCell className={`text-right tabular-nums ${ON_WIDE}`} data-testid="text-command-attempts">
           {command.attempts}
         </TableCell>
-        <TableCell className="hidden max-w-64 md:table-cell">
+        <TableCell className={`max-w-64 ${ON_WIDER}`}>
           <span className="line-clamp-2">{command.reason}</span>
           <span className="block text-muted-foreground text-xs">{commandOrigin(command)}</span>
         </TableCell>

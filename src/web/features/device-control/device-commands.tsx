@@ -11,7 +11,7 @@ import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import { Input } from '@/web/components/ui/input';
 import { NativeSelect } from '@/web/components/ui/native-select';
-import { ON_WIDE, TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, ON_WIDER, TableBody, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { LOCK_LABELS, labelOf } from '@/web/features/devices/format';
 import { TableRegion } from '@/web/features/devices/table-region';
@@ -83,7 +83,7 @@ export function DeviceCommandsCard({ device }: { device: DeviceDetail }) {
                 <TableHead className={ON_WIDE}>Kind</TableHead>
                 <TableHead>State</TableHead>
                 <TableHead className={`text-right ${ON_WIDE}`}>Attempts</TableHead>
-                <TableHead className="hidden md:table-cell">Reason</TableHead>
+                <TableHead className={ON_WIDER}>Reason</TableHead>
                 <TableHead className="hidden lg:table-cell">Last error</TableHead>
               </TableRow>
             </TableHeader>

@@ -3,7 +3,7 @@ import { Activity, RotateCw } from 'lucide-react';
 import { deviceMetricsEndpoints } from '@/contracts/device-metrics';
 import { Button } from '@/web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
+import { ON_WIDE, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/web/components/ui/table';
 import { TableSkeleton } from '@/web/features/admin-users/table-skeleton';
 import { api } from '@/web/lib/api';
 import { formatDateTime } from '@/web/lib/format';
@@ -76,8 +76,8 @@ export function DeviceMetricsCard({ deviceId }: { deviceId: string }) {
                   <TableRow>
                     <TableHead>Received</TableHead>
                     <TableHead>Readings</TableHead>
-                    <TableHead className="hidden text-right sm:table-cell">History steps</TableHead>
-                    <TableHead className="hidden text-right sm:table-cell">Tokens sent</TableHead>
+                    <TableHead className={`text-right ${ON_WIDE}`}>History steps</TableHead>
+                    <TableHead className={`text-right ${ON_WIDE}`}>Tokens sent</TableHead>
                   </TableRow>
                 </TableHeader>
                 <TableBody>
@@ -91,10 +91,10 @@ export function DeviceMetricsCard({ deviceId }: { deviceId: string }) {
                           .map(([name, value]) => `${nameText(name)} ${readingText(value)}`)
                           .join(' · ') || '—'}
                       </TableCell>
-                      <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                      <TableCell className={`text-right tabular-nums ${ON_WIDE}`}>
                         {request.history.length}
                       </TableCell>
-                      <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                      <TableCell className={`text-right tabular-nums ${ON_WIDE}`}>
                         {request.tokensSent}
                       </TableCell>
                     </TableRow>

@@ -372,9 +372,9 @@ function TokenHistory({ deviceId }: { deviceId: string }) {
             <TableRow>
               <TableHead>Issued</TableHead>
               <TableHead>Type</TableHead>
-              <TableHead className="hidden text-right sm:table-cell">Days</TableHead>
+              <TableHead className={`text-right ${ON_WIDE}`}>Days</TableHead>
               <TableHead>Token</TableHead>
-              <TableHead className="hidden text-right sm:table-cell">Count</TableHead>
+              <TableHead className={`text-right ${ON_WIDE}`}>Count</TableHead>
               <TableHead className={ON_WIDE}>By</TableHead>
             </TableRow>
           </TableHeader>
@@ -386,11 +386,11 @@ function TokenHistory({ deviceId }: { deviceId: string }) {
                   {labelOf(TOKEN_TYPE_LABELS, token.type)}
                   {token.days !== null && <span className="sm:hidden"> · {daysText(token.days)}</span>}
                 </TableCell>
-                <TableCell className="hidden text-right tabular-nums sm:table-cell">
+                <TableCell className={`text-right tabular-nums ${ON_WIDE}`}>
                   {token.days === null ? '—' : daysText(token.days).replace(/ days?$/, '')}
                 </TableCell>
                 <TableCell className="font-mono">{groupToken(token.token)}</TableCell>
-                <TableCell className="hidden text-right tabular-nums sm:table-cell">{token.count}</TableCell>
+                <TableCell className={`text-right tabular-nums ${ON_WIDE}`}>{token.count}</TableCell>
                 <TableCell className={ON_WIDE}>
                   {token.issuedBy?.name ??
                     (token.contractId ? (

@@ -96,8 +96,8 @@ export function TrialBalanceTable({ data, showEmpty }: { data: TrialBalance; sho
           <TableRow>
             <TableHead className="pl-6">Account</TableHead>
             <TableHead className={ON_WIDE}>Type</TableHead>
-            <TableHead className="hidden text-right sm:table-cell">Debit</TableHead>
-            <TableHead className="hidden text-right sm:table-cell">Credit</TableHead>
+            <TableHead className={`text-right ${ON_WIDE}`}>Debit</TableHead>
+            <TableHead className={`text-right ${ON_WIDE}`}>Credit</TableHead>
             <TableHead className="pr-6 text-right">Balance</TableHead>
           </TableRow>
         </TableHeader>
@@ -119,13 +119,13 @@ export function TrialBalanceTable({ data, showEmpty }: { data: TrialBalance; sho
                   <span className="font-mono text-muted-foreground text-xs">{row.code}</span>{' '}
                   <span>{row.name}</span>
                 </TableCell>
-                <TableCell className="hidden text-muted-foreground sm:table-cell">
+                <TableCell className={`text-muted-foreground ${ON_WIDE}`}>
                   {ACCOUNT_TYPE_LABELS[row.type]}
                 </TableCell>
-                <TableCell className="hidden text-right sm:table-cell">
+                <TableCell className={`text-right ${ON_WIDE}`}>
                   {amountOrBlank(row.debit, data.currency)}
                 </TableCell>
-                <TableCell className="hidden text-right sm:table-cell">
+                <TableCell className={`text-right ${ON_WIDE}`}>
                   {amountOrBlank(row.credit, data.currency)}
                 </TableCell>
                 <TableCell
@@ -147,10 +147,10 @@ export function TrialBalanceTable({ data, showEmpty }: { data: TrialBalance; sho
               Total
             </TableHead>
             <TableCell className={ON_WIDE} />
-            <TableCell className="hidden text-right sm:table-cell" data-testid="text-total-debit">
+            <TableCell className={`text-right ${ON_WIDE}`} data-testid="text-total-debit">
               {m(data.totals.debit)}
             </TableCell>
-            <TableCell className="hidden text-right sm:table-cell" data-testid="text-total-credit">
+            <TableCell className={`text-right ${ON_WIDE}`} data-testid="text-total-credit">
               {m(data.totals.credit)}
             </TableCell>
             <TableCell className="whitespace-nowrap pr-6 text-right">

@@ -6,6 +6,7 @@ import { formatMoney } from '@/domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/web/components/ui/card';
 import {
   ON_WIDE,
+  ON_WIDER,
   Table,
   TableBody,
   TableCell,
@@ -111,7 +112,7 @@ export function PlanVersions({ plan }: { plan: Plan & { versions: Plan[] } }) {
               <TableHead className="text-right">APR</TableHead>
               <TableHead className={ON_WIDE}>Created</TableHead>
               <TableHead className={ON_WIDE}>Activated</TableHead>
-              <TableHead className="hidden md:table-cell">Retired</TableHead>
+              <TableHead className={ON_WIDER}>Retired</TableHead>
               <TableHead className="text-right">Contracts</TableHead>
             </TableRow>
           </TableHeader>
@@ -145,7 +146,7 @@ export function PlanVersions({ plan }: { plan: Plan & { versions: Plan[] } }) {
                   <TableCell className="text-right tabular-nums">{percentText(version.apr)}</TableCell>
                   <TableCell className={ON_WIDE}>{formatDay(version.createdAt)}</TableCell>
                   <TableCell className={ON_WIDE}>{formatDay(version.activatedAt)}</TableCell>
-                  <TableCell className="hidden md:table-cell">{formatDay(version.retiredAt)}</TableCell>
+                  <TableCell className={ON_WIDER}>{formatDay(version.retiredAt)}</TableCell>
                   <TableCell className="text-right tabular-nums">{version.contracts}</TableCell>
                 </TableRow>
               );
