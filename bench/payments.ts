@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type RunningServer, startServer } from '../tests/support/server-process';
 import { cpuPerRequest, cpuSample } from './lib/cpu';
 import { drive } from './lib/drive';
+import { importFloor } from './lib/import-floor';
 import { loadTest } from './lib/load';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
@@ -387,13 +388,28 @@ async function importBenchmark(
   const seconds = (performance.now() - started) / 1000;
   const rate = state.postedCount / seconds;
   void ids;
+  // The same number of payments' bare writes on the next contracts, rolled back: the floor.
+  const floorClient = new pg.Client({ connectionString: databaseUrl });
+  await floorClient.connect();
+  const floor = await importFloor(floorClient, IMPORT_ROWS, IMPORT_ROWS).finally(() => floorClient.end());
+  const floorRate = IMPORT_ROWS / floor.seconds;
   return [
     {
       name: `statement import: ${IMPORT_ROWS.toLocaleString('en-US')} rows validated and posted (upload to posted)`,
       value: rate,
       unit: 'rows/s',
       budget: { limit: 20_000, kind: 'min' },
-      note: `${state.postedCount} of ${preview.validCount} posted, ${state.status}; preview ${((previewed - started) / 1000).toFixed(1)} s; raw COPY of the same rows (psql \\copy) ${Math.round(IMPORT_ROWS / copySeconds).toLocaleString('en-US')} rows/s (${((100 * rate * copySeconds) / IMPORT_ROWS).toFixed(1)}% of it)`,
+      note: `${state.postedCount} of ${preview.validCount} posted, ${state.status}; preview ${((previewed - started) / 1000).toFixed(1)} s; raw COPY of the same rows (psql \\copy) ${Math.round(IMPORT_ROWS / copySeconds).toLocaleString('en-US')} rows/s (${((100 * rate * copySeconds) / IMPORT_ROWS).toFixed(1)}% of it); ${((100 * rate) / floorRate).toFixed(0)}% of the floor below`,
+    },
+    {
+      name: `  floor: the same number of payments' bare writes, one backend (rolled back)`,
+      value: floorRate,
+      unit: 'rows/s',
+      note: `${((100 * floorRate * copySeconds) / IMPORT_ROWS).toFixed(1)}% of COPY; ms: ${Object.entries(
+        floor.steps,
+      )
+        .map(([step, ms]) => `${step} ${Math.round(ms)}`)
+        .join(', ')}`,
     },
   ];
 }
