@@ -5,7 +5,8 @@ import type { Contract } from '../../src/contracts/contracts';
 import type { ImportPreview, PaymentImport } from '../../src/contracts/payment-imports';
 import { queryRows } from '../../src/db/client';
 import { businessDate } from '../../src/server/dates';
-import { CHUNK_ROWS } from '../../src/server/modules/payments/import-posting';
+import { importPostJob } from '../../src/server/modules/payments/import-job';
+import { CHUNK_ROWS, postingImportsKey } from '../../src/server/modules/payments/import-posting';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
 import { multipart } from '../support/multipart';
@@ -416,6 +417,48 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
     const list = (await finance.get('/api/payment-imports')).json();
     expect(list.items.map((item: PaymentImport) => item.id)).toContain(preview.id);
     expect(list.total).toBe(list.items.length);
+  });
+
+  it('an import left posting (its instance stopped after the confirm) is posted on by the job, as its confirmer', async () => {
+    const at = hourAgo();
+    const csv = [
+      'Date,Account,Amount,Transaction Ref',
+      `${at},${a.number},20.00,RESUME-1`,
+      `${at},${b.number},30.00,RESUME-2`,
+    ].join('\n');
+    const res = await upload(
+      finance,
+      { source: 'resume-bank', method: 'bank_transfer' },
+      { name: 'resume.csv', data: Buffer.from(csv) },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const preview = res.json<ImportPreview>();
+    expect(preview.validCount).toBe(2);
+    // The confirm committed, then the instance stopped before its run posted a chunk.
+    const confirmer = (await finance.get('/api/user')).json<{ id: string }>().id;
+    await t.app.ctx.db.execute(
+      sql`UPDATE payment_imports SET status = 'posting', confirmed_by = ${confirmer}, confirmed_at = now() WHERE id = ${preview.id}`,
+    );
+    expect(await postingImportsKey(t.app.ctx)).not.toBe('idle');
+    expect(await importPostJob.run(t.app.ctx, {})).toEqual({ imports: 1, posted: 2 });
+    expect((await finance.get(`/api/payment-imports/${preview.id}`)).json<PaymentImport>()).toMatchObject({
+      status: 'posted',
+      postedCount: 2,
+      postedAmount: 5_000,
+    });
+    const posted = await queryRows<{ reference: string; posted_by: string; lines: string }>(
+      t.app.ctx.db,
+      sql`SELECT p.reference, p.posted_by,
+            (SELECT sum(amount) FROM payment_allocations l WHERE l.payment_id = p.id AND l.superseded_at IS NULL) AS lines
+          FROM payments p WHERE p.import_id = ${preview.id} ORDER BY p.reference`,
+    );
+    expect(posted.map((p) => [p.reference, p.posted_by, Number(p.lines)])).toEqual([
+      ['RESUME-1', confirmer, 2_000],
+      ['RESUME-2', confirmer, 3_000],
+    ]);
+    // Nothing left posting: the key is idle and a second run posts nothing.
+    expect(await postingImportsKey(t.app.ctx)).toBe('idle');
+    expect(await importPostJob.run(t.app.ctx, {})).toEqual({ imports: 0, posted: 0 });
   });
 
   it('refuses an agent (403) and a bad upload (400)', async () => {

@@ -6,6 +6,7 @@ import { deliverCommandsJob } from '../modules/devices/control/job';
 import { bulkQueueJob } from '../modules/messages/bulk-job';
 import { sendMessagesJob } from '../modules/messages/sender';
 import { autoDebitJob } from '../modules/payments/auto-debit/job';
+import { importPostJob } from '../modules/payments/import-job';
 import type { JobDefinition } from './definition';
 import { pruneJobRunsJob } from './prune';
 
@@ -23,4 +24,5 @@ export const JOBS: readonly JobDefinition[] = [
   sendMessagesJob,
   bulkQueueJob,
   deliverCommandsJob,
+  importPostJob,
 ];

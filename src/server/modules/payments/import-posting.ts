@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { planGenerically, queryRows } from '../../../db/client';
-import { paymentImportRows, paymentImports } from '../../../db/schema';
+import { paymentImportRows, paymentImports, users } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { conflict } from '../../errors';
@@ -55,23 +55,73 @@ export async function confirmImport(ctx: TxContext, actor: Actor, id: string): P
   });
 }
 
-/** Imports being posted by this instance, so a second confirm joins the run instead of racing it. */
+/** Imports being posted by this instance, so a second confirm (or the job) joins the run instead of racing it. */
 const running = new Map<string, Promise<void>>();
 
-/** Starts (or joins) the posting of a confirmed import in the background of this instance. */
+/**
+ * Starts (or joins) the posting of a confirmed import in the background of this instance. A run
+ * that fails is logged and its promise rejects; the import stays `posting`, and the job
+ * `payments.import-post` takes it up again (as it does one whose instance stopped mid-way).
+ */
 export function runImport(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const current = running.get(id);
   if (current) return current;
-  const run = postAll(ctx, actor, id)
-    .catch((error: unknown) => {
-      ctx.log.error(
-        { err: error, importId: id },
-        'posting a statement import stopped; confirm it again to resume',
-      );
-    })
-    .finally(() => running.delete(id));
+  const run = postAll(ctx, actor, id).finally(() => running.delete(id));
   running.set(id, run);
+  run.catch((error: unknown) => {
+    ctx.log.error(
+      { err: error, importId: id },
+      'posting a statement import stopped; the job payments.import-post takes it up again',
+    );
+  });
   return run;
+}
+
+/**
+ * Every import left `posting` with no run of this instance under way (its instance stopped, or a
+ * chunk failed) is posted on, as the person who confirmed it, oldest first; one under way here is
+ * joined. Rows already posted are skipped, and two instances' runs of one import take its parts'
+ * chunks in turn (the advisory lock per part), so nothing is posted twice.
+ */
+export async function resumeImports(ctx: AppContext): Promise<{ imports: number; posted: number }> {
+  const waiting = await queryRows<{
+    id: string;
+    confirmed_by: string | null;
+    email: string | null;
+    name: string | null;
+    posted_count: number;
+  }>(
+    ctx.db,
+    sql`SELECT i.id, i.confirmed_by, u.email, u.first_name || ' ' || u.last_name AS name, i.posted_count
+        FROM ${paymentImports} i LEFT JOIN ${users} u ON u.id = i.confirmed_by
+        WHERE i.status = 'posting' ORDER BY i.confirmed_at, i.id`,
+  );
+  let posted = 0;
+  for (const imp of waiting) {
+    const actor: Actor = {
+      id: imp.confirmed_by,
+      label: imp.email,
+      name: imp.name,
+      ip: null,
+      requestId: null,
+    };
+    await runImport(ctx, actor, imp.id);
+    const [after] = await ctx.db
+      .select({ postedCount: paymentImports.postedCount })
+      .from(paymentImports)
+      .where(eq(paymentImports.id, imp.id));
+    posted += (after?.postedCount ?? imp.posted_count) - imp.posted_count;
+  }
+  return { imports: waiting.length, posted };
+}
+
+/** The current minute while an import is `posting`, 'idle' otherwise: the job's key. */
+export async function postingImportsKey(ctx: AppContext): Promise<string> {
+  const rows = await queryRows<{ id: string }>(
+    ctx.db,
+    sql`SELECT id FROM ${paymentImports} WHERE status = 'posting' LIMIT 1`,
+  );
+  return rows.length ? ctx.clock.now().toISOString().slice(0, 16) : 'idle';
 }
 
 async function postAll(ctx: AppContext, actor: Actor, id: string): Promise<void> {
