@@ -1,10 +1,11 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { planGenerically, queryRows } from '../../../db/client';
-import { paymentImportRows, paymentImports, users } from '../../../db/schema';
-import { type Actor, writeAudit } from '../../audit';
+import { paymentImportRows, paymentImports } from '../../../db/schema';
+import { type Actor, SYSTEM_ACTOR, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { conflict } from '../../errors';
 import { withTransaction } from '../../transaction';
+import { findUserById } from '../users/service';
 import { postImportChunk } from './bulk-posting';
 import { unmappedFields } from './import-parse';
 import { lockImport, rememberMapping, storedMapping } from './imports';
@@ -84,33 +85,33 @@ export function runImport(ctx: AppContext, actor: Actor, id: string): Promise<vo
  * chunks in turn (the advisory lock per part), so nothing is posted twice.
  */
 export async function resumeImports(ctx: AppContext): Promise<{ imports: number; posted: number }> {
-  const waiting = await queryRows<{
-    id: string;
-    confirmed_by: string | null;
-    email: string | null;
-    name: string | null;
-    posted_count: number;
-  }>(
-    ctx.db,
-    sql`SELECT i.id, i.confirmed_by, u.email, u.first_name || ' ' || u.last_name AS name, i.posted_count
-        FROM ${paymentImports} i LEFT JOIN ${users} u ON u.id = i.confirmed_by
-        WHERE i.status = 'posting' ORDER BY i.confirmed_at, i.id`,
-  );
+  const waiting = await ctx.db
+    .select({
+      id: paymentImports.id,
+      confirmedBy: paymentImports.confirmedBy,
+      postedCount: paymentImports.postedCount,
+    })
+    .from(paymentImports)
+    .where(eq(paymentImports.status, 'posting'))
+    .orderBy(asc(paymentImports.confirmedAt), asc(paymentImports.id));
   let posted = 0;
   for (const imp of waiting) {
-    const actor: Actor = {
-      id: imp.confirmed_by,
-      label: imp.email,
-      name: imp.name,
-      ip: null,
-      requestId: null,
-    };
+    const person = imp.confirmedBy ? await findUserById(ctx.db, imp.confirmedBy) : undefined;
+    const actor: Actor = person
+      ? {
+          id: person.id,
+          label: person.email,
+          name: `${person.firstName} ${person.lastName}`,
+          ip: null,
+          requestId: null,
+        }
+      : SYSTEM_ACTOR;
     await runImport(ctx, actor, imp.id);
     const [after] = await ctx.db
       .select({ postedCount: paymentImports.postedCount })
       .from(paymentImports)
       .where(eq(paymentImports.id, imp.id));
-    posted += (after?.postedCount ?? imp.posted_count) - imp.posted_count;
+    posted += (after?.postedCount ?? imp.postedCount) - imp.postedCount;
   }
   return { imports: waiting.length, posted };
 }
