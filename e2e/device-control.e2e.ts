@@ -39,9 +39,11 @@ describe('device control page', () => {
     ];
 
     await page.goto('/device-control');
-    await page.getByTestId('count-lock_api-unknown').waitFor();
-    expect(await page.getByTestId('count-lock_api-unknown').textContent()).toContain('2');
-    await page.getByTestId('count-lock_api-unknown').click();
+    // The cards count the units with customers by lock state; the stock is counted under them.
+    await page.getByTestId('count-lock_api-status-in_stock').waitFor();
+    expect(await page.getByTestId('count-lock_api-unknown').textContent()).toContain('0');
+    expect(await page.getByTestId('count-lock_api-status-in_stock').textContent()).toBe('In stock 2');
+    await page.getByTestId('count-lock_api-status-in_stock').click();
     for (const unit of units) await page.getByTestId(`checkbox-unit-${unit.id}`).check();
     expect(await page.getByTestId('text-selected-count').textContent()).toBe('2 selected');
 
@@ -75,7 +77,9 @@ describe('device control page', () => {
     // own ten-second refresh would miss this wait).
     await page.getByTestId('tab-fleet').click();
     await page.waitForFunction(
-      () => document.querySelector('[data-testid="count-lock_api-locked"]')?.textContent?.startsWith('2'),
+      () =>
+        document.querySelector('[data-testid="count-lock_api-status-in_stock"]')?.textContent ===
+        'In stock 2 (2 locked)',
       undefined,
       { timeout: 5_000 },
     );

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { COMMAND_KINDS, COMMAND_STATES, CONTROL_KINDS, LOCK_STATES, MAX_TOKEN_DAYS } from './devices';
+import {
+  COMMAND_KINDS,
+  COMMAND_STATES,
+  CONTROL_KINDS,
+  DEVICE_STATUSES,
+  LOCK_STATES,
+  MAX_TOKEN_DAYS,
+} from './devices';
 import { endpoint, idParams, okSchema } from './endpoint';
 import { listQuery, pageOf } from './lists';
 
@@ -120,12 +127,16 @@ export const commandListQuery = listQuery(['createdAt'], {
 });
 export const commandPageSchema = pageOf(deviceCommandSchema);
 
-/** The fleet by lock state: units on contracts or in the field, per control kind and lock state. */
+/**
+ * The controlled fleet per control kind, lock state and unit status: the units with customers
+ * (`assigned`) are the fleet in the field; the others are in stock, reserved or back from a customer.
+ */
 export const fleetSummarySchema = z.object({
   cells: z.array(
     z.object({
       controlKind: z.enum(CONTROL_KINDS),
       lockState: z.enum(LOCK_STATES),
+      status: z.enum(DEVICE_STATUSES),
       units: z.number().int(),
     }),
   ),

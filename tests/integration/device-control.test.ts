@@ -164,7 +164,16 @@ describe.each(DATABASE_KINDS)('device control on %s', (kind) => {
       await manager.get(`/api/device-control/commands?state=failed&deviceId=${unit.id}`)
     ).json();
     expect(failed.items.map((c: { id: string }) => c.id)).toEqual([id]);
-    expect((await manager.get('/api/device-control/fleet')).json().commands.failed).toBeGreaterThanOrEqual(1);
+    const fleet = (await manager.get('/api/device-control/fleet')).json();
+    expect(fleet.commands.failed).toBeGreaterThanOrEqual(1);
+    // The fleet is counted per status too, so units with customers are told apart from the stock.
+    const status = (await manager.get(`/api/devices/${unit.id}`)).json().status;
+    expect(fleet.cells).toContainEqual({
+      controlKind: 'lock_api',
+      lockState: 'unknown',
+      status,
+      units: expect.any(Number),
+    });
     await admin.put('/api/device-control/settings', settings);
   });
 

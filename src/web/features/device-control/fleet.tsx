@@ -35,8 +35,12 @@ export function useFleetSummary() {
   });
 }
 
-/** Units per control kind and lock state, in a grid: each count filters the list below. */
-function FleetCounts({ onPick }: { onPick: (controlKind: string, lockState: string) => void }) {
+/**
+ * Units per control kind: those with customers by lock state, in a grid (the fleet in the field,
+ * as the dashboard's locked devices count it), and under it the units elsewhere (in stock,
+ * returned…) by status. Each count filters the list below.
+ */
+function FleetCounts({ onPick }: { onPick: (filters: Record<string, string>) => void }) {
   const fleet = useFleetSummary();
   if (fleet.isLoading) return <p className="text-muted-foreground text-sm">Loading the fleet…</p>;
   if (fleet.error)
@@ -46,29 +50,65 @@ function FleetCounts({ onPick }: { onPick: (controlKind: string, lockState: stri
       </p>
     );
   const data = fleet.data as FleetSummary;
-  const count = (kind: string, lock: string) =>
-    data.cells.find((cell) => cell.controlKind === kind && cell.lockState === lock)?.units ?? 0;
+  const withCustomers = (kind: string, lock: string) =>
+    data.cells
+      .filter((cell) => cell.controlKind === kind && cell.lockState === lock && cell.status === 'assigned')
+      .reduce((sum, cell) => sum + cell.units, 0);
+  const elsewhere = (kind: string) =>
+    DEVICE_STATUSES.filter((status) => status !== 'assigned')
+      .map((status) => {
+        const cells = data.cells.filter((cell) => cell.controlKind === kind && cell.status === status);
+        return {
+          status,
+          units: cells.reduce((sum, cell) => sum + cell.units, 0),
+          locked: cells
+            .filter((cell) => cell.lockState === 'locked')
+            .reduce((sum, cell) => sum + cell.units, 0),
+        };
+      })
+      .filter((row) => row.units > 0);
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
       {(['lock_api', 'openpaygo'] as const).map((kind) => (
         <Card key={kind} data-testid={`card-fleet-${kind}`}>
           <CardHeader className="pb-2">
             <CardTitle className="text-base">{CONTROL_LABELS[kind]}</CardTitle>
+            <p className="text-muted-foreground text-xs">With customers, by lock state</p>
           </CardHeader>
-          <CardContent className="grid grid-cols-3 gap-2">
-            {LOCK_STATES.map((lock) => (
-              <button
-                type="button"
-                key={lock}
-                onClick={() => onPick(kind, lock)}
-                className="rounded-md border p-2 text-left hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                data-testid={`count-${kind}-${lock}`}
-                aria-label={`${count(kind, lock)} ${CONTROL_LABELS[kind]} units ${LOCK_LABELS[lock]?.toLowerCase()}: show them`}
-              >
-                <span className="block font-semibold text-xl tabular-nums">{count(kind, lock)}</span>
-                <span className="text-muted-foreground text-xs">{LOCK_LABELS[lock]}</span>
-              </button>
-            ))}
+          <CardContent className="grid grid-cols-1 gap-2">
+            <div className="grid grid-cols-3 gap-2">
+              {LOCK_STATES.map((lock) => (
+                <button
+                  type="button"
+                  key={lock}
+                  onClick={() => onPick({ controlKind: kind, lockState: lock, status: 'assigned' })}
+                  className="rounded-md border p-2 text-left hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                  data-testid={`count-${kind}-${lock}`}
+                  aria-label={`${withCustomers(kind, lock)} ${CONTROL_LABELS[kind]} units with customers ${LOCK_LABELS[lock]?.toLowerCase()}: show them`}
+                >
+                  <span className="block font-semibold text-xl tabular-nums">
+                    {withCustomers(kind, lock)}
+                  </span>
+                  <span className="text-muted-foreground text-xs">{LOCK_LABELS[lock]}</span>
+                </button>
+              ))}
+            </div>
+            {elsewhere(kind).length > 0 && (
+              <p className="flex flex-wrap gap-x-3 gap-y-1 text-muted-foreground text-xs">
+                {elsewhere(kind).map((row) => (
+                  <button
+                    type="button"
+                    key={row.status}
+                    onClick={() => onPick({ controlKind: kind, status: row.status })}
+                    className="rounded-sm underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                    data-testid={`count-${kind}-status-${row.status}`}
+                  >
+                    {labelOf(STATUS_LABELS, row.status)} {row.units}
+                    {row.locked > 0 ? ` (${row.locked} locked)` : ''}
+                  </button>
+                ))}
+              </p>
+            )}
           </CardContent>
         </Card>
       ))}
@@ -176,9 +216,7 @@ export function Fleet() {
 
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <FleetCounts
-        onPick={(kind, lock) => navigate(`/device-control?controlKind=${kind}&lockState=${lock}`)}
-      />
+      <FleetCounts onPick={(filters) => navigate(`/device-control?${new URLSearchParams(filters)}`)} />
       {mayCommand && (
         <div className="flex flex-wrap items-center gap-2" data-testid="bar-bulk">
           <span

@@ -6,6 +6,7 @@ import {
   deviceControlEndpoints,
   type FleetSummary,
 } from '../../../../contracts/device-control';
+import type { DeviceStatus } from '../../../../contracts/devices';
 import { queryRows } from '../../../../db/client';
 import { deviceCommandAttempts, deviceCommands, devices, users } from '../../../../db/schema';
 import type { AppContext, Executor } from '../../../context';
@@ -124,11 +125,13 @@ export async function fleetSummary(ctx: AppContext): Promise<FleetSummary> {
     queryRows<{
       control_kind: 'openpaygo' | 'lock_api';
       lock_state: 'locked' | 'unlocked' | 'unknown';
+      status: DeviceStatus;
       units: number;
     }>(
       ctx.db,
-      sql`SELECT control_kind, lock_state, count(*)::int AS units FROM ${devices}
-          WHERE control_kind <> 'none' GROUP BY control_kind, lock_state ORDER BY control_kind, lock_state`,
+      sql`SELECT control_kind, lock_state, status, count(*)::int AS units FROM ${devices}
+          WHERE control_kind <> 'none' GROUP BY control_kind, lock_state, status
+          ORDER BY control_kind, lock_state, status`,
     ),
     queryRows<{ state: string; n: number }>(
       ctx.db,
@@ -141,6 +144,7 @@ export async function fleetSummary(ctx: AppContext): Promise<FleetSummary> {
     cells: cells.map((cell) => ({
       controlKind: cell.control_kind,
       lockState: cell.lock_state,
+      status: cell.status,
       units: Number(cell.units),
     })),
     commands: { queued: count('queued'), sent: count('sent'), failed: count('failed') },
