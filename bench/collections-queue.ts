@@ -21,9 +21,9 @@ export async function collectionsQueueBenchmarks(): Promise<Measurement[]> {
     ];
   let server: RunningServer | undefined;
   try {
-    // No scheduled close beside the bench's own: at start the eod.close job would close the
-    // business date on the still empty book, and the bench's close of that date would then find
-    // it closed and score nothing (an empty queue measured).
+    // No background jobs: at start the eod.close job runs the business date's start on the still
+    // empty book (its figures marked current for the date), so the close below would take the
+    // book generated afterwards as already aged: nothing overdue, nothing charged, no case queued.
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error', JOBS: 'false' });
     const { headers } = await benchOwner(server.url);
     await benchBook(server.url, headers, database.url, { overdueEvery: 2 });

@@ -177,8 +177,9 @@ export async function investorBenchmarks(): Promise<Measurement[]> {
     ];
   let server: RunningServer | undefined;
   try {
-    // No scheduled close: after the close time it would close the date on the empty book at start,
-    // and the timed close of that date below would find nothing to do (collections-queue bench).
+    // No background jobs: at start the eod.close job runs the business date's start on the still
+    // empty book (its figures marked current for the date), so the close below would take the
+    // book generated afterwards as already aged: nothing overdue, nothing charged, no case queued.
     server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error', JOBS: 'false' });
     const { headers } = await benchOwner(server.url);
     const generating = performance.now();
