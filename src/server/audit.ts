@@ -26,11 +26,20 @@ export interface AuditEntry {
 export function actorOf(request: FastifyRequest): Actor {
   const user = request.session?.user;
   return {
-    id: user?.id ?? null,
-    label: user?.email ?? null,
-    name: user ? `${user.firstName} ${user.lastName}` : null,
+    ...(user ? actorOfUser(user) : { id: null, label: null, name: null }),
     ip: request.ip,
     requestId: String(request.id),
+  };
+}
+
+/** A person acting outside a request (a job carrying on what they started): no address, no request. */
+export function actorOfUser(user: { id: string; email: string; firstName: string; lastName: string }): Actor {
+  return {
+    id: user.id,
+    label: user.email,
+    name: `${user.firstName} ${user.lastName}`,
+    ip: null,
+    requestId: null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { planGenerically, queryRows } from '../../../db/client';
 import { paymentImportRows, paymentImports } from '../../../db/schema';
-import { type Actor, SYSTEM_ACTOR, writeAudit } from '../../audit';
+import { type Actor, actorOfUser, SYSTEM_ACTOR, writeAudit } from '../../audit';
 import type { AppContext, TxContext } from '../../context';
 import { conflict } from '../../errors';
 import { withTransaction } from '../../transaction';
@@ -97,15 +97,7 @@ export async function resumeImports(ctx: AppContext): Promise<{ imports: number;
   let posted = 0;
   for (const imp of waiting) {
     const person = imp.confirmedBy ? await findUserById(ctx.db, imp.confirmedBy) : undefined;
-    const actor: Actor = person
-      ? {
-          id: person.id,
-          label: person.email,
-          name: `${person.firstName} ${person.lastName}`,
-          ip: null,
-          requestId: null,
-        }
-      : SYSTEM_ACTOR;
+    const actor = person ? actorOfUser(person) : SYSTEM_ACTOR;
     await runImport(ctx, actor, imp.id);
     const [after] = await ctx.db
       .select({ postedCount: paymentImports.postedCount })
@@ -118,10 +110,11 @@ export async function resumeImports(ctx: AppContext): Promise<{ imports: number;
 
 /** The current minute while an import is `posting`, 'idle' otherwise: the job's key. */
 export async function postingImportsKey(ctx: AppContext): Promise<string> {
-  const rows = await queryRows<{ id: string }>(
-    ctx.db,
-    sql`SELECT id FROM ${paymentImports} WHERE status = 'posting' LIMIT 1`,
-  );
+  const rows = await ctx.db
+    .select({ id: paymentImports.id })
+    .from(paymentImports)
+    .where(eq(paymentImports.status, 'posting'))
+    .limit(1);
   return rows.length ? ctx.clock.now().toISOString().slice(0, 16) : 'idle';
 }
 

@@ -35,6 +35,71 @@ export function useFleetSummary() {
   });
 }
 
+/** One control kind's units: with customers by lock state, then the others by status. */
+function FleetCard({
+  kind,
+  cells,
+  onPick,
+}: {
+  kind: 'lock_api' | 'openpaygo';
+  cells: FleetSummary['cells'];
+  onPick: (filters: Record<string, string>) => void;
+}) {
+  const units = (keep: (cell: FleetSummary['cells'][number]) => boolean) =>
+    cells.filter(keep).reduce((sum, cell) => sum + cell.units, 0);
+  const elsewhere = DEVICE_STATUSES.filter((status) => status !== 'assigned')
+    .map((status) => ({
+      status,
+      units: units((cell) => cell.status === status),
+      locked: units((cell) => cell.status === status && cell.lockState === 'locked'),
+    }))
+    .filter((row) => row.units > 0);
+  return (
+    <Card data-testid={`card-fleet-${kind}`}>
+      <CardHeader className="pb-2">
+        <CardTitle className="text-base">{CONTROL_LABELS[kind]}</CardTitle>
+        <p className="text-muted-foreground text-xs">With customers, by lock state</p>
+      </CardHeader>
+      <CardContent className="grid grid-cols-1 gap-2">
+        <div className="grid grid-cols-3 gap-2">
+          {LOCK_STATES.map((lock) => {
+            const count = units((cell) => cell.status === 'assigned' && cell.lockState === lock);
+            return (
+              <button
+                type="button"
+                key={lock}
+                onClick={() => onPick({ controlKind: kind, lockState: lock, status: 'assigned' })}
+                className="rounded-md border p-2 text-left hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                data-testid={`count-${kind}-${lock}`}
+                aria-label={`${count} ${CONTROL_LABELS[kind]} units with customers ${LOCK_LABELS[lock]?.toLowerCase()}: show them`}
+              >
+                <span className="block font-semibold text-xl tabular-nums">{count}</span>
+                <span className="text-muted-foreground text-xs">{LOCK_LABELS[lock]}</span>
+              </button>
+            );
+          })}
+        </div>
+        {elsewhere.length > 0 && (
+          <p className="flex flex-wrap gap-x-3 gap-y-1 text-muted-foreground text-xs">
+            {elsewhere.map((row) => (
+              <button
+                type="button"
+                key={row.status}
+                onClick={() => onPick({ controlKind: kind, status: row.status })}
+                className="rounded-sm underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                data-testid={`count-${kind}-status-${row.status}`}
+              >
+                {labelOf(STATUS_LABELS, row.status)} {row.units}
+                {row.locked > 0 ? ` (${row.locked} locked)` : ''}
+              </button>
+            ))}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
 /**
  * Units per control kind: those with customers by lock state, in a grid (the fleet in the field,
  * as the dashboard's locked devices count it), and under it the units elsewhere (in stock,
@@ -50,67 +115,15 @@ function FleetCounts({ onPick }: { onPick: (filters: Record<string, string>) => 
       </p>
     );
   const data = fleet.data as FleetSummary;
-  const withCustomers = (kind: string, lock: string) =>
-    data.cells
-      .filter((cell) => cell.controlKind === kind && cell.lockState === lock && cell.status === 'assigned')
-      .reduce((sum, cell) => sum + cell.units, 0);
-  const elsewhere = (kind: string) =>
-    DEVICE_STATUSES.filter((status) => status !== 'assigned')
-      .map((status) => {
-        const cells = data.cells.filter((cell) => cell.controlKind === kind && cell.status === status);
-        return {
-          status,
-          units: cells.reduce((sum, cell) => sum + cell.units, 0),
-          locked: cells
-            .filter((cell) => cell.lockState === 'locked')
-            .reduce((sum, cell) => sum + cell.units, 0),
-        };
-      })
-      .filter((row) => row.units > 0);
   return (
     <div className="grid grid-cols-1 gap-4 md:grid-cols-3">
       {(['lock_api', 'openpaygo'] as const).map((kind) => (
-        <Card key={kind} data-testid={`card-fleet-${kind}`}>
-          <CardHeader className="pb-2">
-            <CardTitle className="text-base">{CONTROL_LABELS[kind]}</CardTitle>
-            <p className="text-muted-foreground text-xs">With customers, by lock state</p>
-          </CardHeader>
-          <CardContent className="grid grid-cols-1 gap-2">
-            <div className="grid grid-cols-3 gap-2">
-              {LOCK_STATES.map((lock) => (
-                <button
-                  type="button"
-                  key={lock}
-                  onClick={() => onPick({ controlKind: kind, lockState: lock, status: 'assigned' })}
-                  className="rounded-md border p-2 text-left hover:bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                  data-testid={`count-${kind}-${lock}`}
-                  aria-label={`${withCustomers(kind, lock)} ${CONTROL_LABELS[kind]} units with customers ${LOCK_LABELS[lock]?.toLowerCase()}: show them`}
-                >
-                  <span className="block font-semibold text-xl tabular-nums">
-                    {withCustomers(kind, lock)}
-                  </span>
-                  <span className="text-muted-foreground text-xs">{LOCK_LABELS[lock]}</span>
-                </button>
-              ))}
-            </div>
-            {elsewhere(kind).length > 0 && (
-              <p className="flex flex-wrap gap-x-3 gap-y-1 text-muted-foreground text-xs">
-                {elsewhere(kind).map((row) => (
-                  <button
-                    type="button"
-                    key={row.status}
-                    onClick={() => onPick({ controlKind: kind, status: row.status })}
-                    className="rounded-sm underline-offset-2 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-                    data-testid={`count-${kind}-status-${row.status}`}
-                  >
-                    {labelOf(STATUS_LABELS, row.status)} {row.units}
-                    {row.locked > 0 ? ` (${row.locked} locked)` : ''}
-                  </button>
-                ))}
-              </p>
-            )}
-          </CardContent>
-        </Card>
+        <FleetCard
+          key={kind}
+          kind={kind}
+          cells={data.cells.filter((cell) => cell.controlKind === kind)}
+          onPick={onPick}
+        />
       ))}
       <Card data-testid="card-fleet-commands">
         <CardHeader className="pb-2">
