@@ -62,6 +62,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['e2e/**/*.e2e.ts'],
+          // The PostgreSQL template the files on PostgreSQL copy their database from.
+          globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // A page's data can take seconds on a loaded CI machine: expect.poll waits as a user would

@@ -9,7 +9,7 @@ import { startBrowserSuite } from './support/suite';
  * /admin/close-of-business, runs a close for the business date after confirming it, and sees the
  * run with its eight steps; the dashboard then shows the portfolio cards from the date's snapshot.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 describe('close of business page', () => {
   it('runs a close for the business date and shows its steps', async () => {

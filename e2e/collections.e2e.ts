@@ -16,7 +16,7 @@ import { startBrowserSuite } from './support/suite';
  * arrears from the contract page; the receipt shows the unlock the payment sent, acknowledged, and
  * the phone is unlocked. The book is set up through the API.
  */
-const suite = startBrowserSuite({ BUSINESS_DATE_CONTROL: 'true' });
+const suite = startBrowserSuite({ env: { BUSINESS_DATE_CONTROL: 'true' }, database: 'postgres' });
 
 const collector: Person = {
   firstName: 'Cathy',

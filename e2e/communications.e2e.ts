@@ -9,7 +9,7 @@ import { startBrowserSuite } from './support/suite';
  * counted), sent to that customer from their page, and found in the outbox; then the customer
  * tagged in their form and a segment made of that tag.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 async function post(request: APIRequestContext, url: string, data: unknown) {
   const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };

@@ -11,7 +11,7 @@ import { startBrowserSuite } from './support/suite';
  */
 // The simulator answers after 2 s: the page's pending state ("Check your phone") is then sure to
 // show before the payment lands, even on a loaded machine (at 200 ms a full run once missed it).
-const suite = startBrowserSuite({ MPESA_SIMULATOR_DELAY_MS: '2000' });
+const suite = startBrowserSuite({ env: { MPESA_SIMULATOR_DELAY_MS: '2000' }, database: 'postgres' });
 const CUSTOMER_PHONE = '+254712345678';
 
 /** The owner (who reads the outbox), a manager who approves, and an active OpenPAYGO contract. */

@@ -9,7 +9,7 @@ import { startBrowserSuite } from './support/suite';
  * two lock-API phones after a confirmation that insists on a reason, and the command log showing
  * each command delivered by the simulator with its attempt.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 async function post(request: APIRequestContext, url: string, data: unknown) {
   const { csrfToken } = (await (await request.get('/api/csrf-token')).json()) as { csrfToken: string };

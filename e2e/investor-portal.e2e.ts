@@ -9,7 +9,7 @@ import { startBrowserSuite } from './support/suite';
  * owner issues a code in /admin/investor-codes (shown once, in a dialog), then an investor signs
  * in with it on a phone, sees the figures of the latest close and downloads the PDF report.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 describe('investor portal', () => {
   it('issues a code, signs an investor in on a phone, shows the figures and downloads the report', async () => {

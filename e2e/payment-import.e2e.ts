@@ -12,7 +12,7 @@ import { startBrowserSuite } from './support/suite';
  * BillRefNumber named no contract) to its contract, landing on its receipt.
  */
 const CALLBACK_TOKEN = 'e2e-callback-token';
-const suite = startBrowserSuite({ MPESA_CALLBACK_TOKEN: CALLBACK_TOKEN });
+const suite = startBrowserSuite({ env: { MPESA_CALLBACK_TOKEN: CALLBACK_TOKEN }, database: 'postgres' });
 
 const finance: Person = {
   firstName: 'Fiona',

@@ -12,7 +12,7 @@ import { startBrowserSuite } from './support/suite';
  * approves it in their own browser, after which the receipt reads REVERSED. The book is set up
  * through the API, as origination has its own browser tests.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 const financeA: Person = {
   firstName: 'Fiona',

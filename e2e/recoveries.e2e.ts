@@ -11,7 +11,7 @@ import { startBrowserSuite } from './support/suite';
  * recovery (checked field by field, then confirmed); the contract reads repossessed and the device
  * returned. The book is set up through the API, as origination has its own browser tests.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 const collector: Person = {
   firstName: 'Cynthia',

@@ -10,7 +10,7 @@ import { startBrowserSuite } from './support/suite';
  * a person, and the hand-off task appears on the dashboard of the customer's agent and on
  * /ai-customer-service. The book is set up through the API, as origination has its own tests.
  */
-const suite = startBrowserSuite();
+const suite = startBrowserSuite({ database: 'postgres' });
 
 const PHONE = '+254712345678';
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 
 import { type RunningServer, startServer } from '../../tests/support/server-process';
 import { assertBuilt, DESKTOP, launchBrowser, newContext, type StorageState } from './browser';
+import { type FileDatabase, fileDatabase, type ServerDatabase } from './database';
 import { type Person, signedInOrSignInPage, signIn } from './session';
 
 /** One browser context and its first page, with the page errors it has seen. */
@@ -33,24 +34,38 @@ export interface BrowserSuite {
   ): Promise<BrowserSession>;
 }
 
+/** How a browser file's server runs. */
+export interface BrowserSuiteOptions {
+  /** Added to the server's environment (a webhook token, business-date control). */
+  env?: Record<string, string>;
+  /** Where its data lives (`e2e/support/database.ts`): the embedded database unless told. */
+  database?: ServerDatabase;
+}
+
 /**
  * Every browser test file's set-up, declared once: before its tests the built server starts on a
- * fresh data directory (no demo data, so the first person to register becomes the owner) and
- * Chromium launches; after them both stop. Call it at the top of the file; the tests share one app,
- * in order, as a person using it would. `env` adds to the server's environment (a webhook token).
+ * fresh database (no demo data, so the first person to register becomes the owner) and Chromium
+ * launches; after them both stop. Call it at the top of the file; the tests share one app, in
+ * order, as a person using it would.
  */
-export function startBrowserSuite(env: Record<string, string> = {}): BrowserSuite {
+export function startBrowserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
+  let database: FileDatabase | undefined;
 
   beforeAll(async () => {
     assertBuilt();
     // Side by side: Chromium launches while the server opens its database. Each is kept as soon
     // as it is up, so afterAll stops it even when the other failed.
     const [started, launched] = await Promise.allSettled([
-      startServer({ DEMO_DATA: 'false', ...env }).then((running) => {
-        server = running;
-      }),
+      fileDatabase(options.database ?? 'embedded')
+        .then((made) => {
+          database = made;
+          return startServer({ DEMO_DATA: 'false', ...options.env, ...made.env });
+        })
+        .then((running) => {
+          server = running;
+        }),
       launchBrowser().then((running) => {
         browser = running;
       }),
@@ -61,6 +76,7 @@ export function startBrowserSuite(env: Record<string, string> = {}): BrowserSuit
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await database?.drop();
   });
 
   const running = () => {

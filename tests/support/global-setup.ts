@@ -25,7 +25,7 @@ export default async function setup(): Promise<void> {
  * key. Connections to it are refused (a copy needs it idle). Templates of other keys are dropped,
  * and builds left by runs that were stopped (their process is gone).
  */
-async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
+export async function ensurePostgresTemplate(adminUrl: string): Promise<void> {
   const name = postgresTemplateName();
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
