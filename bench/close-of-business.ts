@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { addDays } from '../src/domain';
-import { type RunningServer, startServer } from '../tests/support/server-process';
+import type { RunningServer } from '../tests/support/server-process';
+import { startBookServer } from './lib/book-server';
 import { longRequest } from './lib/long-post';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
@@ -35,14 +36,7 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     ];
   let server: RunningServer | undefined;
   try {
-    server = await startServer({
-      DATABASE_URL: database.url,
-      LOG_LEVEL: 'error',
-      BUSINESS_DATE_CONTROL: 'true',
-      // No scheduled close beside the timed one: at start, and whenever the business date moves,
-      // the eod.close job would close the date due (an empty book, or the very date timed here).
-      JOBS: 'false',
-    });
+    server = await startBookServer(database.url, { BUSINESS_DATE_CONTROL: 'true' });
     const { headers } = await benchOwner(server.url);
     const terms = JSON.stringify({
       allocationStrategy: 'default',

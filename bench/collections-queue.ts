@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { type RunningServer, startServer } from '../tests/support/server-process';
+import type { RunningServer } from '../tests/support/server-process';
+import { startBookServer } from './lib/book-server';
 import { loadTest } from './lib/load';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
@@ -21,10 +22,7 @@ export async function collectionsQueueBenchmarks(): Promise<Measurement[]> {
     ];
   let server: RunningServer | undefined;
   try {
-    // No background jobs: at start the eod.close job runs the business date's start on the still
-    // empty book (its figures marked current for the date), so the close below would take the
-    // book generated afterwards as already aged: nothing overdue, nothing charged, no case queued.
-    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error', JOBS: 'false' });
+    server = await startBookServer(database.url);
     const { headers } = await benchOwner(server.url);
     await benchBook(server.url, headers, database.url, { overdueEvery: 2 });
     const client = new pg.Client({ connectionString: database.url });

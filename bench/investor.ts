@@ -1,6 +1,7 @@
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { type RunningServer, startServer } from '../tests/support/server-process';
+import type { RunningServer } from '../tests/support/server-process';
+import { startBookServer } from './lib/book-server';
 import { longRequest } from './lib/long-post';
 import { benchOwner } from './lib/owner';
 import { benchDatabase } from './lib/postgres';
@@ -177,10 +178,7 @@ export async function investorBenchmarks(): Promise<Measurement[]> {
     ];
   let server: RunningServer | undefined;
   try {
-    // No background jobs: at start the eod.close job runs the business date's start on the still
-    // empty book (its figures marked current for the date), so the close below would take the
-    // book generated afterwards as already aged: nothing overdue, nothing charged, no case queued.
-    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'error', JOBS: 'false' });
+    server = await startBookServer(database.url);
     const { headers } = await benchOwner(server.url);
     const generating = performance.now();
     await benchBook(server.url, headers, database.url, { contracts: CONTRACTS });

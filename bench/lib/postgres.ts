@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { createScratchDatabase } from '../../tests/support/scratch-database';
 
 /** A throwaway PostgreSQL database for one benchmark, when a server is reachable. */
 export async function benchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
@@ -12,20 +13,14 @@ export async function benchDatabase(): Promise<{ url: string; drop: () => Promis
   } catch {
     return undefined;
   }
-  const name = `bench_${Date.now().toString(36)}`;
-  await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(adminUrl, 'bench');
   return {
-    url: url.toString(),
+    url: scratch.url,
     drop: async () => {
       // BENCH_KEEP_DB=1 keeps it, to EXPLAIN a benchmark's statements on its data afterwards.
-      if (process.env.BENCH_KEEP_DB) return console.log(`kept database ${name}`);
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      if (process.env.BENCH_KEEP_DB) return console.log(`kept database ${scratch.name}`);
+      await scratch.drop();
     },
   };
 }

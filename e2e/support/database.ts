@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { createScratchDatabase } from '../../tests/support/scratch-database';
 
 /** Where a browser file's server keeps its data. */
 export type ServerDatabase = 'embedded' | 'postgres';
@@ -8,8 +7,6 @@ export type ServerDatabase = 'embedded' | 'postgres';
 /** A browser file's own database: what its server's environment needs, and how to remove it. */
 export interface FileDatabase {
   env: Record<string, string>;
-  /** The database's kind as the server runs it (PostgreSQL is asked for, but absent: embedded). */
-  kind: ServerDatabase;
   drop(): Promise<void>;
 }
 
@@ -25,24 +22,7 @@ export interface FileDatabase {
 export async function fileDatabase(wanted: ServerDatabase): Promise<FileDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const template = inject('postgresTemplate');
-  if (wanted === 'embedded' || !adminUrl || !template)
-    return { env: {}, kind: 'embedded', drop: async () => {} };
-  const name = `e2e_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    kind: 'postgres',
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
+  if (wanted === 'embedded' || !adminUrl || !template) return { env: {}, drop: async () => {} };
+  const scratch = await createScratchDatabase(adminUrl, 'e2e', template);
+  return { env: { DATABASE_URL: scratch.url }, drop: scratch.drop };
 }

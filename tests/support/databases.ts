@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client';
 import { migrate } from '../../src/db/migrate';
 import { templateBlob, templateTar } from '../../src/db/template';
+import { createScratchDatabase } from './scratch-database';
 import { postgresTemplateName, testTemplatePath } from './template';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -44,27 +43,18 @@ export async function createTestDatabase(
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
   // A copy of the run's migrated template (global setup), as PGlite starts from its dump: copying
   // takes a tenth of the time of running every migration again. `migrate` below then finds nothing
   // to apply, and would apply what a template somehow lacked.
-  await admin.query(`CREATE DATABASE ${name}${migrated ? ` TEMPLATE ${postgresTemplateName()}` : ''}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: 'unused', poolSize: 5 });
+  const scratch = await createScratchDatabase(adminUrl, 't', migrated ? postgresTemplateName() : undefined);
+  const database = await openDatabase({ url: scratch.url, dataDir: 'unused', poolSize: 5 });
   if (migrated) await migrate(database);
   return {
     database,
-    url: url.toString(),
+    url: scratch.url,
     drop: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }
