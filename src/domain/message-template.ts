@@ -5,8 +5,9 @@ import { formatMoney } from './money';
  * Message templates (decision 027): `{{name}}` placeholders (letters, digits and `_`, spaces
  * inside the braces allowed) replaced by the variables' text in one pass, so a value that itself
  * looks like `{{x}}` is sent as it is. A placeholder without a variable is an error, never a blank:
- * a reminder that says "your payment of  is due" must not go out. The migration's SQL function
- * `render_message` is the same rule for the close of business's set-based reminders.
+ * a reminder that says "your payment of  is due" must not go out. `templateSql`
+ * (server/modules/messages/values-sql.ts) compiles a template by the same rule into one SQL
+ * expression for the statements that queue many messages at once.
  */
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -453,14 +453,18 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
   });
 
   it('writes the business date’s snapshot from the stored figures exactly as computed as of the date', async () => {
-    // After fees, a default, locks and a payment of a penalty (the tests above): decision 034.
+    // After fees, a default, locks and a payment of a penalty (the tests above): decision 034. The
+    // investor figures too: collected read from the instalments, not the payment lines (decision 052).
     const org = await organisation(t.app.ctx, t.app.ctx.db);
     const read = async () => {
-      const [row] = await queryRows<{ row: Record<string, unknown> }>(
+      const [row] = await queryRows<{ row: Record<string, unknown>; investor: unknown[] }>(
         t.app.ctx.db,
-        sql`SELECT to_jsonb(s) - 'computed_at' AS row FROM portfolio_snapshots s WHERE business_date = ${TODAY}`,
+        sql`SELECT to_jsonb(s) - 'computed_at' AS row,
+                   (SELECT jsonb_agg(to_jsonb(f) ORDER BY f.fund, f.vintage) FROM investor_figures f
+                    WHERE f.business_date = ${TODAY}) AS investor
+            FROM portfolio_snapshots s WHERE business_date = ${TODAY}`,
       );
-      return row?.row;
+      return row && ({ ...row.row, investor: row.investor } as Record<string, unknown>);
     };
     const write = (stored: boolean) =>
       withTransaction(t.app.ctx, (tx) =>
@@ -472,6 +476,11 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     expect(stored).toEqual(await read());
     expect(stored).toMatchObject({ defaulted_count: 1 });
     expect(Number(stored?.overdue_amount)).toBeGreaterThan(0);
+    const investor = (stored?.investor ?? []) as { fund: string; collected: number; due: number }[];
+    const whole = investor.filter((f) => !f.fund);
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.reduce((sum, f) => sum + Number(f.collected), 0)).toBeGreaterThan(0);
+    expect(whole.reduce((sum, f) => sum + Number(f.due), 0)).toBeGreaterThan(0);
   });
 
   it('back-fills snapshots for past dates from the schedule and payments', async () => {

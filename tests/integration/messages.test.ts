@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EodRun } from '../../src/contracts/close-of-business';
 import {
+  CUSTOM_TEMPLATE_VARIABLES,
   MESSAGE_MAX_ATTEMPTS,
   MESSAGE_RETRY_MINUTES,
   type Message,
@@ -16,6 +17,7 @@ import { STEPS } from '../../src/server/modules/close-of-business/steps';
 import { type MessageRequest, queueMessage } from '../../src/server/modules/messages/outbox';
 import type { MessageProvider } from '../../src/server/modules/messages/provider';
 import { dueMessagesKey, sendDueMessages, sendMessagesJob } from '../../src/server/modules/messages/sender';
+import { templateSql } from '../../src/server/modules/messages/values-sql';
 import { organisation } from '../../src/server/organisation';
 import { withTransaction } from '../../src/server/transaction';
 import { startTestApp, type TestApp, type TestClient } from '../support/app';
@@ -144,26 +146,29 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
     expect(rows).toHaveLength(0);
   });
 
-  it('renders in SQL exactly as the renderer does, and refuses a missing variable there too', async () => {
+  it('renders in SQL exactly as the renderer does; a missing variable leaves no text to send', async () => {
+    const allowed = CUSTOM_TEMPLATE_VARIABLES;
     const cases: [string, Record<string, string | number>][] = [
       [
-        'Hello {{firstName}}, pay {{ amount }} by {{dueDate}}.',
-        { firstName: 'A', amount: 'USD 1.00', dueDate: 'x' },
+        'Hello {{firstName}}, pay {{ amountDue }} by {{dueDate}}.',
+        { firstName: 'A', amountDue: 'USD 1.00', dueDate: 'x' },
       ],
-      ['{{a}} {{b}} {{a}}', { a: '{{b}}', b: '$1 \\1 & %' }],
+      ['{{account}} {{balance}} {{account}}', { account: '{{balance}}', balance: "$1 \\1 & % ' ||" }],
       ['no placeholders {single} {{}}', {}],
-      ['{{n}}', { n: 7 }],
+      ['{{daysOverdue}}', { daysOverdue: 7 }],
     ];
-    for (const [template, variables] of cases) {
-      const [row] = await queryRows<{ body: string }>(
+    const render = (template: string, variables: Record<string, string | number>) =>
+      queryRows<{ body: string | null }>(
         ctx().db,
-        sql`SELECT render_message(${template}, ${JSON.stringify(variables)}::jsonb) AS body`,
+        sql`SELECT ${templateSql(template, allowed, (name) => sql`(v.variables ->> ${name}::text)`)} AS body
+            FROM (SELECT ${JSON.stringify(variables)}::jsonb AS variables) v`,
       );
+    for (const [template, variables] of cases) {
+      const [row] = await render(template, variables);
       expect(row?.body).toBe(renderTemplate(template, variables));
     }
-    await expect(queryRows(ctx().db, sql`SELECT render_message('{{gone}}', '{}'::jsonb)`)).rejects.toThrow(
-      /gone/,
-    );
+    expect((await render('{{balance}} due', {}))[0]?.body).toBeNull();
+    expect(() => templateSql('{{gone}}', allowed, () => sql`''`)).toThrow(/gone/);
   });
 
   it('sends with consent, skips without it (with the reason), and writes the contract timeline', async () => {
@@ -348,6 +353,13 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
       day7: await make('2024-04-08', 'none', 7),
       quiet: await make('2024-04-13', 'openpaygo', 2),
     };
+    // An edited template is what the close renders, at its new version (spaces inside the braces too).
+    const admin = await t.signedIn('admin');
+    const edited = await admin.put('/api/message-templates', {
+      key: 'overdue_day_1',
+      body: 'Hi {{ firstName }}: {{contractNumber}} owes {{amountOverdue}} ({{daysOverdue}} day).',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
     const answer = await manager.post('/api/eod/run', { businessDate: TODAY });
     expect(answer.statusCode, answer.body).toBe(200);
     const run = answer.json<{ runs: EodRun[] }>().runs.find((r) => r.businessDate === TODAY);
@@ -361,9 +373,10 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
       template_key: string;
       body: string;
       source_id: string;
+      template_version: number;
     }>(
       ctx().db,
-      sql`SELECT contract_id, template_key, body, source_id FROM messages
+      sql`SELECT contract_id, template_key, body, source_id, template_version FROM messages
           WHERE source_type = 'close_of_business' ORDER BY template_key, contract_id`,
     );
     const byContract = (id: string) => rows.filter((r) => r.contract_id === id).map((r) => r.template_key);
@@ -377,6 +390,9 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
     expect(before?.body).toMatch(
       /^Hello Test, your payment of USD [\d,]+\.\d\d for CT-\d+ is due on 17 May 2024\./,
     );
+    const day1 = rows.find((r) => r.contract_id === ids.day1);
+    expect(day1?.body).toMatch(/^Hi Test: CT-\d+ owes USD [\d,]+\.\d\d \(1 day\)\.$/);
+    expect(day1?.template_version).toBe(2);
     expect(rows.find((r) => r.template_key === 'lock_warning' && r.contract_id === ids.day3)?.body).toMatch(
       /is 3 days overdue \(USD [\d,]+\.\d\d\)\. Your device will be locked tomorrow/,
     );
@@ -479,7 +495,7 @@ describe.each(DATABASE_KINDS)('message outbox on %s', (kind) => {
     });
     const [audit] = await queryRows<{ entity_id: string }>(
       ctx().db,
-      sql`SELECT entity_id FROM audit_log WHERE action = 'message_template.update'`,
+      sql`SELECT entity_id FROM audit_log WHERE action = 'message_template.update' ORDER BY at DESC, id DESC LIMIT 1`,
     );
     expect(audit?.entity_id).toBe('token:sms:en');
   });

@@ -185,13 +185,20 @@ describe.each(DATABASE_KINDS)('statement import on %s', (kind) => {
       outstanding_total: string;
       paid_through_date: string;
       total_paid: string;
+      principal_paid: string;
+      principal_allocated: string;
       events: number;
     }>(
       t.app.ctx.db,
-      sql`SELECT outstanding_total, paid_through_date::text AS paid_through_date, total_paid,
+      sql`SELECT outstanding_total, paid_through_date::text AS paid_through_date, total_paid, principal_paid,
+        (SELECT sum(a.amount) FROM payment_allocations a
+         WHERE a.contract_id = c.id AND a.component = 'principal' AND a.superseded_at IS NULL) AS principal_allocated,
         (SELECT count(*)::int FROM contract_events e WHERE e.contract_id = c.id AND e.type = 'payment') AS events
         FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE c.id = ${b.id}`,
     );
+    // Decision 052: the principal paid is kept with the other figures by the bulk write too.
+    expect(Number(stored?.principal_paid)).toBeGreaterThan(0);
+    expect(Number(stored?.principal_paid)).toBe(Number(stored?.principal_allocated));
     expect(Number(stored?.outstanding_total)).toBe(contract.outstanding.total);
     expect(stored?.paid_through_date).toBe(contract.paidThroughDate);
     expect(Number(stored?.total_paid)).toBe(100_000);

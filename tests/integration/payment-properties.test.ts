@@ -140,8 +140,11 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       status: string;
       active_until: string | null;
       credit_lines: string;
+      total_paid: string;
+      principal_paid: string;
     }>(
       sql`SELECT f.outstanding_total, c.outstanding_principal, f.overdue_total, f.dpd, c.credit_balance, c.paid_through_date::text AS paid_through_date,
+        c.total_paid, c.principal_paid,
         c.start_date::text AS start_date, c.first_due_date::text AS first_due_date, c.status, d.active_until::text AS active_until,
         (SELECT COALESCE(sum(a.amount), 0) FROM payment_allocations a WHERE a.contract_id = c.id AND a.component = 'credit' AND a.superseded_at IS NULL) AS credit_lines
         FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN devices d ON d.id = c.device_id WHERE c.id = ${contractId}`,
@@ -149,6 +152,12 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
     if (!stored) throw new Error('contract row missing');
     expect(Number(stored.outstanding_total)).toBe(scheduled - allocatedTotal);
     expect(Number(stored.credit_balance)).toBe(Number(stored.credit_lines));
+    // The contract row's paid totals, which the investor figures of the business date read
+    // (decision 052): what went to instalments, and of it the principal.
+    expect(Number(stored.total_paid) - Number(stored.credit_balance)).toBe(allocatedTotal);
+    expect(Number(stored.principal_paid)).toBe(
+      installments.reduce((s, i) => s + Number(i.principal_paid), 0),
+    );
     expect(stored.status).toBe(scheduled - allocatedTotal === 0 ? 'paid_off' : 'active');
     // Paid-through is the engine's, from the stored positions.
     const positions = installments.map((i) => ({

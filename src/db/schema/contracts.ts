@@ -82,6 +82,13 @@ export const contracts = pgTable(
     paidThroughDate: date('paid_through_date', { mode: 'string' }),
     outstandingPrincipal: bigint('outstanding_principal', { mode: 'number' }).notNull().default(0),
     totalPaid: bigint('total_paid', { mode: 'number' }).notNull().default(0),
+    /**
+     * The schedule's principal paid (its instalments' `principal_paid` summed), written with the
+     * other figures by every allocation; a close by recovery leaves it, while it zeroes the outstanding.
+     * With `total_paid - credit_balance` (what went to instalments) it gives the investor figures of
+     * the business date without summing every payment line (decision 052).
+     */
+    principalPaid: bigint('principal_paid', { mode: 'number' }).notNull().default(0),
     creditBalance: bigint('credit_balance', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     version: integer('version').notNull().default(1),

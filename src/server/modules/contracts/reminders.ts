@@ -35,17 +35,18 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
-           jsonb_build_object('contractNumber', c.number, 'dueDate', ${messageDateSql(sql`due.due_date`)},
+           jsonb_build_object('contractNumber', c.number, 'dueDate', ${messageDateSql(dueOn)},
                               'amount', ${messageMoneySql(sql`due.amount`, sql`c.currency`, digits)}),
            ${key(sql`'reminder_before_due'`)}
-    FROM ${contracts} c ${figuresJoin()}
-    JOIN LATERAL (SELECT i.due_date, sum(${REMAINING}) AS amount FROM ${contractInstallments} i
-                  WHERE i.contract_id = c.id AND i.schedule_version = c.schedule_version
-                    AND i.settled_at IS NULL AND i.due_date = ${dueOn}
-                  GROUP BY i.due_date) due ON due.amount > 0
+    -- The instalments due on the day (their due-date index), each schedule's remaining dues summed:
+    -- reading each candidate's schedule instead probed a whole daily schedule per contract.
+    FROM (SELECT i.contract_id, i.schedule_version, sum(${REMAINING}) AS amount FROM ${contractInstallments} i
+          WHERE i.due_date = ${dueOn} AND i.settled_at IS NULL
+          GROUP BY i.contract_id, i.schedule_version) due
+    JOIN ${contracts} c ON c.id = due.contract_id AND c.schedule_version = due.schedule_version ${figuresJoin()}
     -- Step 1 has just stored the next instalment due on or after the date: an unpaid one due in
-    -- the lead days makes it fall between the two, so only those contracts' schedules are read.
-    WHERE c.status = 'active' AND f.next_due_date BETWEEN ${date}::date AND ${dueOn}
+    -- the lead days makes it fall between the two.
+    WHERE due.amount > 0 AND c.status = 'active' AND f.next_due_date BETWEEN ${date}::date AND ${dueOn}
     UNION ALL
     SELECT c.customer_id, c.id, 'overdue_day_' || f.dpd,
            jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,

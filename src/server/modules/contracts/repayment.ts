@@ -273,6 +273,7 @@ export function planRepayment(
   const figures = {
     paidThroughDate: after.paidThrough,
     outstandingPrincipal: after.outstanding.principal,
+    principalPaid: rows.reduce((sum, r) => sum + r.principalPaid, 0),
     totalPaid: totals.totalPaid,
     creditBalance: totals.credit,
     updatedAt: at,
@@ -296,7 +297,7 @@ export function repaymentWrites(
   const ctes = [
     sql`contract_written AS (
       UPDATE ${contracts} SET paid_through_date = ${f.paidThroughDate}::date,
-        outstanding_principal = ${f.outstandingPrincipal}, total_paid = ${f.totalPaid},
+        outstanding_principal = ${f.outstandingPrincipal}, principal_paid = ${f.principalPaid}, total_paid = ${f.totalPaid},
         credit_balance = ${f.creditBalance}, updated_at = ${f.updatedAt}
       WHERE id = ${row.id} AND ${when})`,
     sql`figures_written AS (${figuresUpdate(row.id, plan.nightly, plan.at, when)})`,
@@ -578,15 +579,16 @@ export function figuresSavesWrites(ctx: TxContext, saves: readonly FiguresSave[]
         ${col((s) => s.plan.nightly.bucket)}::text[], ${col((s) => s.plan.after.paidThrough)}::text[],
         ${col((s) => s.plan.nightly.nextDueDate)}::text[], ${col((s) => s.plan.after.outstanding.principal)}::bigint[],
         ${col((s) => s.plan.nightly.outstandingTotal)}::bigint[], ${col((s) => s.plan.nightly.overdueTotal)}::bigint[],
-        ${col((s) => s.totals.totalPaid)}::bigint[], ${col((s) => s.totals.credit)}::bigint[])
-        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb))`,
+        ${col((s) => s.totals.totalPaid)}::bigint[], ${col((s) => s.totals.credit)}::bigint[],
+        ${col((s) => s.plan.figures.principalPaid)}::bigint[])
+        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb, pp))`,
       sql`saved_figures AS (
         UPDATE ${contractFigures} f SET dpd = v.dpd, bucket = v.bucket, next_due_date = v.next_due::date,
           outstanding_total = v.ot, overdue_total = v.od, updated_at = ${now}
         FROM saved_values v WHERE f.contract_id = v.id)`,
       sql`saved_contracts AS (
         UPDATE ${contracts} c SET paid_through_date = v.paid_through::date, outstanding_principal = v.op,
-          total_paid = v.tp, credit_balance = v.cb, updated_at = ${now}
+          principal_paid = v.pp, total_paid = v.tp, credit_balance = v.cb, updated_at = ${now}
         FROM saved_values v WHERE c.id = v.id)`,
     );
   }

@@ -4,7 +4,6 @@ import type { SegmentFilter } from '../../../contracts/communications';
 import { CUSTOM_TEMPLATE_VARIABLES, type MessageChannel } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
 import { bulkSends, messages, messageTemplates } from '../../../db/schema';
-import { splitTemplate } from '../../../domain';
 import type { AppContext, TxContext } from '../../context';
 import { defineJob } from '../../jobs/definition';
 import { withTransaction } from '../../transaction';
@@ -12,13 +11,13 @@ import { consentCondition } from './bulk-send';
 import { DEFAULT_LANGUAGE } from './outbox';
 import { recipientColumnsSql, recipientContext } from './preview';
 import { segmentCondition } from './segments';
+import { templateSql } from './values-sql';
 
 /**
  * The bulk send's queueing (issue 15): when a bulk send's time comes, one INSERT … SELECT puts a
  * message for each consenting customer of its filter in the outbox, rendered in SQL from the
  * template in the customer's language or else English (the rule of `templateFor`), the template
- * compiled once into one text expression (the renderer's rule; `render_message` would parse it
- * again for every row), each due `floor(n × 60 / rate)` seconds after the start so the provider's limit
+ * compiled once into one text expression (`templateSql`), each due `floor(n × 60 / rate)` seconds after the start so the provider's limit
  * holds. The dedupe key `bulk:<bulk id>:<customer id>` makes a re-run (a restart mid-way, a second
  * instance) queue nobody twice; the row is claimed FOR UPDATE SKIP LOCKED, so two instances never
  * work on the same send at once.
@@ -36,22 +35,9 @@ interface DueBulk {
 
 type TemplateRow = typeof messageTemplates.$inferSelect;
 
-/**
- * A template as one SQL text expression over the recipient's variable columns (`x."firstName"`):
- * its pieces and values joined, as `renderTemplate` joins them (`splitTemplate`), so the statement
- * parses nothing per row. Every variable a template staff wrote may use is a column, never null.
- */
-function templateSql(text: string): SQL {
-  const { pieces, names } = splitTemplate(text);
-  const unknown = names.filter((name) => !(CUSTOM_TEMPLATE_VARIABLES as readonly string[]).includes(name));
-  if (unknown.length)
-    throw new Error(`The template uses ${unknown.join(', ')}, which a bulk send cannot fill`);
-  const parts: SQL[] = [sql`${pieces[0] ?? ''}::text`];
-  names.forEach((name, i) => {
-    parts.push(sql`x.${sql.identifier(name)}`, sql`${pieces[i + 1] ?? ''}::text`);
-  });
-  return sql`(${sql.join(parts, sql` || `)})`;
-}
+/** A template over the recipient's variable columns (`x."firstName"`), each never null. */
+const bulkTemplateSql = (text: string): SQL =>
+  templateSql(text, CUSTOM_TEMPLATE_VARIABLES, (name) => sql`x.${sql.identifier(name)}`);
 
 /** The customer's language's value, else English's (the rule of `templateFor`). */
 function byLanguage(rows: TemplateRow[], english: TemplateRow, value: (row: TemplateRow) => SQL): SQL {
@@ -78,9 +64,9 @@ export async function queueBulkSend(ctx: TxContext, bulk: DueBulk): Promise<numb
     where: sql`${segmentCondition(bulk.filter)} AND ${consentCondition(bulk.channel)}`,
   });
   const address = bulk.channel === 'email' ? sql`x.email` : sql`x.phone`;
-  const body = byLanguage(rows, english, (row) => templateSql(row.body));
+  const body = byLanguage(rows, english, (row) => bulkTemplateSql(row.body));
   const subject = byLanguage(rows, english, (row) =>
-    row.subject ? templateSql(row.subject) : sql`NULL::text`,
+    row.subject ? bulkTemplateSql(row.subject) : sql`NULL::text`,
   );
   const version = byLanguage(rows, english, (row) => sql`${row.version}::int`);
   const nowIso = now.toISOString();
