@@ -22,6 +22,12 @@ export interface PortfolioShape {
   terms?: string;
   /** Every n-th contract started 75 days earlier, so its first instalments are overdue. */
   overdueEvery?: number;
+  /**
+   * The others started 0 to `ageSpread - 1` days before today: 20 by default, every first
+   * instalment still ahead. Past 30, some are a few days late, and each night some fall due,
+   * cross their grace or lock days and are owed reminders, as in a live book.
+   */
+  ageSpread?: number;
   /** Every n-th unit controlled by a lock API (the rest uncontrolled). */
   lockApiEvery?: number;
   /** How many contracts (BENCH_CONTRACTS by default); written 100,000 at a time. */
@@ -44,9 +50,10 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
     ? `CASE WHEN i % ${shape.lockApiEvery} = 0 THEN 'lock_api' ELSE 'none' END`
     : `'none'`;
   // The days each contract started before today.
+  const spread = shape.ageSpread ?? 20;
   const age = shape.overdueEvery
-    ? `(i % 20 + CASE WHEN i % ${shape.overdueEvery} = 0 THEN 75 ELSE 0 END)`
-    : '(i % 20)';
+    ? `(i % ${spread} + CASE WHEN i % ${shape.overdueEvery} = 0 THEN 75 ELSE 0 END)`
+    : `(i % ${spread})`;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
