@@ -149,9 +149,10 @@ export async function queueMessagesFrom(
         templates.map((template) => sql`${template.key}::text`),
         sql`, `,
       )})
-        -- Rendered only when not queued already (a reminder is asked for on each of its lead days).
-        -- The conflict clause still settles a race.
-        AND NOT EXISTS (SELECT 1 FROM ${messages} m WHERE m.dedupe_key = v.dedupe_key)
+      -- A key queued before is left by the conflict clause, through the unique index. No NOT EXISTS
+      -- beside it: planned over an outbox still empty (a first close), it scanned the table for every
+      -- row while this very statement filled it, quadratic (15 s for 27,805 reminders at 300,000
+      -- contracts, 364 s for 92,682 at a million: decision 034, stop 52).
       ON CONFLICT (dedupe_key) DO NOTHING
       RETURNING template_key
     )
