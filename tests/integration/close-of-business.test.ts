@@ -771,6 +771,61 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       await t.close();
     }
   });
+
+  it('charges, at the next close, an instalment a reversal reopened after its grace days ran out', async () => {
+    const { t, book, manager } = await startBook(kind);
+    try {
+      // Contract c's first instalment (due 15 March, 3 grace days, a flat 100) is paid on time.
+      const first = (await positionsOf(t.app.ctx, [book.c])).get(book.c)?.find((p) => p.n === 1);
+      if (!first) throw new Error('c has no first instalment');
+      const amount = first.due.principal + first.due.interest + first.due.fee;
+      // The fixture's contracts carry the real clock's activation; payments may not precede it.
+      await t.app.ctx.db.execute(
+        sql`UPDATE contracts SET activated_at = '2024-02-15T08:00:00Z' WHERE id = ${book.c}`,
+      );
+      const finance = await t.signedIn('finance');
+      const paid = await finance.post('/api/payments', { contractId: book.c, amount, method: 'cash' });
+      expect(paid.statusCode, paid.body).toBe(201);
+      const night = addDays(TODAY, 20);
+      await run(manager, TODAY);
+      t.clock.ms = NOON + 20 * 86_400_000;
+      await run(await t.signedIn('manager'), night);
+      const feesOf = () =>
+        queryRows<{ n: number; date: string; amount: number }>(
+          t.app.ctx.db,
+          sql`SELECT n, to_char(business_date, 'YYYY-MM-DD') AS date, amount::int AS amount
+              FROM late_fee_charges WHERE contract_id = ${book.c} ORDER BY n`,
+        );
+      expect(await feesOf()).toEqual([]);
+      // Reversed on 21 March (maker and checker): the instalment is unpaid, long past its grace.
+      const [maker, checker] = [await t.signedIn('finance'), await t.signedIn('finance')];
+      const request = await maker.post(`/api/payments/${paid.json().payment.id}/reverse`, {
+        reason: 'Bounced',
+      });
+      expect(request.statusCode, request.body).toBe(201);
+      const approved = await checker.post(`/api/payment-corrections/${request.json().id}/approve`, {});
+      expect(approved.statusCode, approved.body).toBe(200);
+      const [mark] = await queryRows<{ on: string }>(
+        t.app.ctx.db,
+        sql`SELECT to_char(fees_recheck_on, 'YYYY-MM-DD') AS on FROM contract_figures WHERE contract_id = ${book.c}`,
+      );
+      expect(mark?.on).toBe(night);
+      // The next close finds it from the mark (its due date is outside the night's window), once.
+      const next = addDays(night, 1);
+      t.clock.ms = NOON + 21 * 86_400_000;
+      await run(await t.signedIn('manager'), next);
+      const expected = assessLateFees([first], next, { kind: 'flat', amount: 100 }, 3);
+      expect(expected).toHaveLength(1);
+      const charged = expected.map((c) => ({ n: c.installmentNumber, date: next, amount: c.amount }));
+      expect(await feesOf()).toEqual(charged);
+      // The mark stays (it is a date), and finds nothing more to charge the night after.
+      t.clock.ms = NOON + 22 * 86_400_000;
+      await run(await t.signedIn('manager'), addDays(next, 1));
+      expect(await feesOf()).toEqual(charged);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 /** Lock waits of a kind in this test's own database: pg_locks is the whole cluster's, other files' included. */

@@ -107,6 +107,9 @@ export const contracts = pgTable(
     index('contracts_activated_idx').on(t.activatedAt, t.id),
     // The device search of the contracts list joins from the device.
     index('contracts_device_idx').on(t.deviceId),
+    // The grace days the contracts were made on (a few values): the late-fee step reads them one
+    // probe each, to find the instalments whose grace days ran out since the last close (decision 053).
+    index('contracts_grace_days_idx').on(sql`(coalesce((${t.terms}->>'graceDays')::int, 0))`),
     // No trigram index here: the number's is on `contract_search` (decision 034), so the figures'
     // updates (every payment, every close) do not add a dozen trigram entries per contract.
     check('contracts_status_check', inList(t.status, CONTRACT_STATUSES)),
@@ -162,11 +165,18 @@ export const contractFigures = pgTable(
     /** Of the outstanding total, what fell due before the figures' date and is unpaid (the arrears). */
     overdueTotal: bigint('overdue_total', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The business date of the last allocation that left an instalment with more unpaid than before
+     * (a reversal, a transfer out, a back-dated correction): the next close looks at the contract
+     * for late fees whatever its due dates (decision 053). Time alone is found by the due dates.
+     */
+    feesRecheckOn: date('fees_recheck_on', { mode: 'string' }),
   },
   (t) => [
     // The lists' sorts by days past due and by outstanding, each then by contract.
     index('contract_figures_dpd_idx').on(t.dpd, t.contractId),
     index('contract_figures_outstanding_idx').on(t.outstandingTotal, t.contractId),
+    index('contract_figures_fees_recheck_idx').on(t.feesRecheckOn).where(sql`${t.feesRecheckOn} IS NOT NULL`),
   ],
 );
 

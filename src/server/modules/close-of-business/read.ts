@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { EOD_STEPS, type EodRun } from '../../../contracts/close-of-business';
+import { EOD_STEPS, type EodRun, type EodStep } from '../../../contracts/close-of-business';
 import { queryRows } from '../../../db/client';
 import { eodRuns, eodSteps, users } from '../../../db/schema';
 import type { Executor } from '../../context';
@@ -62,4 +62,18 @@ export async function recentRuns(
   if (runs.length <= query.limit) return { runs, nextBefore: null };
   const shown = runs.slice(0, query.limit);
   return { runs: shown, nextBefore: shown.at(-1)?.businessDate ?? null };
+}
+
+/** The latest date before `before` whose `step` completed, or null when it never did. */
+export async function lastCompleted(
+  executor: Executor,
+  step: EodStep,
+  before: string,
+): Promise<string | null> {
+  const [row] = await queryRows<{ date: string | null }>(
+    executor,
+    sql`SELECT to_char(max(s.business_date), 'YYYY-MM-DD') AS date FROM ${eodSteps} s
+      WHERE s.step = ${step} AND s.status = 'completed' AND s.business_date < ${before}::date`,
+  );
+  return row?.date ?? null;
 }

@@ -22,6 +22,7 @@ import { controlledDeviceIds } from '../devices/controlled';
 import { batchEntryWrites, postMany } from '../ledger/bulk';
 import { ACCOUNTS } from '../ledger/service';
 import { queueMessagesFrom } from '../messages/outbox';
+import { lastCompleted } from './read';
 import { writeSnapshot } from './snapshot';
 
 /** What a step sees: the date it closes, the organisation, and who the close acts as. */
@@ -54,7 +55,8 @@ export const STEPS: Record<EodStep, Step> = {
   late_fees: async (ctx, { date, org, actor }) => {
     // The date's fees are one journal entry, a receivable line per contract against the income,
     // written by the charging statement from its own fees (decisions 032 and 034).
-    const charged = await chargeLateFees(ctx, actor, date, (perContract) =>
+    const since = await lastCompleted(ctx.tx, 'late_fees', date);
+    const charged = await chargeLateFees(ctx, actor, date, since, (perContract) =>
       batchEntryWrites(actor, 'late_fee_ledger', {
         source: perContract,
         debit: ACCOUNTS.penaltiesReceivable,

@@ -12,6 +12,13 @@ export type NightlyFigures = Pick<
   'dpd' | 'bucket' | 'nextDueDate' | 'outstandingTotal' | 'overdueTotal'
 >;
 
+/**
+ * A write of a contract's figures row: the nightly figures that moved and, when an allocation
+ * left an instalment with more to pay than before, the business date it did (`fees_recheck_on`,
+ * decision 053).
+ */
+export type FiguresWrite = Partial<NightlyFigures> & { feesRecheckOn?: string };
+
 /** A contract's nightly figures from the engine's view of it. */
 export function nightlyFrom(snapshot: DelinquencySnapshot): NightlyFigures {
   return {
@@ -38,7 +45,7 @@ export const CLEAR_FIGURES: NightlyFigures = {
  */
 export function figuresUpdate(
   contractId: string,
-  figures: Partial<NightlyFigures>,
+  figures: FiguresWrite,
   at: Date,
   when: SQL = sql`true`,
 ): SQL {
@@ -48,6 +55,7 @@ export function figuresUpdate(
   if (figures.nextDueDate !== undefined) sets.push(sql`next_due_date = ${figures.nextDueDate}::date`);
   if (figures.outstandingTotal !== undefined) sets.push(sql`outstanding_total = ${figures.outstandingTotal}`);
   if (figures.overdueTotal !== undefined) sets.push(sql`overdue_total = ${figures.overdueTotal}`);
+  if (figures.feesRecheckOn !== undefined) sets.push(sql`fees_recheck_on = ${figures.feesRecheckOn}::date`);
   return sql`UPDATE ${contractFigures} SET ${sql.join(sets, sql`, `)}
     WHERE contract_id = ${contractId} AND ${when}`;
 }

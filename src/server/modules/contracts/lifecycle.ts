@@ -7,7 +7,7 @@ import type { TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
 import type { Lifecycle } from '../../transitions';
 import { addEvent } from './events';
-import { figuresJoin, figuresUpdate, type NightlyFigures } from './figures';
+import { type FiguresWrite, figuresJoin, figuresUpdate } from './figures';
 import { contractsChanged } from './list-cache';
 
 export type ContractRow = typeof contracts.$inferSelect;
@@ -16,7 +16,7 @@ export type ContractRow = typeof contracts.$inferSelect;
 export interface ContractChange {
   set?: Partial<Omit<ContractRow, 'id' | 'status' | 'version'>>;
   /** The nightly figures the move changes (decision 041). */
-  figures?: Partial<NightlyFigures>;
+  figures?: FiguresWrite;
   event: { type: string; message: string; data?: unknown };
 }
 

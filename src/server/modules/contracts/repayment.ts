@@ -8,6 +8,7 @@ import {
   type DelinquencySnapshot,
   type InstallmentPosition,
   isSettled,
+  overdueBase,
   sumComponents,
 } from '../../../domain';
 import type { Actor } from '../../audit';
@@ -230,9 +231,13 @@ export interface RepaymentPlan {
   changed: InstallmentPosition[];
   /** The move the allocation makes: paid off when nothing is left, back to active when a correction reopens it. */
   move: 'payOff' | 'reopen' | null;
-  /** The contract row's figures, and the nightly ones in their own row. */
+  /**
+   * The contract row's figures, and the nightly ones in their own row; with the business date
+   * when an instalment is left with more to pay than before (the next close looks at its late
+   * fees, decision 053).
+   */
   figures: Partial<ContractRow>;
-  nightly: NightlyFigures;
+  nightly: NightlyFigures & { feesRecheckOn?: string };
   /** When the figures were worked out: both rows' `updated_at`. */
   at: Date;
 }
@@ -278,7 +283,20 @@ export function planRepayment(
     creditBalance: totals.credit,
     updatedAt: at,
   };
-  return { before, after, changed, move, figures, nightly: nightlyFrom(after), at };
+  const nightly = nightlyFrom(after);
+  const reopened = changed.some((p) => {
+    const old = byN.get(p.n);
+    return overdueBase(p) > (old ? overdueBase(toPosition(old)) : 0);
+  });
+  return {
+    before,
+    after,
+    changed,
+    move,
+    figures,
+    nightly: reopened ? { ...nightly, feesRecheckOn: state.today } : nightly,
+    at,
+  };
 }
 
 /**
@@ -580,11 +598,12 @@ export function figuresSavesWrites(ctx: TxContext, saves: readonly FiguresSave[]
         ${col((s) => s.plan.nightly.nextDueDate)}::text[], ${col((s) => s.plan.after.outstanding.principal)}::bigint[],
         ${col((s) => s.plan.nightly.outstandingTotal)}::bigint[], ${col((s) => s.plan.nightly.overdueTotal)}::bigint[],
         ${col((s) => s.totals.totalPaid)}::bigint[], ${col((s) => s.totals.credit)}::bigint[],
-        ${col((s) => s.plan.figures.principalPaid)}::bigint[])
-        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb, pp))`,
+        ${col((s) => s.plan.figures.principalPaid)}::bigint[], ${col((s) => s.plan.nightly.feesRecheckOn ?? null)}::date[])
+        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb, pp, recheck))`,
       sql`saved_figures AS (
         UPDATE ${contractFigures} f SET dpd = v.dpd, bucket = v.bucket, next_due_date = v.next_due::date,
-          outstanding_total = v.ot, overdue_total = v.od, updated_at = ${now}
+          outstanding_total = v.ot, overdue_total = v.od, updated_at = ${now},
+          fees_recheck_on = coalesce(v.recheck, f.fees_recheck_on)
         FROM saved_values v WHERE f.contract_id = v.id)`,
       sql`saved_contracts AS (
         UPDATE ${contracts} c SET paid_through_date = v.paid_through::date, outstanding_principal = v.op,
