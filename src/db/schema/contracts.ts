@@ -107,9 +107,11 @@ export const contracts = pgTable(
     index('contracts_activated_idx').on(t.activatedAt, t.id),
     // The device search of the contracts list joins from the device.
     index('contracts_device_idx').on(t.deviceId),
-    // The grace days the contracts were made on (a few values): the late-fee step reads them one
-    // probe each, to find the instalments whose grace days ran out since the last close (decision 053).
+    // The grace and lock-after days the contracts were made on (a few values each), read one probe
+    // a value (`termValues`): the late-fee step's window of due dates per grace value, and the lock
+    // warnings' days past due (decision 053).
     index('contracts_grace_days_idx').on(sql`(coalesce((${t.terms}->>'graceDays')::int, 0))`),
+    index('contracts_lock_after_days_idx').on(sql`((${t.terms}->>'lockAfterDays')::int)`),
     // No trigram index here: the number's is on `contract_search` (decision 034), so the figures'
     // updates (every payment, every close) do not add a dozen trigram entries per contract.
     check('contracts_status_check', inList(t.status, CONTRACT_STATUSES)),

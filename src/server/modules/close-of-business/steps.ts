@@ -14,6 +14,7 @@ import {
   defaultOverdue,
   liveContractUnits,
   lockCandidates,
+  termValues,
 } from '../contracts/close-of-business';
 import { refreshDelinquencyIn } from '../contracts/delinquency';
 import { reminderCandidates } from '../contracts/reminders';
@@ -141,6 +142,7 @@ export const STEPS: Record<EodStep, Step> = {
         overdueDays: OVERDUE_REMINDER_DAYS,
         digits: minorUnitDigits(org.currency),
         controlledDevices: controlledDeviceIds(),
+        lockAfterDays: await termValues(ctx.tx, 'lockAfterDays'),
       }),
       { type: 'close_of_business', id: date },
     );

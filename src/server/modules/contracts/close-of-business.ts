@@ -63,6 +63,31 @@ const GRACE = sql`coalesce(${term('graceDays')}::int, 0)`;
 /** An instalment's unpaid principal, interest and fee (`overdueBase`: what a late fee is charged on). */
 const UNPAID = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid)`;
 
+/** The plan terms kept as whole days that have an index on the contracts, as that index has them. */
+const TERM_DAYS = {
+  graceDays: sql.raw(`coalesce((terms->>'graceDays')::int, 0)`),
+  lockAfterDays: sql.raw(`((terms->>'lockAfterDays')::int)`),
+} as const;
+
+/**
+ * The distinct values of a term over every contract (a few: the plans' versions), one probe of
+ * its index each (a loose index scan), ascending; a term left empty is not among them.
+ */
+export async function termValues(executor: Executor, name: keyof typeof TERM_DAYS): Promise<number[]> {
+  const term = TERM_DAYS[name];
+  const rows = await queryRows<{ v: number }>(
+    executor,
+    sql`
+    WITH RECURSIVE v(v) AS (
+      SELECT min(${term}) FROM ${contracts}
+      UNION ALL
+      SELECT (SELECT min(${term}) FROM ${contracts} WHERE ${term} > v.v) FROM v WHERE v.v IS NOT NULL
+    )
+    SELECT v FROM v WHERE v IS NOT NULL`,
+  );
+  return rows.map((row) => row.v);
+}
+
 /**
  * The contracts step 2 may find a new fee on at `date` when the step last ran for `since` (an
  * earlier date): at `since` every instalment past its grace days and unpaid was charged, so a new
@@ -74,23 +99,13 @@ const UNPAID = sql`(i.principal_due - i.principal_paid + i.interest_due - i.inte
  * were 300,000 schedules read each night to find 25,000 fees (decision 053).
  */
 async function lateFeeScope(ctx: TxContext, date: string, since: string): Promise<string[]> {
-  const grace = sql.raw(`coalesce((terms->>'graceDays')::int, 0)`);
-  const graces = await queryRows<{ g: number }>(
-    ctx.tx,
-    sql`
-    WITH RECURSIVE graces(g) AS (
-      SELECT min(${grace}) FROM ${contracts}
-      UNION ALL
-      SELECT (SELECT min(${grace}) FROM ${contracts} WHERE ${grace} > graces.g) FROM graces WHERE graces.g IS NOT NULL
-    )
-    SELECT g FROM graces WHERE g IS NOT NULL`,
-  );
+  const graces = await termValues(ctx.tx, 'graceDays');
   // Each grace value's window as dates, read from the due-date index, each instalment then probing
   // its contract by key. As a join to the grace values the planner scanned all 12 million
   // instalments (11 s); as a plain join, with no statistics yet on the grace index, it took the
   // contracts of a grace value for a handful and probed the window once per contract (minutes).
   // `OFFSET 0` keeps the probe a subquery of its own, which the planner would otherwise flatten.
-  const windows = graces.map(({ g }) => {
+  const windows = graces.map((g) => {
     const from = addDays(since, -g);
     const to = addDays(date, -g - 1);
     return sql`SELECT i.contract_id FROM ${contractInstallments} i

@@ -23,6 +23,12 @@ export interface ReminderRules {
   digits: number;
   /** Device ids under device control (OpenPAYGO or a lock API): only they get a lock warning. */
   controlledDevices: SQL;
+  /**
+   * Every plan's lock-after days among the contracts (`termValues`): the lock warnings are read
+   * from the dpd index at those days past due, not from every contract in arrears (434,000 probes
+   * of their contracts at a million, 4.5 s).
+   */
+  lockAfterDays: readonly number[];
 }
 
 /** Every reminder the contracts owe on `rules.date`, as rows for the outbox's insert. */
@@ -60,6 +66,6 @@ export function reminderCandidates(rules: ReminderRules): SQL {
                               'amountOverdue', ${messageMoneySql(overdueAmount, sql`c.currency`, digits)}),
            ${key(sql`'lock_warning'`)}
     FROM ${contracts} c ${figuresJoin()}
-    WHERE c.status IN ('active', 'defaulted') AND ${lockAfter} IS NOT NULL AND f.dpd > 0
+    WHERE c.status IN ('active', 'defaulted') AND f.dpd = ANY(${sql.param(rules.lockAfterDays.filter((days) => days > 0))}::int[])
       AND f.dpd = ${lockAfter} AND c.device_id IN (${rules.controlledDevices})`;
 }

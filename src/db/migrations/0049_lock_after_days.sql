@@ -1,0 +1,2 @@
+-- Decision 053: the lock warnings read the dpd index at each plan's lock-after days (`termValues`).
+CREATE INDEX "contracts_lock_after_days_idx" ON "contracts" USING btree ((("terms"->>'lockAfterDays')::int));
