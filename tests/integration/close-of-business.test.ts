@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EodRun } from '../../src/contracts/close-of-business';
 import { queryRows } from '../../src/db/client';
@@ -415,6 +415,28 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
         sql`UPDATE collection_cases SET contract_id = 'no-such-contract' WHERE contract_id = ${lock.contract_id}`,
       ),
     ).toMatch(/must belong to an existing row of contracts/);
+    // The outbox's messages name their customer and contract, checked per statement (migration 0050).
+    const message = (id: string, customer: SQL, contract: SQL) =>
+      sql`INSERT INTO messages (id, customer_id, contract_id, channel, recipient, template_key, template_version, body, dedupe_key)
+          SELECT ${id}, ${customer}, ${contract}, 'sms', '+254700000000', 'reminder_before_due', 1, 'Test', ${id}
+          FROM contracts c WHERE c.id = ${lock.contract_id}`;
+    expect(await refusal(message('m-1', sql`c.customer_id`, sql`'no-such-contract'`))).toMatch(
+      /messages must belong to an existing row of contracts: contract_id no-such-contract/,
+    );
+    expect(await refusal(message('m-2', sql`'no-such-customer'`, sql`c.id`))).toMatch(
+      /messages must belong to an existing row of customers: customer_id no-such-customer/,
+    );
+    expect(await refusal(message('m-3', sql`c.customer_id`, sql`c.id`))).toBe('accepted');
+    expect(await refusal(sql`UPDATE messages SET contract_id = 'no-such-contract' WHERE id = 'm-3'`)).toMatch(
+      /must belong to an existing row of contracts/,
+    );
+    // A customer with nothing but a message: the message keeps it.
+    await t.app.ctx.db.execute(sql`INSERT INTO customers (id, account_number, first_name, last_name, phone)
+      VALUES ('spare-customer', 'SPARE-1', 'Spare', 'Customer', '+254711111111')`);
+    expect(await refusal(message('m-4', sql`'spare-customer'`, sql`NULL`))).toBe('accepted');
+    expect(await refusal(sql`DELETE FROM customers WHERE id = 'spare-customer'`)).toMatch(
+      /The row spare-customer of customers is still named by messages.customer_id/,
+    );
   });
 
   it('books a paid penalty against the receivable the close charged, and accrued interest against its receivable', async () => {

@@ -12,8 +12,6 @@ import {
 } from 'drizzle-orm/pg-core';
 import { MESSAGE_CHANNELS, MESSAGE_STATUSES } from '../../contracts/messages';
 import { users } from './auth';
-import { contracts } from './contracts';
-import { customers } from './customers';
 import { inList } from './helpers';
 
 /**
@@ -54,9 +52,13 @@ export const messages = pgTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    /** Null only for a reply to a number no customer has yet (a conversation not yet linked). */
-    customerId: text('customer_id').references(() => customers.id),
-    contractId: text('contract_id').references(() => contracts.id),
+    /**
+     * Null only for a reply to a number no customer has yet (a conversation not yet linked). This
+     * and the contract must exist: checked once per statement by a trigger (migration 0050,
+     * decision 053) rather than by foreign keys, which lock both parent rows of each message.
+     */
+    customerId: text('customer_id'),
+    contractId: text('contract_id'),
     channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
     /** E.164 phone at the time of queueing (an e-mail address for e-mail). */
     recipient: text('recipient').notNull(),
