@@ -57,17 +57,19 @@ async function lockLive(
   return rows.map((row) => row.id);
 }
 
-/** A contract's grace days, as its index has them (`contracts_grace_days_idx`). */
-const GRACE = sql`coalesce(${term('graceDays')}::int, 0)`;
-
 /** An instalment's unpaid principal, interest and fee (`overdueBase`: what a late fee is charged on). */
 const UNPAID = sql`(i.principal_due - i.principal_paid + i.interest_due - i.interest_paid + i.fee_due - i.fee_paid)`;
 
-/** The plan terms kept as whole days that have an index on the contracts, as that index has them. */
-const TERM_DAYS = {
-  graceDays: sql.raw(`coalesce((terms->>'graceDays')::int, 0)`),
-  lockAfterDays: sql.raw(`((terms->>'lockAfterDays')::int)`),
+/**
+ * The plan terms kept as whole days that have an index on the contracts, of the contract `c`,
+ * written as their indexes have them (`contracts_grace_days_idx`, `contracts_lock_after_days_idx`).
+ */
+export const TERM_DAYS = {
+  graceDays: sql`coalesce(${term('graceDays')}::int, 0)`,
+  lockAfterDays: sql`(${term('lockAfterDays')}::int)`,
 } as const;
+
+const GRACE = TERM_DAYS.graceDays;
 
 /**
  * The distinct values of a term over every contract (a few: the plans' versions), one probe of
@@ -79,9 +81,9 @@ export async function termValues(executor: Executor, name: keyof typeof TERM_DAY
     executor,
     sql`
     WITH RECURSIVE v(v) AS (
-      SELECT min(${term}) FROM ${contracts}
+      SELECT min(${term}) FROM ${contracts} c
       UNION ALL
-      SELECT (SELECT min(${term}) FROM ${contracts} WHERE ${term} > v.v) FROM v WHERE v.v IS NOT NULL
+      SELECT (SELECT min(${term}) FROM ${contracts} c WHERE ${term} > v.v) FROM v WHERE v.v IS NOT NULL
     )
     SELECT v FROM v WHERE v IS NOT NULL`,
   );
@@ -124,7 +126,7 @@ async function lateFeeScope(ctx: TxContext, date: string, since: string): Promis
       sql` UNION `,
     ),
   );
-  return rows.map((row) => row.contract_id).sort();
+  return rows.map((row) => row.contract_id);
 }
 
 /** What step 2 charged on a date: how many contracts, and the total of their fees. */
@@ -251,8 +253,8 @@ export async function chargeLateFees(
  */
 export function lockCandidates(): SQL {
   return sql`SELECT c.id, c.device_id FROM ${contracts} c ${figuresJoin()}
-    WHERE c.status IN ${[...LIVE_STATUSES]} AND ${term('lockAfterDays')} IS NOT NULL
-      AND f.dpd > ${term('lockAfterDays')}::int`;
+    WHERE c.status IN ${[...LIVE_STATUSES]} AND ${TERM_DAYS.lockAfterDays} IS NOT NULL
+      AND f.dpd > ${TERM_DAYS.lockAfterDays}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
 import { messageDateSql, messageMoneySql } from '../messages/values-sql';
+import { TERM_DAYS } from './close-of-business';
 import { figuresJoin } from './figures';
 import { REMAINING } from './portfolio';
 
@@ -38,7 +39,6 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const key = (kind: SQL) => sql`'reminder:' || ${kind} || ':' || c.id || ':' || ${date}::text`;
   // The stored arrears: step 1 brought them to the date, and step 2's late fees added to them.
   const overdueAmount = sql`f.overdue_total`;
-  const lockAfter = sql`(c.terms->>'lockAfterDays')::int`;
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
            jsonb_build_object('contractNumber', c.number, 'dueDate', ${messageDateSql(dueOn)},
@@ -67,5 +67,5 @@ export function reminderCandidates(rules: ReminderRules): SQL {
            ${key(sql`'lock_warning'`)}
     FROM ${contracts} c ${figuresJoin()}
     WHERE c.status IN ('active', 'defaulted') AND f.dpd = ANY(${sql.param(rules.lockAfterDays.filter((days) => days > 0))}::int[])
-      AND f.dpd = ${lockAfter} AND c.device_id IN (${rules.controlledDevices})`;
+      AND f.dpd = ${TERM_DAYS.lockAfterDays} AND c.device_id IN (${rules.controlledDevices})`;
 }

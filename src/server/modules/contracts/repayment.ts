@@ -24,7 +24,7 @@ import {
   extendDeviceAccess,
 } from '../devices/commands';
 import { addEvent } from './events';
-import { figuresJoin, figuresUpdate, type NightlyFigures, nightlyFrom } from './figures';
+import { type FiguresWrite, figuresJoin, figuresUpdate, type NightlyFigures, nightlyFrom } from './figures';
 import { type ContractRow, contractLifecycle } from './lifecycle';
 import { contractFiguresChanged } from './list-cache';
 import { LIVE_STATUSES, toPosition } from './portfolio';
@@ -237,7 +237,7 @@ export interface RepaymentPlan {
    * fees, decision 053).
    */
   figures: Partial<ContractRow>;
-  nightly: NightlyFigures & { feesRecheckOn?: string };
+  nightly: NightlyFigures & Pick<FiguresWrite, 'feesRecheckOn'>;
   /** When the figures were worked out: both rows' `updated_at`. */
   at: Date;
 }

@@ -18,9 +18,9 @@ import { templateSql } from './values-sql';
  * message for each consenting customer of its filter in the outbox, rendered in SQL from the
  * template in the customer's language or else English (the rule of `templateFor`), the template
  * compiled once into one text expression (`templateSql`), each due `floor(n × 60 / rate)` seconds
- * after the start so the provider's limit holds. The dedupe key `bulk:<bulk id>:<customer id>` makes a re-run (a restart mid-way, a second
- * instance) queue nobody twice; the row is claimed FOR UPDATE SKIP LOCKED, so two instances never
- * work on the same send at once.
+ * after the start so the provider's limit holds. The dedupe key `bulk:<bulk id>:<customer id>`
+ * makes a re-run (a restart mid-way, a second instance) queue nobody twice; the row is claimed
+ * FOR UPDATE SKIP LOCKED, so two instances never work on the same send at once.
  */
 
 interface DueBulk {
