@@ -74,8 +74,7 @@ async function generate(databaseUrl: string, planId: string): Promise<void> {
       FROM generate_series(1, ${ROWS}) i;
       -- Their figures rows came with them (the insert trigger, decision 041), at the defaults.
       UPDATE contract_figures f
-      SET dpd = CASE WHEN i % 7 = 0 THEN i % 120 ELSE 0 END,
-          bucket = CASE WHEN i % 7 = 0 AND i % 120 > 0 THEN '1-7' ELSE 'current' END,
+      SET arrears_since = CASE WHEN i % 7 = 0 AND i % 120 > 0 THEN current_date - i % 120 END,
           outstanding_total = 3650000 - (i % 300) * 10000, next_due_date = current_date + 1
       FROM generate_series(1, ${ROWS}) i WHERE f.contract_id = pg_temp.v4('k' || i);
       -- The rows above took numbers the sequences have not handed out: move them past.

@@ -9,6 +9,7 @@ import {
 } from '../contracts/lists';
 import type { RoleHolder } from '../contracts/roles';
 import { queryRows } from '../db/client';
+import { businessToday } from './business-date';
 import { type InstanceCache, instanceCache, rowTagOf, tagOf } from './cache';
 import type { AppContext } from './context';
 import { unprocessable } from './errors';
@@ -97,9 +98,13 @@ export type Viewer = RoleHolder | null | undefined;
 type Condition = SQL | readonly SQL[] | undefined;
 type FilterName<S extends ListQuerySchema> = Exclude<keyof z.output<S>, (typeof LIST_BASE_KEYS)[number]>;
 
-/** What filters may depend on besides their value. */
+/** What filters and rows may depend on besides the query: part of every cache key. */
 export interface ListEnv {
   timeZone: string;
+  /** Days past due and buckets are of the business date (decision 054). */
+  businessDate: string;
+  /** The organisation's bucket bounds (`delinquencyBuckets`). */
+  buckets: readonly number[];
 }
 
 export interface Sort {
@@ -108,6 +113,11 @@ export interface Sort {
   nullsLast?: boolean;
   /** The columns alone order every row (a unique number): no tie-break is needed. */
   unique?: boolean;
+  /**
+   * The columns run against the sort (days past due, highest first, are the days arrears began,
+   * earliest first); the tie-break still follows it, as the index stores it (decision 054).
+   */
+  reversed?: boolean;
   /** Tables the order reads that a page's rows show only a few rows of (`rowsOf`). */
   reads?: readonly Table[];
 }
@@ -121,6 +131,7 @@ export interface RowsRequest<Q = unknown> {
   viewer: Viewer;
   /** The list's query, for rows whose shape follows a filter (a journal entry's lines of one contract). */
   query: Q;
+  env: ListEnv;
   /** The rows of a CSV export: every detail, where a page may show a part (a batch entry's lines). */
   exporting: boolean;
 }
@@ -196,9 +207,10 @@ export function orderOf<S extends ListQuerySchema, Item>(
 ): SQL[] {
   const sort: Sort = (definition.sorts as Record<string, Sort>)[query.sort] ?? { columns: [] };
   const direction = query.order === 'asc' ? asc : desc;
+  const along = sort.reversed ? (query.order === 'asc' ? desc : asc) : direction;
   const nulls = sort.nullsLast ? sql` NULLS LAST` : sql``;
-  const columns = sort.unique ? sort.columns : [...sort.columns, definition.tieBreak];
-  return columns.map((column) => sql`${direction(column as AnyColumn)}${nulls}`);
+  const columns = sort.columns.map((column) => sql`${along(column as AnyColumn)}${nulls}`);
+  return sort.unique ? columns : [...columns, sql`${direction(definition.tieBreak)}${nulls}`];
 }
 
 /**
@@ -213,7 +225,7 @@ export function totalKeyOf<S extends ListQuerySchema, Item>(
   const filters = Object.keys(definition.filters)
     .sort()
     .map((name) => [name, query[name as keyof Query<S>] ?? null]);
-  return JSON.stringify([query.q ?? null, filters, env.timeZone]);
+  return JSON.stringify([query.q ?? null, filters, env]);
 }
 
 /** The key of a page: the whole query but its format, the viewer's variant and the time zone. */
@@ -225,7 +237,7 @@ export function pageKeyOf<S extends ListQuerySchema, Item>(
 ): string {
   const { format: _format, ...rest } = query as Query<S> & { format?: string };
   const entries = Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return JSON.stringify([definition.variant?.(viewer) ?? '', entries, env.timeZone]);
+  return JSON.stringify([definition.variant?.(viewer) ?? '', entries, env]);
 }
 
 /** The totals cache of a list, when it keeps one (decision 005). */
@@ -317,7 +329,8 @@ async function countOf(
 }
 
 async function envOf(ctx: AppContext): Promise<ListEnv> {
-  return { timeZone: (await organisation(ctx, ctx.db)).timeZone };
+  const org = await organisation(ctx, ctx.db);
+  return { timeZone: org.timeZone, businessDate: businessToday(ctx, org), buckets: org.delinquencyBuckets };
 }
 
 /** One page of the list: its rows and the number of matches (cached per filter set). */
@@ -340,6 +353,7 @@ export async function listPage<S extends ListQuerySchema, Item>(
       offset: offsetOf(query.page, query.pageSize),
       viewer,
       query,
+      env,
       exporting: false,
     }),
     totals ? totals.get(totalKeyOf(definition, query, env), total, totalTagsOf(definition, query)) : total(),
@@ -387,6 +401,7 @@ export async function listCsv<S extends ListQuerySchema, Item>(
     offset: 0,
     viewer,
     query,
+    env,
     exporting: true,
   });
   if (items.length > limit) {

@@ -86,10 +86,6 @@ export async function updateOrganisation(
       closeOfBusinessTime: input.closeOfBusinessTime,
       interestAccrualFrom: input.interestAccrualFrom,
       aprCap: input.aprCap === undefined ? undefined : input.aprCap === null ? null : String(input.aprCap),
-      // New buckets make every stored bucket stale until the arrears refresh job brings them in.
-      ...(delinquencyBuckets && delinquencyBuckets.join(',') !== before.delinquencyBuckets.join(',')
-        ? { figuresDate: null }
-        : {}),
       updatedAt: ctx.clock.now(),
       updatedBy: actor.id,
     })

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractEndpoints } from '../../src/contracts/contracts';
 import { queryRows } from '../../src/db/client';
+import { businessToday } from '../../src/server/business-date';
 import { totalKeyOf, totalsCache } from '../../src/server/list-definition';
 import { refreshDelinquency } from '../../src/server/modules/contracts/delinquency';
 import { contractList } from '../../src/server/modules/contracts/list';
@@ -111,7 +112,8 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
       delinquencyBuckets: [1, 30, 90],
     });
     expect(saved.statusCode, saved.body).toBe(200);
-    expect(await refreshDelinquency(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    // No stored figure moves: the bucket is derived for the date read (decision 054).
+    expect(await refreshDelinquency(t.app.ctx)).toBe(0);
     const { detail, row } = await figures(admin);
     expect(detail.bucket).toBe('30-89');
     expect(row.bucket).toBe('30-89');
@@ -211,7 +213,12 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     // That total was kept through the payment, not counted again: a payment moves figures, and
     // only totals whose filters read them are evicted (decision 045).
     const query = contractEndpoints.list.query.parse({ status: 'active' });
-    const env = { timeZone: (await organisation(t.app.ctx, t.app.ctx.db)).timeZone };
+    const org = await organisation(t.app.ctx, t.app.ctx.db);
+    const env = {
+      timeZone: org.timeZone,
+      businessDate: businessToday(t.app.ctx, org),
+      buckets: org.delinquencyBuckets,
+    };
     const cached = await totalsCache(t.app.ctx, contractList)?.get(
       totalKeyOf(contractList, query, env),
       async () => -1,

@@ -109,7 +109,7 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
     ctx.db,
     sql`
     SELECT md5(coalesce(string_agg(x, E'\n' ORDER BY x), '')) AS sum FROM (
-      SELECT concat_ws(',', 'c', number, status, dpd, bucket, next_due_date, outstanding_principal, outstanding_total, overdue_total, version) AS x
+      SELECT concat_ws(',', 'c', number, status, arrears_since, next_due_date, outstanding_principal, outstanding_total, overdue_total, version) AS x
         FROM contracts c JOIN contract_figures f ON f.contract_id = c.id
       UNION ALL SELECT concat_ws(',', 'i', c.number, i.n, i.due_date, i.penalty_due, i.settled_at)
         FROM contract_installments i JOIN contracts c ON c.id = i.contract_id
@@ -296,7 +296,8 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     expect(counts.defaults).toEqual({ defaulted: 1 });
     const statuses = await queryRows<{ id: string; status: string; dpd: number; version: number }>(
       t.app.ctx.db,
-      sql`SELECT id, status, dpd, version FROM contracts c JOIN contract_figures f ON f.contract_id = c.id ORDER BY dpd DESC`,
+      sql`SELECT id, status, GREATEST(${TODAY}::date - f.arrears_since, 0) AS dpd, version
+          FROM contracts c JOIN contract_figures f ON f.contract_id = c.id ORDER BY dpd DESC`,
     );
     expect(statuses[0]).toMatchObject({ id: book.a, status: 'defaulted', dpd: 62, version: 2 });
     expect(statuses.filter((s) => s.status === 'defaulted')).toHaveLength(1);
@@ -362,7 +363,7 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
 
   it('queues no second lock for a unit whose lock is still queued (the pending units read first)', async () => {
     const again = await withTransaction(t.app.ctx, (tx) =>
-      queueLocks(tx, SYSTEM_ACTOR, lockCandidates(), 'overdue', { type: 'test', id: 'again' }),
+      queueLocks(tx, SYSTEM_ACTOR, lockCandidates(TODAY), 'overdue', { type: 'test', id: 'again' }),
     );
     expect(again.candidates).toBeGreaterThan(0);
     expect(again.queued).toBe(0);
@@ -596,7 +597,7 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       // A payment that committed while the close's step ran cleared the arrears without seeing
       // the lock it would have undone.
       await t.app.ctx.db.execute(
-        sql`UPDATE contract_figures SET dpd = 0, bucket = 'current', overdue_total = 0 WHERE contract_id = ${book.a}`,
+        sql`UPDATE contract_figures SET arrears_since = NULL, overdue_total = 0 WHERE contract_id = ${book.a}`,
       );
       const sent: string[] = [];
       const provider: CommandProvider = {
@@ -627,8 +628,42 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
     }
   });
 
+  it('ages the book a day rewriting only the contracts with an instalment newly due', async () => {
+    const { t } = await startBook(kind);
+    try {
+      await refreshDelinquency(t.app.ctx, TODAY);
+      const figures = () =>
+        queryRows<{ id: string; version: string; dpd: number; due_today: boolean }>(
+          t.app.ctx.db,
+          sql`SELECT contract_id AS id, xmin::text AS version, next_due_date = ${TODAY}::date AS due_today,
+                     GREATEST(${addDays(TODAY, 1)}::date - arrears_since, 0) AS dpd
+              FROM contract_figures ORDER BY contract_id`,
+        );
+      const before = await figures();
+      // Days past due grow with the date read, so a contract in arrears with nothing newly due is
+      // left as it is (decision 054): only those whose next instalment fell due today move.
+      const changed = await withTransaction(t.app.ctx, async (tx) => {
+        await takeFiguresLock(tx);
+        return refreshDelinquencyIn(tx, addDays(TODAY, 1), { moving: true });
+      });
+      const after = await figures();
+      const dueToday = before.filter((row) => row.due_today).map((row) => row.id);
+      expect(dueToday.length).toBeGreaterThan(0);
+      expect(changed).toBe(dueToday.length);
+      for (const row of after) {
+        const was = before.find((b) => b.id === row.id);
+        if (dueToday.includes(row.id)) expect(row.version).not.toBe(was?.version);
+        else expect(row).toEqual(was);
+      }
+      // a, 62 days past due today, is 63 tomorrow without a write.
+      expect(after.map((row) => row.dpd).sort((x, y) => y - x)[0]).toBe(63);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('has nothing to do in the arrears step once the day’s start brought the figures to the date', async () => {
-    const { t, manager } = await startBook(kind);
+    const { t, manager, book } = await startBook(kind);
     try {
       // The day's start: the whole book's figures brought to the date.
       expect(await refreshDelinquency(t.app.ctx, TODAY)).toBeGreaterThan(0);
@@ -640,7 +675,8 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       });
       // What the step would have written: nothing.
       expect(await refreshDelinquency(t.app.ctx, TODAY)).toBe(0);
-      // New buckets leave every stored bucket stale: the mark goes, so a close refreshes again.
+      // New buckets change no stored figure (a bucket is derived for the date read, decision
+      // 054): the mark stays, and the lists sort the book into the new buckets at once.
       const admin = await t.signedIn('admin');
       const { updatedAt: _updatedAt, ...settings } = (await admin.get('/api/settings/organisation')).json();
       const saved = await admin.request('PUT', '/api/settings/organisation', {
@@ -648,7 +684,15 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
         delinquencyBuckets: [1, 30, 90],
       });
       expect(saved.statusCode, saved.body).toBe(200);
-      expect(await withTransaction(t.app.ctx, (tx) => figuresDate(tx))).toBeNull();
+      const rebucketed = (await manager.get('/api/contracts?bucket=30-89')).json();
+      // a is 62 days past due, d 60.
+      expect(rebucketed.items.map((c: { id: string; bucket: string }) => [c.id, c.bucket]).sort()).toEqual(
+        [
+          [book.a, '30-89'],
+          [book.d, '30-89'],
+        ].sort(),
+      );
+      expect(await withTransaction(t.app.ctx, (tx) => figuresDate(tx))).toBe(TODAY);
     } finally {
       await t.close();
     }
@@ -902,7 +946,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await refreshDelinquency(t.app.ctx, addDays(TODAY, -1));
       const overdue = await queryRows<{ id: string; dpd: number }>(
         t.app.ctx.db,
-        sql`SELECT contract_id AS id, dpd FROM contract_figures WHERE dpd > 0 ORDER BY contract_id`,
+        sql`SELECT contract_id AS id, ${addDays(TODAY, -1)}::date - arrears_since AS dpd FROM contract_figures
+            WHERE arrears_since IS NOT NULL ORDER BY contract_id`,
       );
       const [paid, other] = overdue;
       if (!paid || !other) throw new Error('the book needs two contracts in arrears');
@@ -911,7 +956,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       const written = signal();
       const payment = withTransaction(t.app.ctx, async (tx) => {
         await tx.tx.execute(
-          sql`UPDATE contract_figures SET dpd = 0, bucket = 'current' WHERE contract_id = ${paid.id}`,
+          sql`UPDATE contract_figures SET arrears_since = NULL WHERE contract_id = ${paid.id}`,
         );
         written.fire();
         await release.fired;
@@ -925,7 +970,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await refresh;
       const after = await queryRows<{ id: string; dpd: number }>(
         t.app.ctx.db,
-        sql`SELECT contract_id AS id, dpd FROM contract_figures WHERE contract_id IN (${paid.id}, ${other.id}) ORDER BY contract_id`,
+        sql`SELECT contract_id AS id, GREATEST(${TODAY}::date - arrears_since, 0) AS dpd FROM contract_figures
+            WHERE contract_id IN (${paid.id}, ${other.id}) ORDER BY contract_id`,
       );
       // The payment's figures stand; the others moved on a day.
       expect(after).toEqual([
@@ -950,7 +996,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       const payment = withTransaction(t.app.ctx, async (tx) => {
         await tx.tx.execute(sql`SELECT id FROM contracts WHERE id = ${book.a} FOR UPDATE`);
         await tx.tx.execute(
-          sql`UPDATE contract_figures SET dpd = 0, bucket = 'current' WHERE contract_id = ${book.a}`,
+          sql`UPDATE contract_figures SET arrears_since = NULL WHERE contract_id = ${book.a}`,
         );
         written.fire();
         await release.fired;

@@ -424,7 +424,9 @@ describe.each(DATABASE_KINDS)('collections on %s', (kind) => {
     // c, current, had a case while it was a few days late; scored again with no promise it is
     // out of the queue (in_queue was NULL there, and writing the case failed).
     const setDpd = (dpd: number) =>
-      t.app.ctx.db.execute(sql`UPDATE contract_figures SET dpd = ${dpd} WHERE contract_id = ${ids.c}`);
+      t.app.ctx.db.execute(
+        sql`UPDATE contract_figures SET arrears_since = ${dpd > 0 ? addDays(TODAY, -dpd) : null}::date WHERE contract_id = ${ids.c}`,
+      );
     await setDpd(5);
     await withTransaction(t.app.ctx, (tx) => refreshCases(tx, TODAY, [ids.c as string]));
     await setDpd(0);

@@ -2,11 +2,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { sealLegacyAuditRows } from '../../src/server/audit-sealer';
+import { businessToday } from '../../src/server/business-date';
 import { loadDemoBook } from '../../src/server/demo/load';
 import type { DemoTemplate } from '../../src/server/demo/template';
 import { resetDemoPasswords } from '../../src/server/demo/users';
 import { verifyAuditChain } from '../../src/server/modules/audit/chain';
+import { bucketOn, dpdOn } from '../../src/server/modules/contracts/figures';
 import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
+import { organisation } from '../../src/server/organisation';
 import { fileStorage } from '../../src/server/storage';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS, type TestDatabase } from '../support/databases';
@@ -38,9 +41,16 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
     await db.drop();
   });
   const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(t.app.ctx.db, query);
+  // Days past due and buckets are of the business date (decision 054).
+  const arrearsOn = async () => {
+    const org = await organisation(t.app.ctx, t.app.ctx.db);
+    const today = businessToday(t.app.ctx, org);
+    return { dpd: dpdOn(today), bucket: bucketOn(org.delinquencyBuckets, today) };
+  };
 
   it('has the whole book at once: payments, PAR30, paid-off contracts, suspense and a reversal', async () => {
     expect(await loadDemoBook(t.app.ctx, async () => template)).toBe(true);
+    const { dpd } = await arrearsOn();
     const [book] = await rows<{
       posted: number;
       paidOff: number;
@@ -52,7 +62,7 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
         (SELECT count(*)::int FROM contracts WHERE status = 'paid_off') AS "paidOff",
         (SELECT count(*)::int FROM payments WHERE status = 'suspense') AS suspense,
         (SELECT count(*)::int FROM payment_corrections WHERE status = 'pending') AS pending,
-        (SELECT 100.0 * sum(outstanding_principal) FILTER (WHERE dpd > 30) / sum(outstanding_principal)
+        (SELECT 100.0 * sum(outstanding_principal) FILTER (WHERE ${dpd} > 30) / sum(outstanding_principal)
          FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE status IN ('active', 'defaulted'))::float AS par30`);
     expect(book?.posted).toBeGreaterThan(500);
     expect(book?.paidOff).toBeGreaterThan(0);
@@ -139,6 +149,7 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
     const queue = (await client.get('/api/collections/queue')).json<{ total: number }>();
     expect(queue.total).toBeGreaterThan(10);
 
+    const { bucket } = await arrearsOn();
     const [aged] = await rows<{
       buckets: number;
       defaulted: number;
@@ -149,7 +160,7 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
       snapshots: number;
       fees: number;
     }>(sql`SELECT
-        (SELECT count(DISTINCT bucket)::int FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE status IN ('active', 'defaulted')) AS buckets,
+        (SELECT count(DISTINCT ${bucket})::int FROM contracts c JOIN contract_figures f ON f.contract_id = c.id WHERE status IN ('active', 'defaulted')) AS buckets,
         (SELECT count(*)::int FROM contracts WHERE status = 'defaulted') AS defaulted,
         (SELECT count(*)::int FROM device_commands WHERE kind = 'unlock' AND state = 'acknowledged') AS unlocks,
         (SELECT count(*)::int FROM collection_promises WHERE state = 'kept') AS kept,

@@ -306,7 +306,7 @@ describe.each(DATABASE_KINDS)('investor portal on %s', (kind) => {
       t.app.ctx.db,
       sql`
       WITH scoped AS (
-        SELECT c.*, f.dpd FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN customers cu ON cu.id = c.customer_id
+        SELECT c.*, GREATEST(${TODAY}::date - f.arrears_since, 0) AS dpd FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN customers cu ON cu.id = c.customer_id
         WHERE c.activated_at IS NOT NULL AND c.start_date <= ${TODAY}::date AND ${inScope}
       ), lines AS (
         SELECT a.amount, a.component FROM payment_allocations a

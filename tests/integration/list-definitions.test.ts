@@ -38,7 +38,7 @@ const LISTS: ReadonlyArray<ListDefinition<any, any>> = [
   commandList,
 ];
 const dialect = new PgDialect();
-const env = { timeZone: 'Africa/Nairobi' };
+const env = { timeZone: 'Africa/Nairobi', businessDate: '2026-03-02', buckets: [1, 31, 61, 91] };
 
 describe('list definitions', () => {
   it.each(LISTS.map((list) => [list.name, list] as const))(
@@ -50,8 +50,13 @@ describe('list definitions', () => {
             (part) => dialect.sqlToQuery(part).sql,
           );
           const direction = order === 'asc' ? ' asc' : ' desc';
-          expect(text.every((column) => column.includes(direction))).toBe(true);
+          const against = order === 'asc' ? ' desc' : ' asc';
           const spec = list.sorts[sort];
+          // A reversed sort's columns run against it (days past due are the days arrears began,
+          // reversed); its tie-break, like every other sort's columns, runs with it.
+          const columns = spec?.reversed ? text.slice(0, -1) : text;
+          expect(columns.every((column) => column.includes(spec?.reversed ? against : direction))).toBe(true);
+          expect(text.at(-1)).toContain(direction);
           if (!spec?.unique) expect(text.at(-1)).toContain(`"${list.tieBreak.name}"`);
         }
       }
@@ -70,7 +75,8 @@ describe('list definitions', () => {
         expect(pageKeyOf(list, narrowed, env, null), filter).not.toBe(page);
       }
       expect(totalKeyOf(list, { ...base, q: 'x' }, env)).not.toBe(total);
-      expect(totalKeyOf(list, base, { timeZone: 'UTC' })).not.toBe(total);
+      expect(totalKeyOf(list, base, { ...env, timeZone: 'UTC' })).not.toBe(total);
+      expect(totalKeyOf(list, base, { ...env, businessDate: '2026-03-03' })).not.toBe(total);
       // The page (not the total) depends on the sort and the page.
       expect(totalKeyOf(list, { ...base, page: 2 }, env)).toBe(total);
       expect(pageKeyOf(list, { ...base, page: 2 }, env, null)).not.toBe(page);

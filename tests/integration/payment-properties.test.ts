@@ -132,7 +132,7 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       outstanding_total: string;
       outstanding_principal: string;
       overdue_total: string;
-      dpd: number;
+      arrears_since: string | null;
       credit_balance: string;
       paid_through_date: string;
       start_date: string;
@@ -143,7 +143,7 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       total_paid: string;
       principal_paid: string;
     }>(
-      sql`SELECT f.outstanding_total, c.outstanding_principal, f.overdue_total, f.dpd, c.credit_balance, c.paid_through_date::text AS paid_through_date,
+      sql`SELECT f.outstanding_total, c.outstanding_principal, f.overdue_total, f.arrears_since::text AS arrears_since, c.credit_balance, c.paid_through_date::text AS paid_through_date,
         c.total_paid, c.principal_paid,
         c.start_date::text AS start_date, c.first_due_date::text AS first_due_date, c.status, d.active_until::text AS active_until,
         (SELECT COALESCE(sum(a.amount), 0) FROM payment_allocations a WHERE a.contract_id = c.id AND a.component = 'credit' AND a.superseded_at IS NULL) AS credit_lines
@@ -190,7 +190,10 @@ describe.each(DATABASE_KINDS)('payment invariants on %s', (kind) => {
       startDate: stored.start_date,
       buckets,
     });
-    expect([stored.dpd, Number(stored.overdue_total)]).toEqual([today.dpd, sumComponents(today.overdue)]);
+    expect([stored.arrears_since, Number(stored.overdue_total)]).toEqual([
+      today.oldestUnpaidDueDate,
+      sumComponents(today.overdue),
+    ]);
     // The device runs at least one period past what was paid for (tokens are never taken back).
     if (stored.status !== 'paid_off' && stored.active_until) {
       const period = daysBetween(stored.start_date, stored.first_due_date);

@@ -11,8 +11,10 @@ import {
   servicePlans,
 } from '../../src/db/schema';
 import { addDays, buildSchedule, type Frequency, type InterestMethod } from '../../src/domain';
+import { businessToday } from '../../src/server/business-date';
 import type { AppContext } from '../../src/server/context';
 import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
+import { organisation } from '../../src/server/organisation';
 
 let counter = 0;
 
@@ -26,6 +28,7 @@ export interface ContractFixture {
   serviceFee?: number;
   /** Instalments (from the first) marked fully paid. */
   paid?: number;
+  /** Days past due on the business date (the contract's arrears began that many days before it). */
   dpd?: number;
   customerName?: [string, string];
   /** The plan terms copied onto the contract (late fee, grace, lock-after, default-after). */
@@ -147,7 +150,10 @@ export async function insertActiveContract(
     await tx
       .update(contractFigures)
       .set({
-        dpd: fixture.dpd ?? 0,
+        // The given days past due are read on the business date (decision 054).
+        arrearsSince: fixture.dpd
+          ? addDays(businessToday(ctx, await organisation(ctx, tx)), -fixture.dpd)
+          : null,
         outstandingTotal: remaining.reduce((sum, row) => sum + row.total, 0),
         overdueTotal: overdue.reduce((sum, row) => sum + row.total, 0),
       })

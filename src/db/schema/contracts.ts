@@ -146,8 +146,9 @@ export const contractSearch = pgTable(
 );
 
 /**
- * The figures the close of business moves every night (decision 041): days past due, bucket, next
- * due date, outstanding and overdue totals, one narrow row per contract. Kept off `contracts`, whose
+ * The figures the close of business moves (decision 041): the day arrears began (days past due
+ * and the bucket derive from it, decision 054), next due date, outstanding and overdue totals, one
+ * narrow row per contract. Kept off `contracts`, whose
  * wide row and eleven indexes made every nightly move a full row version with eleven index
  * entries; here a move writes a 60-byte row and the two indexes the lists sort on. Payments write
  * both rows. A statement trigger on contracts (migration 0038) writes the row, at its defaults, for
@@ -160,8 +161,13 @@ export const contractFigures = pgTable(
     contractId: text('contract_id')
       .primaryKey()
       .references(() => contracts.id, { onDelete: 'cascade' }),
-    dpd: integer('dpd').notNull().default(0),
-    bucket: text('bucket').notNull().default('current'),
+    /**
+     * The due date of the oldest unsettled instalment due before the figures' date: the day its
+     * arrears began, null when none is. Days past due and the bucket are derived from it for
+     * whatever date is asked (`dpdOn`, `bucketOn`), so a contract in arrears is not rewritten each
+     * day it ages (decision 054).
+     */
+    arrearsSince: date('arrears_since', { mode: 'string' }),
     nextDueDate: date('next_due_date', { mode: 'string' }),
     outstandingTotal: bigint('outstanding_total', { mode: 'number' }).notNull().default(0),
     /** Of the outstanding total, what fell due before the figures' date and is unpaid (the arrears). */
@@ -175,8 +181,9 @@ export const contractFigures = pgTable(
     feesRecheckOn: date('fees_recheck_on', { mode: 'string' }),
   },
   (t) => [
-    // The lists' sorts by days past due and by outstanding, each then by contract.
-    index('contract_figures_dpd_idx').on(t.dpd, t.contractId),
+    // The lists' sorts by days past due (its arrears date, the contract reversed: `Sort.reversed`)
+    // and by outstanding, each then by contract; the close's searches of the contracts in arrears.
+    index('contract_figures_arrears_idx').on(t.arrearsSince, t.contractId.desc()),
     index('contract_figures_outstanding_idx').on(t.outstandingTotal, t.contractId),
     index('contract_figures_fees_recheck_idx').on(t.feesRecheckOn).where(sql`${t.feesRecheckOn} IS NOT NULL`),
   ],

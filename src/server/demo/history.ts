@@ -11,6 +11,7 @@ import { backfillSnapshots } from '../modules/close-of-business/snapshot';
 import { logAction } from '../modules/collections/actions';
 import { autoAssign } from '../modules/collections/assign';
 import { saveCollector } from '../modules/collections/collectors';
+import { pastDueAtLeast, pastDueMoreThan } from '../modules/contracts/figures';
 import { deliverDueCommands } from '../modules/devices/control/delivery';
 import { openPaygoProvider } from '../modules/devices/control/openpaygo';
 import { simulatorProvider } from '../modules/devices/control/provider';
@@ -113,7 +114,7 @@ export async function liveDemoHistory(
   for (let date = options.from; date <= yesterday; date = addDays(date, 1)) {
     if (options.stop()) return null;
     lived.actions += await workTheQueue(clockAt(atHour(date, 9)), staff, date, byDate, worked, random);
-    lived.recovered += await recoverLongDefaulted((hour) => clockAt(atHour(date, hour)), staff, random);
+    lived.recovered += await recoverLongDefaulted(date, (hour) => clockAt(atHour(date, hour)), staff, random);
     if (date === mandateDate) {
       await enrolMandates(clockAt(atHour(date, 8)), staff, mandated);
       debits = demoDebitProvider(mandated.map((m) => m.phone));
@@ -136,7 +137,7 @@ export async function liveDemoHistory(
   const yearAgo = addDays(yesterday, -365);
   if (yearAgo < options.from)
     await withTransaction(ctx, (tx) => backfillSnapshots(tx, org, yearAgo, addDays(options.from, -1)));
-  await repossessOne(clockAt(atHour(yesterday, 10)), clockAt(atHour(yesterday, 15)), staff);
+  await repossessOne(yesterday, clockAt(atHour(yesterday, 10)), clockAt(atHour(yesterday, 15)), staff);
   return lived;
 }
 
@@ -293,6 +294,7 @@ function nextPayment(
  * year-old book's PAR30 was over a quarter of it.
  */
 async function recoverLongDefaulted(
+  date: string,
   at: (hour: number) => AppContext,
   staff: DemoStaff,
   random: Random,
@@ -303,9 +305,9 @@ async function recoverLongDefaulted(
     sql`SELECT c.id, d.cost_price::text AS cost
         FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN devices d ON d.id = c.device_id
         WHERE c.status = 'defaulted'
-          AND f.dpd >= coalesce((c.terms->>'defaultAfterDays')::int, 0) + ${RECOVER_AFTER_DAYS}
+          AND ${pastDueAtLeast(date, sql`coalesce((c.terms->>'defaultAfterDays')::int, 0) + ${RECOVER_AFTER_DAYS}`)}
           AND NOT EXISTS (SELECT 1 FROM repossessions r WHERE r.contract_id = c.id)
-        ORDER BY f.dpd DESC, c.id LIMIT ${RECOVERIES_A_DAY}`,
+        ORDER BY f.arrears_since, c.id LIMIT ${RECOVERIES_A_DAY}`,
   );
   for (const { id: contractId, cost } of due) {
     const id = await withTransaction(morning, (tx) =>
@@ -333,12 +335,17 @@ async function recoverLongDefaulted(
 }
 
 /** One repossession approved and not yet recovered: the furthest gone defaulted contract's unit. */
-async function repossessOne(requestAt: AppContext, approveAt: AppContext, staff: DemoStaff): Promise<void> {
+async function repossessOne(
+  date: string,
+  requestAt: AppContext,
+  approveAt: AppContext,
+  staff: DemoStaff,
+): Promise<void> {
   const [contract] = await queryRows<{ id: string }>(
     requestAt.db,
     sql`SELECT c.id FROM contracts c JOIN contract_figures f ON f.contract_id = c.id
-        WHERE c.status IN ('defaulted', 'active') AND f.dpd > 60
-        ORDER BY c.status = 'defaulted' DESC, f.dpd DESC, c.id LIMIT 1`,
+        WHERE c.status IN ('defaulted', 'active') AND ${pastDueMoreThan(date, 60)}
+        ORDER BY c.status = 'defaulted' DESC, f.arrears_since, c.id LIMIT 1`,
   );
   if (!contract) return;
   const id = await withTransaction(requestAt, (tx) =>

@@ -85,7 +85,7 @@ export async function analyze(ctx: AppContext, query: string): Promise<Analysis>
     }
 
     case 'par': {
-      const kpis = portfolioKpis(await kpiContracts(ctx), asOf, [intent.days]);
+      const kpis = portfolioKpis(await kpiContracts(ctx, asOf), asOf, [intent.days]);
       const par = kpis.par[intent.days];
       if (!kpis.liveContracts || !par)
         return answer('There are no active contracts yet, so there is no portfolio at risk to measure.');
@@ -109,7 +109,7 @@ export async function analyze(ctx: AppContext, query: string): Promise<Analysis>
     }
 
     case 'overdue_count': {
-      const contracts = await kpiContracts(ctx);
+      const contracts = await kpiContracts(ctx, asOf);
       const live = contracts.filter((c) => c.status === 'active' || c.status === 'defaulted');
       const overdue = live.filter((c) => c.dpd > 0);
       if (!live.length) return answer('There are no active contracts yet, so none are overdue.');
@@ -121,7 +121,7 @@ export async function analyze(ctx: AppContext, query: string): Promise<Analysis>
     }
 
     case 'top_risks': {
-      const risks = await topRisks(ctx, 5);
+      const risks = await topRisks(ctx, asOf, 5);
       const [worst] = risks;
       if (!worst) return answer('No live contract is past due, so there are no arrears risks to list.');
       return answer(

@@ -14,8 +14,7 @@ import {
 } from '../../../db/schema';
 import { addDays } from '../../../domain';
 import type { TxContext } from '../../context';
-import { bucketCase } from '../contracts/delinquency';
-import { figuresJoin } from '../contracts/figures';
+import { bucketCase, dpdOn, figuresJoin } from '../contracts/figures';
 
 /**
  * Close of business step 8: the portfolio at the end of a business date (PRODUCT.md §2 KPIs), in
@@ -169,7 +168,8 @@ function figuresAsOf(date: string, org: Organisation, closedOn: SQL): SQL {
 
 /**
  * The figures of the business date itself, read as stored (decision 034): step 1 has just brought
- * each live contract's days past due, bucket, next due and arrears (`overdue_total`) to the date,
+ * each live contract's arrears date (days past due derive from it), next due and arrears
+ * (`overdue_total`) to the date,
  * payments keep the outstanding and overdue amounts and late fees add to both, so nothing is
  * summed from the payments. Only the instalments due this month up to the date are read, through
  * their due-date index. The same figures as
@@ -179,7 +179,7 @@ function storedFigures(date: string, org: Organisation): SQL {
   const month = `${date.slice(0, 7)}-01`;
   return sql`
     live AS (
-      SELECT c.id, c.device_id, c.schedule_version, c.status, f.dpd, f.bucket, f.next_due_date,
+      SELECT c.id, c.device_id, c.schedule_version, c.status, ${dpdOn(date)} AS dpd, f.next_due_date,
              c.outstanding_principal, f.outstanding_total, f.overdue_total
       FROM ${contracts} c ${figuresJoin()}
       WHERE c.status IN ('active', 'defaulted') AND c.activated_at IS NOT NULL AND c.start_date <= ${date}::date

@@ -76,7 +76,7 @@ export const STEPS: Record<EodStep, Step> = {
     const { candidates, queued } = await queueLocks(
       ctx,
       actor,
-      lockCandidates(),
+      lockCandidates(date),
       `Days past due beyond the plan's lock-after days`,
       { type: 'close_of_business', id: date },
     );

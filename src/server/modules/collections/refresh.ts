@@ -10,7 +10,8 @@ import {
 } from '../../../db/schema';
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
-import { figuresJoin } from '../contracts/figures';
+import { organisation } from '../../organisation';
+import { bucketOn, dpdOn, figuresJoin, pastDueMoreThan } from '../contracts/figures';
 import { LIVE_STATUSES, NOT_LIVE_STATUSES } from '../contracts/portfolio';
 import { scorePartsSql } from './score-sql';
 
@@ -41,6 +42,7 @@ export async function refreshCases(
         has: sql`pr.contract_id IS NOT NULL`,
       };
   const changed = scope === 'changed' ? caseStale(date) : undefined;
+  const buckets = (await organisation(ctx, ctx.tx)).delinquencyBuckets;
   const contacts = sql.raw(CONTACT_KINDS.map((kind) => `'${kind}'`).join(', '));
   const parts = scorePartsSql({
     dpd: sql`s.dpd`,
@@ -54,14 +56,15 @@ export async function refreshCases(
     ctx.tx,
     sql`
     WITH candidates AS (
-      SELECT c.id, c.customer_id, c.plan_id, f.bucket, f.dpd, f.overdue_total, c.currency,
+      SELECT c.id, c.customer_id, c.plan_id, ${bucketOn(buckets, date)} AS bucket, ${dpdOn(date)} AS dpd,
+             f.overdue_total, c.currency,
              (c.installment + c.service_fee) AS regular_payment,
              COALESCE(f.next_due_date = ${date}::date, false) AS due_today
       FROM ${contracts} c ${figuresJoin()}
       LEFT JOIN ${collectionCases} k ON k.contract_id = c.id
       ${promises.join} ${changed?.joins ?? sql``}
       WHERE c.status IN ${[...LIVE_STATUSES]} ${only(sql`c.id`)}
-        AND (f.dpd > 0 OR f.next_due_date = ${date}::date OR k.contract_id IS NOT NULL OR ${promises.has})
+        AND (${pastDueMoreThan(date, 0)} OR f.next_due_date = ${date}::date OR k.contract_id IS NOT NULL OR ${promises.has})
         ${changed ? sql`AND ${changed.where}` : sql``}
     ), promised AS (
       SELECT p.contract_id,

@@ -13,7 +13,7 @@ import { addDays } from '../../../domain';
 import type { Actor } from '../../audit';
 import type { Executor, TxContext } from '../../context';
 import { addEventsFrom, eventsFromWrites } from './events';
-import { figuresJoin } from './figures';
+import { dpdOn, figuresJoin, pastDueAtLeast, pastDueMoreThan } from './figures';
 import { contractsChanged } from './list-cache';
 import { LIVE_STATUSES } from './portfolio';
 
@@ -145,11 +145,11 @@ export interface LateFeesCharged {
  *
  * Set-based in two statements (decision 032): the contracts with an instalment to charge are
  * locked, then one statement finds their fees, records them, and writes the instalments, the
- * contracts, the timeline and the ledger. Only contracts whose stored days past due exceed their
- * grace days are looked at: step 1 has just brought those figures to `date` (an instalment
- * overdue by more than the grace days makes the contract's DPD at least that), so the search reads
- * the overdue part of the book through the figures' dpd index instead of every contract's
- * schedule. Each instalment is raised as soon as its charge is recorded, while its page is still
+ * contracts, the timeline and the ledger. Only contracts more days past due than their grace
+ * days are looked at: step 1 has just brought the day their arrears began to `date` (an
+ * instalment overdue by more than the grace days makes the contract's DPD at least that), so the
+ * search reads the overdue part of the book through the figures' arrears index instead of every
+ * contract's schedule. Each instalment is raised as soon as its charge is recorded, while its page is still
  * in memory: the sums per contract read the raised rows, so every row is pulled through the read,
  * the charge and the raise in turn (decision 034: raised after all the charges, the 400,000
  * instalments of a million-contract catch-up were read from disk a second time). `since` is the
@@ -164,10 +164,10 @@ export async function chargeLateFees(
   ledger: (perContract: SQL) => Writes,
 ): Promise<LateFeesCharged> {
   // Past the grace days (which are never negative). Only the search of the whole book adds
-  // `f.dpd > 0`, to read the dpd index; where the contracts are given by id their figures rows are
-  // found by key: with it, and statistics that still saw a book with nothing overdue, the planner
-  // walked the dpd index for every one of them (12 ms a contract).
-  const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND f.dpd > ${GRACE} AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
+  // `f.arrears_since < date`, to read the arrears index; where the contracts are given by id their
+  // figures rows are found by key: with it, and statistics that still saw a book with nothing
+  // overdue, the planner walked the (then dpd) index for every one of them (12 ms a contract).
+  const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND ${pastDueMoreThan(date, GRACE)} AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
   const overdue = sql`i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
     AND i.due_date < ${date}::date - ${GRACE} AND ${UNPAID} > 0`;
   // After a close, only the contracts something may have made chargeable since (decision 053).
@@ -179,7 +179,7 @@ export async function chargeLateFees(
   // handful of new fees. The charge below checks every rule again under the lock.
   const locked = await lockLive(
     ctx,
-    sql`${scope ? sql`` : sql`f.dpd > 0 AND`} ${candidates} AND EXISTS (SELECT 1 FROM ${contractInstallments} i WHERE ${overdue}
+    sql`${scope ? sql`` : sql`${pastDueMoreThan(date, 0)} AND`} ${candidates} AND EXISTS (SELECT 1 FROM ${contractInstallments} i WHERE ${overdue}
       AND NOT EXISTS (SELECT 1 FROM ${lateFeeCharges} x
         WHERE x.contract_id = i.contract_id AND x.schedule_version = i.schedule_version AND x.n = i.n))`,
     'f',
@@ -251,10 +251,10 @@ export async function chargeLateFees(
  * from: live contracts whose days past due (step 1's figures for the date) exceed their plan's
  * lock-after days (`locksOn`). The devices area decides which units get a command.
  */
-export function lockCandidates(): SQL {
+export function lockCandidates(date: string): SQL {
   return sql`SELECT c.id, c.device_id FROM ${contracts} c ${figuresJoin()}
     WHERE c.status IN ${[...LIVE_STATUSES]} AND ${TERM_DAYS.lockAfterDays} IS NOT NULL
-      AND f.dpd > ${TERM_DAYS.lockAfterDays}`;
+      AND ${pastDueMoreThan(date, TERM_DAYS.lockAfterDays)}`;
 }
 
 /**
@@ -272,12 +272,13 @@ export function liveContractUnits(): SQL {
  */
 export async function stillPastLockAfter(
   executor: Executor,
+  date: string,
   contractIds: readonly string[],
 ): Promise<Set<string>> {
   if (!contractIds.length) return new Set();
   const rows = await queryRows<{ id: string }>(
     executor,
-    sql`SELECT l.id FROM (${lockCandidates()}) AS l(id, device_id) WHERE l.id = ANY(${sql.param(contractIds)}::text[])`,
+    sql`SELECT l.id FROM (${lockCandidates(date)}) AS l(id, device_id) WHERE l.id = ANY(${sql.param(contractIds)}::text[])`,
   );
   return new Set(rows.map((row) => row.id));
 }
@@ -291,7 +292,7 @@ export async function stillPastLockAfter(
 export async function defaultOverdue(ctx: TxContext, actor: Actor, date: string): Promise<string[]> {
   const move = CONTRACT_TRANSITIONS.default;
   const due = sql`c.status IN ${[...move.from]} AND ${term('defaultAfterDays')} IS NOT NULL
-    AND f.dpd >= ${term('defaultAfterDays')}::int`;
+    AND ${pastDueAtLeast(date, sql`${term('defaultAfterDays')}::int`)}`;
   const locked = await lockLive(ctx, due, 'c');
   if (!locked.length) return [];
   // The contracts just locked, by id, still due as this statement sees them: a payment that
@@ -311,8 +312,8 @@ export async function defaultOverdue(ctx: TxContext, actor: Actor, date: string)
   await addEventsFrom(
     ctx,
     actor,
-    sql`SELECT f.contract_id, 'defaulted', 'Defaulted at close of business: ' || f.dpd || ' days past due',
-               json_build_object('businessDate', ${date}::text, 'dpd', f.dpd)::text
+    sql`SELECT f.contract_id, 'defaulted', 'Defaulted at close of business: ' || ${dpdOn(date)} || ' days past due',
+               json_build_object('businessDate', ${date}::text, 'dpd', ${dpdOn(date)})::text
         FROM unnest(${sql.param(ids)}::text[]) AS l(id) JOIN ${contractFigures} f ON f.contract_id = l.id`,
   );
   await contractsChanged(ctx, ctx.tx);

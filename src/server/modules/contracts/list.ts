@@ -1,4 +1,4 @@
-import { eq, gte, type SQL, sql } from 'drizzle-orm';
+import { eq, lte, type SQL, sql } from 'drizzle-orm';
 import { type ContractRow, contractEndpoints } from '../../../contracts/contracts';
 import {
   contractFigures,
@@ -9,10 +9,12 @@ import {
   devices,
   servicePlans,
 } from '../../../db/schema';
+import { addDays } from '../../../domain';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
 import { phoneFor, piiVariant } from '../../pii';
 import { customerSearchCondition } from '../customers/list';
+import { bucketOn, dpdOn, inBucketOn } from './figures';
 
 /**
  * Contracts whose number, customer (names, account, phone, ID) or device (serial, IMEI) matches:
@@ -64,10 +66,13 @@ export const contractList = defineList({
   search: searchMatches,
   filters: {
     status: (status) => eq(contracts.status, status),
-    bucket: (bucket) => withFigures(eq(contractFigures.bucket, bucket)),
+    // Days past due and buckets are of the business date, as ranges of the day arrears began (its index).
+    bucket: (bucket, env) =>
+      withFigures(inBucketOn(env.buckets, bucket, env.businessDate, sql`${contractFigures}`)),
     customerId: (id) => eq(contracts.customerId, id),
     planId: (id) => eq(contracts.planId, id),
-    minDpd: (dpd) => withFigures(gte(contractFigures.dpd, dpd)),
+    minDpd: (dpd, env) =>
+      dpd > 0 ? withFigures(lte(contractFigures.arrearsSince, addDays(env.businessDate, -dpd))) : undefined,
     from: (from, env) => withinDays(contracts.createdAt, from, undefined, env.timeZone),
     to: (to, env) => withinDays(contracts.createdAt, undefined, to, env.timeZone),
   },
@@ -76,7 +81,8 @@ export const contractList = defineList({
     createdAt: { columns: [contracts.createdAt] },
     number: { columns: [contracts.number], unique: true },
     // On contract_figures, joined by the pages (its indexes end with the contract, the tie-break).
-    dpd: { columns: [contractFigures.dpd], reads: [contractFigures] },
+    // The most days past due are the earliest day arrears began (decision 054).
+    dpd: { columns: [contractFigures.arrearsSince], reversed: true, reads: [contractFigures] },
     outstanding: { columns: [contractFigures.outstandingTotal], reads: [contractFigures] },
     // Contracts not yet activated come last whichever way activation dates are sorted.
     activatedAt: { columns: [contracts.activatedAt], nullsLast: true },
@@ -84,7 +90,7 @@ export const contractList = defineList({
   tieBreak: contracts.id,
   // Rows carry the customer's phone: masked for viewers, so pages are cached per PII view.
   variant: piiVariant,
-  rows: async ({ ctx, where, orderBy, limit, offset, viewer }) => {
+  rows: async ({ ctx, where, orderBy, limit, offset, viewer, env }) => {
     // The page's ids first, from the contracts table and its indexes alone; then the joins for
     // those rows only (joining before the offset would join every skipped row too).
     const page = ctx.db
@@ -100,6 +106,8 @@ export const contractList = defineList({
       .select({
         contract: contracts,
         figures: contractFigures,
+        dpd: sql<number>`${dpdOn(env.businessDate, sql`${contractFigures}`)}`,
+        bucket: sql<string>`${bucketOn(env.buckets, env.businessDate, sql`${contractFigures}`)}`,
         customerName: sql<string>`${customers.firstName} || ' ' || ${customers.lastName}`,
         customerPhone: customers.phone,
         deviceSerial: devices.serialNumber,
@@ -114,7 +122,7 @@ export const contractList = defineList({
       .innerJoin(deviceModels, eq(deviceModels.id, devices.modelId))
       .innerJoin(servicePlans, eq(servicePlans.id, contracts.planId))
       .orderBy(...orderBy);
-    return rows.map(({ contract: c, figures: f, customerPhone, ...rest }) => ({
+    return rows.map(({ contract: c, figures: f, customerPhone, dpd, bucket, ...rest }) => ({
       id: c.id,
       number: c.number,
       status: c.status,
@@ -125,8 +133,8 @@ export const contractList = defineList({
       principal: c.principal,
       regularPayment: c.installment + c.serviceFee,
       frequency: c.frequency,
-      dpd: f.dpd,
-      bucket: f.bucket,
+      dpd: Number(dpd),
+      bucket,
       outstandingTotal: f.outstandingTotal,
       creditBalance: c.creditBalance,
       nextDueDate: f.nextDueDate,

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
 import type { AppContext } from '../../context';
+import { dpdOn } from './figures';
 
 /** Contracts a scenario or KPI counts as live (PRODUCT.md: paid-off, written-off, repossessed excluded). */
 export const LIVE_STATUSES = ['active', 'defaulted'] as const;
@@ -102,13 +103,13 @@ export async function* portfolioBatches(
   }
 }
 
-/** Every contract ever activated, with what the KPIs need (one row each, no schedules). */
-export async function kpiContracts(ctx: AppContext): Promise<KpiContract[]> {
+/** Every contract ever activated, with what the KPIs need on `date` (one row each, no schedules). */
+export async function kpiContracts(ctx: AppContext, date: string): Promise<KpiContract[]> {
   const rows = await ctx.db
     .select({
       status: contracts.status,
       outstandingPrincipal: contracts.outstandingPrincipal,
-      dpd: contractFigures.dpd,
+      dpd: sql<number>`${dpdOn(date, sql`${contractFigures}`)}`,
       paidThrough: contracts.paidThroughDate,
       lockState: devices.lockState,
     })
@@ -119,7 +120,7 @@ export async function kpiContracts(ctx: AppContext): Promise<KpiContract[]> {
   return rows.map((row) => ({
     status: row.status as ContractStatus,
     outstandingPrincipal: row.outstandingPrincipal,
-    dpd: row.dpd,
+    dpd: Number(row.dpd),
     locked: row.lockState === 'locked',
     paidThrough: row.paidThrough,
   }));
@@ -133,24 +134,26 @@ export interface RiskRow {
   outstandingTotal: number;
 }
 
-export async function topRisks(ctx: AppContext, limit = 5): Promise<RiskRow[]> {
+/** The live contracts longest past due on `date`, the largest balance first among equals. */
+export async function topRisks(ctx: AppContext, date: string, limit = 5): Promise<RiskRow[]> {
   const rows = await ctx.db
     .select({
       number: contracts.number,
       firstName: customers.firstName,
       lastName: customers.lastName,
-      dpd: contractFigures.dpd,
+      dpd: sql<number>`${dpdOn(date, sql`${contractFigures}`)}`,
       outstandingPrincipal: contracts.outstandingPrincipal,
       outstandingTotal: contractFigures.outstandingTotal,
     })
     .from(contracts)
     .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
     .innerJoin(customers, eq(customers.id, contracts.customerId))
-    .where(and(inArray(contracts.status, [...LIVE_STATUSES]), gt(contractFigures.dpd, 0)))
-    .orderBy(sql`${contractFigures.dpd} DESC`, sql`${contractFigures.outstandingTotal} DESC`)
+    .where(and(inArray(contracts.status, [...LIVE_STATUSES]), lt(contractFigures.arrearsSince, date)))
+    .orderBy(asc(contractFigures.arrearsSince), sql`${contractFigures.outstandingTotal} DESC`)
     .limit(limit);
   return rows.map(({ firstName, lastName, ...row }) => ({
     ...row,
+    dpd: Number(row.dpd),
     customerName: `${firstName} ${lastName}`,
   }));
 }

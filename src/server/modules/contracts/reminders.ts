@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import { contractInstallments, contracts } from '../../../db/schema';
 import { messageDateSql, messageMoneySql } from '../messages/values-sql';
 import { TERM_DAYS } from './close-of-business';
-import { figuresJoin } from './figures';
+import { dpdOn, figuresJoin, pastDueExactly } from './figures';
 import { REMAINING } from './portfolio';
 
 /**
@@ -10,7 +10,8 @@ import { REMAINING } from './portfolio';
  * reminder on a date, as a query the messages area inserts from in one statement (no contract is
  * read out one at a time). Each row is (customer_id, contract_id, template_key, variables as
  * JSON, dedupe_key); the key names the contract, the kind and the business date, so a re-run of
- * the date queues nothing more. Step 1's figures (dpd) for the date are read as stored.
+ * the date queues nothing more. Step 1's figures for the date are read as stored, days past due
+ * derived from the day arrears began (decision 054).
  */
 
 export interface ReminderRules {
@@ -26,7 +27,7 @@ export interface ReminderRules {
   controlledDevices: SQL;
   /**
    * Every plan's lock-after days among the contracts (`termValues`): the lock warnings are read
-   * from the dpd index at those days past due, not from every contract in arrears (434,000 probes
+   * from the arrears index at those days past due, not from every contract in arrears (434,000 probes
    * of their contracts at a million, 4.5 s).
    */
   lockAfterDays: readonly number[];
@@ -39,6 +40,7 @@ export function reminderCandidates(rules: ReminderRules): SQL {
   const key = (kind: SQL) => sql`'reminder:' || ${kind} || ':' || c.id || ':' || ${date}::text`;
   // The stored arrears: step 1 brought them to the date, and step 2's late fees added to them.
   const overdueAmount = sql`f.overdue_total`;
+  const dpd = dpdOn(date);
   return sql`
     SELECT c.customer_id, c.id, 'reminder_before_due',
            jsonb_build_object('contractNumber', c.number, 'dueDate', ${messageDateSql(dueOn)},
@@ -54,18 +56,18 @@ export function reminderCandidates(rules: ReminderRules): SQL {
     -- the lead days makes it fall between the two.
     WHERE due.amount > 0 AND c.status = 'active' AND f.next_due_date BETWEEN ${date}::date AND ${dueOn}
     UNION ALL
-    SELECT c.customer_id, c.id, 'overdue_day_' || f.dpd,
-           jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,
+    SELECT c.customer_id, c.id, 'overdue_day_' || ${dpd},
+           jsonb_build_object('contractNumber', c.number, 'daysOverdue', ${dpd},
                               'amountOverdue', ${messageMoneySql(overdueAmount, sql`c.currency`, digits)}),
-           ${key(sql`'overdue_day_' || f.dpd`)}
+           ${key(sql`'overdue_day_' || ${dpd}`)}
     FROM ${contracts} c ${figuresJoin()}
-    WHERE c.status = 'active' AND f.dpd = ANY(${sql.param([...overdueDays])}::int[])
+    WHERE c.status = 'active' AND ${pastDueExactly(date, overdueDays)}
     UNION ALL
     SELECT c.customer_id, c.id, 'lock_warning',
-           jsonb_build_object('contractNumber', c.number, 'daysOverdue', f.dpd,
+           jsonb_build_object('contractNumber', c.number, 'daysOverdue', ${dpd},
                               'amountOverdue', ${messageMoneySql(overdueAmount, sql`c.currency`, digits)}),
            ${key(sql`'lock_warning'`)}
     FROM ${contracts} c ${figuresJoin()}
-    WHERE c.status IN ('active', 'defaulted') AND f.dpd = ANY(${sql.param(rules.lockAfterDays.filter((days) => days > 0))}::int[])
-      AND f.dpd = ${TERM_DAYS.lockAfterDays} AND c.device_id IN (${rules.controlledDevices})`;
+    WHERE c.status IN ('active', 'defaulted') AND ${pastDueExactly(date, rules.lockAfterDays)}
+      AND ${dpd} = ${TERM_DAYS.lockAfterDays} AND c.device_id IN (${rules.controlledDevices})`;
 }

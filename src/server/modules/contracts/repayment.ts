@@ -593,15 +593,15 @@ export function figuresSavesWrites(ctx: TxContext, saves: readonly FiguresSave[]
     const col = <T>(pick: (s: FiguresSave) => T) => sql.param(saves.map(pick));
     const now = ctx.clock.now();
     ctes.push(
-      sql`saved_values AS (SELECT * FROM unnest(${col((s) => s.state.row.id)}::text[], ${col((s) => s.plan.nightly.dpd)}::int[],
-        ${col((s) => s.plan.nightly.bucket)}::text[], ${col((s) => s.plan.after.paidThrough)}::text[],
+      sql`saved_values AS (SELECT * FROM unnest(${col((s) => s.state.row.id)}::text[],
+        ${col((s) => s.plan.nightly.arrearsSince)}::date[], ${col((s) => s.plan.after.paidThrough)}::text[],
         ${col((s) => s.plan.nightly.nextDueDate)}::text[], ${col((s) => s.plan.after.outstanding.principal)}::bigint[],
         ${col((s) => s.plan.nightly.outstandingTotal)}::bigint[], ${col((s) => s.plan.nightly.overdueTotal)}::bigint[],
         ${col((s) => s.totals.totalPaid)}::bigint[], ${col((s) => s.totals.credit)}::bigint[],
         ${col((s) => s.plan.figures.principalPaid)}::bigint[], ${col((s) => s.plan.nightly.feesRecheckOn ?? null)}::date[])
-        AS v(id, dpd, bucket, paid_through, next_due, op, ot, od, tp, cb, pp, recheck))`,
+        AS v(id, arrears_since, paid_through, next_due, op, ot, od, tp, cb, pp, recheck))`,
       sql`saved_figures AS (
-        UPDATE ${contractFigures} f SET dpd = v.dpd, bucket = v.bucket, next_due_date = v.next_due::date,
+        UPDATE ${contractFigures} f SET arrears_since = v.arrears_since, next_due_date = v.next_due::date,
           outstanding_total = v.ot, overdue_total = v.od, updated_at = ${now},
           fees_recheck_on = coalesce(v.recheck, f.fees_recheck_on)
         FROM saved_values v WHERE f.contract_id = v.id)`,

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { ConversationChannel, CustomerIntent } from '../../../contracts/conversations';
 import { conversations } from '../../../db/schema';
-import { formatMoney, payoffQuote } from '../../../domain';
+import { daysBetween, formatMoney, payoffQuote } from '../../../domain';
 import { SYSTEM_ACTOR } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { AppContext, TxContext } from '../../context';
@@ -228,10 +228,10 @@ export async function answerCustomer(ctx: TxContext, question: CustomerQuestion)
   const contractId = about(live);
   switch (query.intent) {
     case 'balance': {
-      const lines = live.map(
-        (c) =>
-          `${c.number}${c.device ? ` (${c.device})` : ''}: ${money(c.outstandingTotal)}${c.dpd > 0 ? `, ${c.dpd} days overdue` : ''}`,
-      );
+      const lines = live.map((c) => {
+        const dpd = c.arrearsSince && c.arrearsSince < today ? daysBetween(c.arrearsSince, today) : 0;
+        return `${c.number}${c.device ? ` (${c.device})` : ''}: ${money(c.outstandingTotal)}${dpd > 0 ? `, ${dpd} days overdue` : ''}`;
+      });
       return reply(`Your balance: ${lines.join('; ')}.`, 'balance', { contractId });
     }
     case 'next_due': {

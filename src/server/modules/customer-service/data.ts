@@ -26,7 +26,8 @@ export interface OwnContract {
   status: string;
   device: string | null;
   outstandingTotal: number;
-  dpd: number;
+  /** The day its arrears began, null when not in arrears: days past due are of the date asked. */
+  arrearsSince: string | null;
   nextDueDate: string | null;
   startDate: string;
   method: InterestMethod;
@@ -66,7 +67,7 @@ export async function ownContracts(executor: Executor, customerId: string): Prom
         string | null
       >`(SELECT m.make || ' ' || m.model FROM ${devices} d JOIN ${deviceModels} m ON m.id = d.model_id WHERE d.id = ${contracts.deviceId})`,
       outstandingTotal: contractFigures.outstandingTotal,
-      dpd: contractFigures.dpd,
+      arrearsSince: contractFigures.arrearsSince,
       nextDueDate: contractFigures.nextDueDate,
       startDate: contracts.startDate,
       method: contracts.interestMethod,

@@ -10,7 +10,7 @@ import { withTransaction } from '../../transaction';
 import { consentCondition } from './bulk-send';
 import { DEFAULT_LANGUAGE } from './outbox';
 import { recipientColumnsSql, recipientContext } from './preview';
-import { segmentCondition } from './segments';
+import { segmentCondition, segmentDay } from './segments';
 import { templateSql } from './values-sql';
 
 /**
@@ -61,7 +61,7 @@ export async function queueBulkSend(ctx: TxContext, bulk: DueBulk): Promise<numb
   const input = await recipientContext(ctx, ctx.tx);
   const recipients = recipientColumnsSql({
     ...input,
-    where: sql`${segmentCondition(bulk.filter)} AND ${consentCondition(bulk.channel)}`,
+    where: sql`${segmentCondition(bulk.filter, await segmentDay(ctx, ctx.tx))} AND ${consentCondition(bulk.channel)}`,
   });
   const address = bulk.channel === 'email' ? sql`x.email` : sql`x.phone`;
   const body = byLanguage(rows, english, (row) => bulkTemplateSql(row.body));

@@ -13,7 +13,7 @@ import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { messagingFigures, recipientOf, smsEstimate, templateFor } from './preview';
 import { quietHoursEnd } from './quiet-hours';
-import { findSegment, segmentCondition } from './segments';
+import { findSegment, type SegmentDay, segmentCondition, segmentDay } from './segments';
 
 /**
  * Bulk sends (issue 15 "Sends"): a template staff created, to a segment, now or later, throttled
@@ -39,6 +39,7 @@ export const spreadSeconds = (n: number, ratePerMinute: number) => Math.floor((n
 
 interface Resolved {
   filter: SegmentFilter;
+  day: SegmentDay;
   segmentId: string | null;
   channel: MessageChannel;
   templateKey: string;
@@ -63,6 +64,7 @@ async function resolve(ctx: AppServices, executor: Executor, input: BulkSendBody
   const ratePerMinute = input.ratePerMinute ?? (await messagingFigures(executor)).ratePerMinute[channel];
   return {
     filter,
+    day: await segmentDay(ctx, executor),
     segmentId: input.segmentId ?? null,
     channel,
     templateKey: input.templateKey,
@@ -104,7 +106,7 @@ async function counts(executor: Executor, r: Resolved) {
     executor,
     sql`SELECT count(*)::int AS in_segment, count(*) FILTER (WHERE ${consentCondition(r.channel)})::int AS recipients,
                min(cu.id) FILTER (WHERE ${consentCondition(r.channel)}) AS first
-        FROM ${customers} cu WHERE ${segmentCondition(r.filter)}`,
+        FROM ${customers} cu WHERE ${segmentCondition(r.filter, r.day)}`,
   );
   return { inSegment: row?.in_segment ?? 0, recipients: row?.recipients ?? 0, first: row?.first ?? null };
 }

@@ -14,7 +14,7 @@ import { businessToday } from '../../business-date';
 import type { AppServices, Executor } from '../../context';
 import { notFound } from '../../errors';
 import { organisation } from '../../organisation';
-import { figuresJoin } from '../contracts/figures';
+import { dpdOn, figuresJoin } from '../contracts/figures';
 import { REMAINING } from '../contracts/portfolio';
 import { paymentInstructions } from '../payments/mobile-money/instructions';
 import { DEFAULT_LANGUAGE } from './outbox';
@@ -62,7 +62,7 @@ export function recipientColumnsSql(input: RecipientSqlInput): SQL {
            coalesce(lc.number, cu.phone) AS "account"
     FROM ${customers} cu
     LEFT JOIN LATERAL (
-      SELECT c.id, c.number, f.next_due_date, f.outstanding_total, f.dpd, c.schedule_version
+      SELECT c.id, c.number, f.next_due_date, f.outstanding_total, ${dpdOn(input.today)} AS dpd, c.schedule_version
       FROM ${contracts} c ${figuresJoin()} WHERE c.customer_id = cu.id
         AND ${input.contractId ? sql`c.id = ${input.contractId}` : sql`c.status IN ('active', 'defaulted')`}
       ORDER BY c.activated_at DESC NULLS LAST, c.created_at DESC, c.id DESC LIMIT 1) lc ON TRUE

@@ -8,7 +8,14 @@ import { withTransaction } from '../../transaction';
 import { cancelBulkSend, createBulkSend, listBulkSends, previewBulkSend } from './bulk-send';
 import { messageList } from './list';
 import { previewTemplate } from './preview';
-import { countSegment, createSegment, deleteSegment, listSegments, updateSegment } from './segments';
+import {
+  countSegment,
+  createSegment,
+  deleteSegment,
+  listSegments,
+  segmentDay,
+  updateSegment,
+} from './segments';
 import { retryMessage, sendSingle } from './single-send';
 import {
   createTemplate,
@@ -63,7 +70,7 @@ export async function messageRoutes(app: AppInstance): Promise<void> {
   );
 
   route(app, comms.segments, { access: 'messages.read', tags }, async () => ({
-    items: await listSegments(ctx.db),
+    items: await listSegments(ctx, ctx.db),
   }));
   route(app, comms.createSegment, { access: 'messages.send', tags }, (request) =>
     withTransaction(ctx, (tx) => createSegment(tx, actorOf(request), request.body)),
@@ -76,7 +83,7 @@ export async function messageRoutes(app: AppInstance): Promise<void> {
     return { ok: true as const };
   });
   route(app, comms.countSegment, { access: 'messages.read', tags }, async (request) => ({
-    customers: await countSegment(ctx.db, request.body.filter),
+    customers: await countSegment(ctx.db, request.body.filter, await segmentDay(ctx, ctx.db)),
   }));
 
   route(app, comms.bulkSends, { access: 'messages.read', tags }, async () => ({

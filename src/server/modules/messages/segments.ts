@@ -4,10 +4,12 @@ import { segmentFilterSchema } from '../../../contracts/communications';
 import { queryRows } from '../../../db/client';
 import { contracts, customers, deviceModels, devices, segments } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import type { Executor, TxContext } from '../../context';
+import { businessToday } from '../../business-date';
+import type { AppServices, Executor, TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
-import { figuresJoin } from '../contracts/figures';
+import { organisation } from '../../organisation';
+import { dpdOn, figuresJoin, inBucketOn } from '../contracts/figures';
 
 /**
  * Segments (issue 15 "Sends"): a saved filter over customers and their contracts. A customer is
@@ -21,16 +23,34 @@ const LIVE = sql`('active', 'defaulted')`;
 
 const textArray = (values: readonly string[]) => sql`${sql.param([...values])}::text[]`;
 
-/** The segment's condition on `cu` (a customers row). */
-export function segmentCondition(filter: SegmentFilter): SQL {
+/** What a segment's bucket and days-past-due parts are of: the business date, and the organisation's buckets. */
+export interface SegmentDay {
+  date: string;
+  buckets: readonly number[];
+}
+
+export async function segmentDay(ctx: AppServices, executor: Executor): Promise<SegmentDay> {
+  const org = await organisation(ctx, executor);
+  return { date: businessToday(ctx, org), buckets: org.delinquencyBuckets };
+}
+
+/** The segment's condition on `cu` (a customers row), its contracts' arrears as of `day` (decision 054). */
+export function segmentCondition(filter: SegmentFilter, day: SegmentDay): SQL {
   const parts: SQL[] = [];
   if (filter.regions?.length) parts.push(sql`cu.region = ANY(${textArray(filter.regions)})`);
   if (filter.agentIds?.length) parts.push(sql`cu.assigned_agent_id = ANY(${textArray(filter.agentIds)})`);
   if (filter.tags?.length) parts.push(sql`cu.tags && ${textArray(filter.tags)}`);
   const onContract: SQL[] = [];
-  if (filter.buckets?.length) onContract.push(sql`sf.bucket = ANY(${textArray(filter.buckets)})`);
-  if (filter.dpdMin !== undefined) onContract.push(sql`sf.dpd >= ${filter.dpdMin}`);
-  if (filter.dpdMax !== undefined) onContract.push(sql`sf.dpd <= ${filter.dpdMax}`);
+  const sf = sql`sf`;
+  if (filter.buckets?.length)
+    onContract.push(
+      sql`(${sql.join(
+        filter.buckets.map((bucket) => inBucketOn(day.buckets, bucket, day.date, sf)),
+        sql` OR `,
+      )})`,
+    );
+  if (filter.dpdMin !== undefined) onContract.push(sql`${dpdOn(day.date, sf)} >= ${filter.dpdMin}`);
+  if (filter.dpdMax !== undefined) onContract.push(sql`${dpdOn(day.date, sf)} <= ${filter.dpdMax}`);
   if (filter.planIds?.length) onContract.push(sql`sc.plan_id = ANY(${textArray(filter.planIds)})`);
   if (filter.deviceModelIds?.length || filter.categories?.length) {
     const product: SQL[] = [];
@@ -47,33 +67,38 @@ export function segmentCondition(filter: SegmentFilter): SQL {
 }
 
 /** How many customers a filter holds. */
-export async function countSegment(executor: Executor, filter: SegmentFilter): Promise<number> {
+export async function countSegment(
+  executor: Executor,
+  filter: SegmentFilter,
+  day: SegmentDay,
+): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     executor,
-    sql`SELECT count(*)::int AS n FROM ${customers} cu WHERE ${segmentCondition(filter)}`,
+    sql`SELECT count(*)::int AS n FROM ${customers} cu WHERE ${segmentCondition(filter, day)}`,
   );
   return row?.n ?? 0;
 }
 
 type SegmentRow = typeof segments.$inferSelect;
 
-async function present(executor: Executor, row: SegmentRow): Promise<Segment> {
+async function present(executor: Executor, row: SegmentRow, day: SegmentDay): Promise<Segment> {
   const filter = segmentFilterSchema.parse(row.filter);
   return {
     id: row.id,
     name: row.name,
     description: row.description,
     filter,
-    customers: await countSegment(executor, filter),
+    customers: await countSegment(executor, filter, day),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-export async function listSegments(executor: Executor): Promise<Segment[]> {
+export async function listSegments(ctx: AppServices, executor: Executor): Promise<Segment[]> {
+  const day = await segmentDay(ctx, executor);
   const rows = await executor.select().from(segments).orderBy(asc(segments.name));
   const out: Segment[] = [];
-  for (const row of rows) out.push(await present(executor, row));
+  for (const row of rows) out.push(await present(executor, row, day));
   return out;
 }
 
@@ -113,7 +138,7 @@ export async function createSegment(ctx: TxContext, actor: Actor, input: Segment
     entityId: row.id,
     after: { name: row.name, filter: row.filter },
   });
-  return present(ctx.tx, row);
+  return present(ctx.tx, row, await segmentDay(ctx, ctx.tx));
 }
 
 export async function updateSegment(
@@ -142,7 +167,7 @@ export async function updateSegment(
     before: { name: before.name, filter: before.filter },
     after: { name: row.name, filter: row.filter },
   });
-  return present(ctx.tx, row);
+  return present(ctx.tx, row, await segmentDay(ctx, ctx.tx));
 }
 
 /** Bulk sends made from it keep their own copy of the filter (the foreign key sets null). */

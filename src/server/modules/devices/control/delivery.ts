@@ -4,8 +4,10 @@ import type { CommandKind } from '../../../../contracts/devices';
 import { queryRows } from '../../../../db/client';
 import { deviceCommandAttempts, deviceCommands, devices } from '../../../../db/schema';
 import { SYSTEM_ACTOR } from '../../../audit';
+import { businessToday } from '../../../business-date';
 import type { AppContext, TxContext } from '../../../context';
 import { newId } from '../../../ids';
+import { organisation } from '../../../organisation';
 import { withTransaction } from '../../../transaction';
 import { stillPastLockAfter } from '../../contracts/close-of-business';
 import { notify } from '../../notifications/service';
@@ -155,6 +157,7 @@ async function claimDue(
   );
   const due = await stillPastLockAfter(
     ctx.tx,
+    businessToday(ctx, await organisation(ctx, ctx.tx)),
     policyLocks.map((row) => row.contract_id as string),
   );
   const claimed: Claimed[] = [];
