@@ -23,8 +23,9 @@ import { benchBook } from './payments';
  * That first close is a catch-up: the book arrives 75 days behind and never closed, so every
  * overdue instalment is charged, every unit locked and every default made in one night. The next
  * day is then timed too, as every later day runs: its start brings the stored arrears to the new
- * date (every overdue contract's days past due move), and its close charges, locks and defaults
- * only what crossed a threshold since.
+ * date (the contracts with an instalment newly due: days past due grow with the date read,
+ * decision 054) and scores the collections queue for it, and its close charges, locks and
+ * defaults only what crossed a threshold since.
  */
 const CONTRACTS = Number(process.env.BENCH_EOD_CONTRACTS ?? 100_000);
 const BUDGET_S = CONTRACTS > 100_000 ? 60 : 10;
@@ -76,8 +77,8 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     };
     const run = result.runs.at(-1);
     // The next day, as every later one runs (decision 026): when the business date moves on, the
-    // stored arrears are brought to it (every overdue contract ages a day); at the close time the
-    // date is closed from those figures. Both timed; the budget holds for the two together.
+    // stored arrears are brought to it and the queue scored; at the close time the date is closed
+    // from those figures. Both timed; the budget holds for the two together.
     const nextDate = addDays(businessDate, 1);
     const dayStarted = performance.now();
     const moved = await longRequest('PUT', `${server.url}/api/business-date`, headers, {

@@ -45,7 +45,7 @@ export async function takeFiguresLock(ctx: TxContext): Promise<void> {
  * newly due keeps its row, as its days past due grow with the date they are read for (decision
  * 054): a nightly close reads a few percent of the book's schedules and writes as few rows
  * (decision 034). Without it, or when the stored figures are of no known date or of a later one,
- * every live contract is looked at (a start, the buckets changed).
+ * every live contract is looked at (a new database, the job run on demand).
  */
 export async function refreshDelinquencyIn(
   ctx: TxContext,
@@ -56,22 +56,36 @@ export async function refreshDelinquencyIn(
   const org = await organisation(ctx, tx);
   const day = date ?? businessToday(ctx, org);
   const stored = options.moving ? await figuresDate(ctx) : null;
-  const moving = stored !== null && stored <= day ? sql`AND f.next_due_date < ${day}::date` : sql``;
+  const sums = sql`min(i.due_date) FILTER (WHERE i.due_date < ${day}::date) AS arrears_since,
+             min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due,
+             COALESCE(sum(${REMAINING}) FILTER (WHERE i.due_date < ${day}::date), 0)::bigint AS overdue`;
+  const unsettled = sql`i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL`;
+  const figures =
+    stored !== null && stored <= day
+      ? // The few contracts with an instalment newly due, found first and each schedule read by
+        // its key: joined as a whole, with statistics that still saw last month's due dates, the
+        // planner hashed all 12 million instalments of a million-contract book for 24,390 (9.4 s
+        // against 2.0 s).
+        sql`due AS MATERIALIZED (
+          SELECT f.contract_id, f.xmin::text AS seen FROM ${contractFigures} f WHERE f.next_due_date < ${day}::date
+        ), figures AS (
+          SELECT c.id, d.seen, x.*
+          FROM due d JOIN ${contracts} c ON c.id = d.contract_id
+          CROSS JOIN LATERAL (SELECT ${sums} FROM ${contractInstallments} i WHERE ${unsettled}) x
+          WHERE c.status IN ${[...LIVE_STATUSES]}
+        )`
+      : sql`figures AS (
+          SELECT c.id, min(f.xmin::text) AS seen, ${sums}
+          FROM ${contracts} c
+          JOIN ${contractFigures} f ON f.contract_id = c.id
+          LEFT JOIN ${contractInstallments} i ON ${unsettled}
+          WHERE c.status IN ${[...LIVE_STATUSES]}
+          GROUP BY c.id
+        )`;
   const changed = await queryRows<{ id: string }>(
     tx,
     sql`
-    WITH figures AS (
-      SELECT c.id, min(f.xmin::text) AS seen,
-             min(i.due_date) FILTER (WHERE i.due_date < ${day}::date) AS arrears_since,
-             min(i.due_date) FILTER (WHERE i.due_date >= ${day}::date) AS next_due,
-             COALESCE(sum(${REMAINING}) FILTER (WHERE i.due_date < ${day}::date), 0)::bigint AS overdue
-      FROM ${contracts} c
-      JOIN ${contractFigures} f ON f.contract_id = c.id
-      LEFT JOIN ${contractInstallments} i
-        ON i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-      WHERE c.status IN ${[...LIVE_STATUSES]} ${moving}
-      GROUP BY c.id
-    )
+    WITH ${figures}
     UPDATE ${contractFigures} f
     SET arrears_since = l.arrears_since, next_due_date = l.next_due, overdue_total = l.overdue,
         updated_at = ${ctx.clock.now()}
