@@ -113,6 +113,10 @@ describe.each(DATABASE_KINDS)('recoveries on %s', (kind) => {
 
   it('repossession: request, a second person approves, recovered with the balance written off', async () => {
     const contract = await contractWithArrears();
+    // Long in arrears, as the lists see it.
+    await t.app.ctx.db.execute(
+      sql`UPDATE contract_figures SET arrears_since = '2000-01-01' WHERE contract_id = ${contract.id}`,
+    );
     const before = await trialBalance();
     const books = await contractBooks(contract.id);
     expect(books[ACCOUNTS.loansReceivable]).toBe(contract.principal);
@@ -206,6 +210,15 @@ describe.each(DATABASE_KINDS)('recoveries on %s', (kind) => {
     // The contract is closed, with its timeline lines.
     const closed = (await staff.manager.get(`/api/contracts/${contract.id}`)).json();
     expect(closed.status).toBe('repossessed');
+    // Closed, it is in arrears no more: the day they began is cleared, so the lists show no days
+    // past due however many days pass (they are derived from it, decision 054).
+    const [figures] = await queryRows<{ arrears_since: string | null }>(
+      t.app.ctx.db,
+      sql`SELECT arrears_since::text FROM contract_figures WHERE contract_id = ${contract.id}`,
+    );
+    expect(figures).toEqual({ arrears_since: null });
+    const listed = (await staff.manager.get(`/api/contracts?q=${contract.number}`)).json();
+    expect(listed.items).toMatchObject([{ id: contract.id, dpd: 0, bucket: 'current' }]);
     const events = await queryRows<{ type: string }>(
       t.app.ctx.db,
       sql`SELECT type FROM contract_events WHERE contract_id = ${contract.id} ORDER BY at, id`,

@@ -38,6 +38,14 @@ export const CLEAR_FIGURES: NightlyFigures = {
   overdueTotal: 0,
 };
 
+const WRITTEN_FIGURES = new Set([
+  'arrearsSince',
+  'nextDueDate',
+  'outstandingTotal',
+  'overdueTotal',
+  'feesRecheckOn',
+]);
+
 /**
  * The UPDATE of one contract's figures row, as a statement or a CTE body, only when `when` holds
  * (a plain payment's statement hangs every write on its version check).
@@ -48,6 +56,10 @@ export function figuresUpdate(
   at: Date,
   when: SQL = sql`true`,
 ): SQL {
+  // A figure this does not write is a bug, not a no-op: a caller's literal is not always checked
+  // for extra keys (a lifecycle move's `change` kept writing `dpd` after decision 054 removed it).
+  const unknown = Object.keys(figures).filter((key) => !WRITTEN_FIGURES.has(key));
+  if (unknown.length) throw new Error(`figuresUpdate cannot write ${unknown.join(', ')}`);
   const sets = [sql`updated_at = ${at}`];
   if (figures.arrearsSince !== undefined) sets.push(sql`arrears_since = ${figures.arrearsSince}::date`);
   if (figures.nextDueDate !== undefined) sets.push(sql`next_due_date = ${figures.nextDueDate}::date`);

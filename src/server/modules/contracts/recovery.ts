@@ -98,7 +98,7 @@ export async function closeForRecovery(
         closedAt: ctx.clock.now(),
         outstandingPrincipal: spec.figures.outstandingPrincipal,
       },
-      figures: { nextDueDate: null, outstandingTotal: spec.figures.outstandingTotal, dpd: 0 },
+      figures: { nextDueDate: null, outstandingTotal: spec.figures.outstandingTotal, arrearsSince: null },
       event: {
         type: move === 'repossess' ? 'repossessed' : 'written_off',
         message: spec.message,
