@@ -236,7 +236,11 @@ export const contractListQuery = listQuery(['createdAt', 'number', 'dpd', 'outst
   bucket: z.string().max(20).optional(),
   customerId: z.uuid('Not a valid customer id').optional(),
   planId: z.uuid('Not a valid plan id').optional(),
-  minDpd: z.coerce.number<string | number>({ error: 'minDpd must be a number' }).int().min(0).optional(),
+  minDpd: z.coerce
+    .number<string | number>({ error: 'minDpd must be a number' })
+    .int({ error: 'minDpd must be a whole number of days' })
+    .min(0, { error: 'minDpd must be 0 or more' })
+    .optional(),
   from: date('from').optional(),
   to: date('to').optional(),
 });

@@ -30,6 +30,20 @@ export function businessToday(ctx: { clock: Clock }, org: BusinessCalendar): str
   return businessDateOf(ctx.clock.now(), org);
 }
 
+/**
+ * What days past due and buckets are read on (decision 054): the business date, and the
+ * organisation's bucket bounds (`delinquencyBuckets`).
+ */
+export interface ArrearsDay {
+  date: string;
+  buckets: readonly number[];
+}
+
+export async function arrearsDay(ctx: AppServices, executor: Executor): Promise<ArrearsDay> {
+  const org = await organisation(ctx, executor);
+  return { date: businessToday(ctx, org), buckets: org.delinquencyBuckets };
+}
+
 /** The business date, the last closed date, and whether this server lets them be moved. */
 export async function businessDateState(ctx: AppServices, executor: Executor): Promise<BusinessDateState> {
   return stateOf(ctx, await organisation(ctx, executor));

@@ -9,7 +9,7 @@ import {
 } from '../contracts/lists';
 import type { RoleHolder } from '../contracts/roles';
 import { queryRows } from '../db/client';
-import { businessToday } from './business-date';
+import { arrearsDay } from './business-date';
 import { type InstanceCache, instanceCache, rowTagOf, tagOf } from './cache';
 import type { AppContext } from './context';
 import { unprocessable } from './errors';
@@ -329,8 +329,8 @@ async function countOf(
 }
 
 async function envOf(ctx: AppContext): Promise<ListEnv> {
-  const org = await organisation(ctx, ctx.db);
-  return { timeZone: org.timeZone, businessDate: businessToday(ctx, org), buckets: org.delinquencyBuckets };
+  const [org, day] = await Promise.all([organisation(ctx, ctx.db), arrearsDay(ctx, ctx.db)]);
+  return { timeZone: org.timeZone, businessDate: day.date, buckets: day.buckets };
 }
 
 /** One page of the list: its rows and the number of matches (cached per filter set). */

@@ -91,6 +91,16 @@ describe.each(DATABASE_KINDS)('arrears figures on %s', (kind) => {
     expect(await ids(`/api/contracts?minDpd=${detail.dpd}`)).toContain(contract.id);
     expect(await ids(`/api/contracts?minDpd=${detail.dpd + 1}`)).not.toContain(contract.id);
     expect((await ids('/api/contracts?status=active&sort=dpd&order=desc'))[0]).toBe(contract.id);
+    // A filter that cannot be days past due says which and why.
+    for (const [value, message] of [
+      ['-3', 'minDpd must be 0 or more'],
+      ['2.5', 'minDpd must be a whole number of days'],
+      ['many', 'minDpd must be a number'],
+    ]) {
+      const refused = await viewer.get(`/api/contracts?minDpd=${value}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toContain(message);
+    }
   });
 
   it('leaves a contract that is not active out of arrears, its dates passed or not', async () => {

@@ -14,6 +14,7 @@ import {
   refreshDelinquencyIn,
   takeFiguresLock,
 } from '../../src/server/modules/contracts/delinquency';
+import { dpdOn, FIGURES_TABLE } from '../../src/server/modules/contracts/figures';
 import { toPosition } from '../../src/server/modules/contracts/portfolio';
 import { queueLocks } from '../../src/server/modules/devices/commands';
 import { deliverDueCommands } from '../../src/server/modules/devices/control/delivery';
@@ -296,7 +297,7 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     expect(counts.defaults).toEqual({ defaulted: 1 });
     const statuses = await queryRows<{ id: string; status: string; dpd: number; version: number }>(
       t.app.ctx.db,
-      sql`SELECT id, status, GREATEST(${TODAY}::date - f.arrears_since, 0) AS dpd, version
+      sql`SELECT id, status, ${dpdOn(TODAY)} AS dpd, version
           FROM contracts c JOIN contract_figures f ON f.contract_id = c.id ORDER BY dpd DESC`,
     );
     expect(statuses[0]).toMatchObject({ id: book.a, status: 'defaulted', dpd: 62, version: 2 });
@@ -636,7 +637,7 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
         queryRows<{ id: string; version: string; dpd: number; due_today: boolean }>(
           t.app.ctx.db,
           sql`SELECT contract_id AS id, xmin::text AS version, next_due_date = ${TODAY}::date AS due_today,
-                     GREATEST(${addDays(TODAY, 1)}::date - arrears_since, 0) AS dpd
+                     ${dpdOn(addDays(TODAY, 1), FIGURES_TABLE)} AS dpd
               FROM contract_figures ORDER BY contract_id`,
         );
       const before = await figures();
@@ -950,7 +951,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       // day between): the others in arrears keep their rows, only their days past due grow.
       const overdue = await queryRows<{ id: string; dpd: number }>(
         t.app.ctx.db,
-        sql`SELECT contract_id AS id, ${addDays(TODAY, -1)}::date - arrears_since AS dpd FROM contract_figures
+        sql`SELECT contract_id AS id, ${dpdOn(addDays(TODAY, -1), FIGURES_TABLE)} AS dpd FROM contract_figures
             WHERE arrears_since IS NOT NULL ORDER BY next_due_date = ${addDays(TODAY, -1)}::date DESC, contract_id`,
       );
       const [paid, other] = overdue;
@@ -974,7 +975,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       await refresh;
       const after = await queryRows<{ id: string; dpd: number }>(
         t.app.ctx.db,
-        sql`SELECT contract_id AS id, GREATEST(${TODAY}::date - arrears_since, 0) AS dpd FROM contract_figures
+        sql`SELECT contract_id AS id, ${dpdOn(TODAY, FIGURES_TABLE)} AS dpd FROM contract_figures
             WHERE contract_id IN (${paid.id}, ${other.id}) ORDER BY contract_id`,
       );
       // The payment's figures stand; the others moved on a day.

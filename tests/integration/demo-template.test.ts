@@ -2,14 +2,13 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { sealLegacyAuditRows } from '../../src/server/audit-sealer';
-import { businessToday } from '../../src/server/business-date';
+import { arrearsDay } from '../../src/server/business-date';
 import { loadDemoBook } from '../../src/server/demo/load';
 import type { DemoTemplate } from '../../src/server/demo/template';
 import { resetDemoPasswords } from '../../src/server/demo/users';
 import { verifyAuditChain } from '../../src/server/modules/audit/chain';
 import { bucketOn, dpdOn } from '../../src/server/modules/contracts/figures';
 import { OPENPAYGO_KEY_PURPOSE } from '../../src/server/modules/devices/service';
-import { organisation } from '../../src/server/organisation';
 import { fileStorage } from '../../src/server/storage';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS, type TestDatabase } from '../support/databases';
@@ -43,9 +42,8 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
   const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(t.app.ctx.db, query);
   // Days past due and buckets are of the business date (decision 054).
   const arrearsOn = async () => {
-    const org = await organisation(t.app.ctx, t.app.ctx.db);
-    const today = businessToday(t.app.ctx, org);
-    return { dpd: dpdOn(today), bucket: bucketOn(org.delinquencyBuckets, today) };
+    const day = await arrearsDay(t.app.ctx, t.app.ctx.db);
+    return { dpd: dpdOn(day.date), bucket: bucketOn(day.buckets, day.date) };
   };
 
   it('has the whole book at once: payments, PAR30, paid-off contracts, suspense and a reversal', async () => {

@@ -12,6 +12,7 @@ import { investorEndpoints } from '../../src/contracts/investor';
 import { queryRows } from '../../src/db/client';
 import { addDays } from '../../src/domain';
 import { backfillSnapshots } from '../../src/server/modules/close-of-business/snapshot';
+import { dpdOn } from '../../src/server/modules/contracts/figures';
 import { normaliseInvestorCode } from '../../src/server/modules/investor/codes';
 import { INVESTOR_LOGIN_RATE_LIMIT } from '../../src/server/modules/investor/routes';
 import { organisation } from '../../src/server/organisation';
@@ -306,7 +307,7 @@ describe.each(DATABASE_KINDS)('investor portal on %s', (kind) => {
       t.app.ctx.db,
       sql`
       WITH scoped AS (
-        SELECT c.*, GREATEST(${TODAY}::date - f.arrears_since, 0) AS dpd FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN customers cu ON cu.id = c.customer_id
+        SELECT c.*, ${dpdOn(TODAY)} AS dpd FROM contracts c JOIN contract_figures f ON f.contract_id = c.id JOIN customers cu ON cu.id = c.customer_id
         WHERE c.activated_at IS NOT NULL AND c.start_date <= ${TODAY}::date AND ${inScope}
       ), lines AS (
         SELECT a.amount, a.component FROM payment_allocations a

@@ -92,6 +92,9 @@ export async function readFigures(executor: Executor, contractId: string): Promi
   return row;
 }
 
+/** The figures row named by its table, where a query joins `contract_figures` without an alias. */
+export const FIGURES_TABLE = sql`${contractFigures}`;
+
 /**
  * Days past due on `date` of the figures row `f` (as SQL): the days since its arrears began, 0
  * when none did by then. Every reader derives them for its own date (decision 054).

@@ -14,7 +14,7 @@ import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
 import { phoneFor, piiVariant } from '../../pii';
 import { customerSearchCondition } from '../customers/list';
-import { bucketOn, dpdOn, inBucketOn } from './figures';
+import { bucketOn, dpdOn, FIGURES_TABLE, inBucketOn } from './figures';
 
 /**
  * Contracts whose number, customer (names, account, phone, ID) or device (serial, IMEI) matches:
@@ -67,8 +67,7 @@ export const contractList = defineList({
   filters: {
     status: (status) => eq(contracts.status, status),
     // Days past due and buckets are of the business date, as ranges of the day arrears began (its index).
-    bucket: (bucket, env) =>
-      withFigures(inBucketOn(env.buckets, bucket, env.businessDate, sql`${contractFigures}`)),
+    bucket: (bucket, env) => withFigures(inBucketOn(env.buckets, bucket, env.businessDate, FIGURES_TABLE)),
     customerId: (id) => eq(contracts.customerId, id),
     planId: (id) => eq(contracts.planId, id),
     minDpd: (dpd, env) =>
@@ -106,8 +105,8 @@ export const contractList = defineList({
       .select({
         contract: contracts,
         figures: contractFigures,
-        dpd: sql<number>`${dpdOn(env.businessDate, sql`${contractFigures}`)}`,
-        bucket: sql<string>`${bucketOn(env.buckets, env.businessDate, sql`${contractFigures}`)}`,
+        dpd: sql<number>`${dpdOn(env.businessDate, FIGURES_TABLE)}`,
+        bucket: sql<string>`${bucketOn(env.buckets, env.businessDate, FIGURES_TABLE)}`,
         customerName: sql<string>`${customers.firstName} || ' ' || ${customers.lastName}`,
         customerPhone: customers.phone,
         deviceSerial: devices.serialNumber,

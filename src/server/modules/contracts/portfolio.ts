@@ -3,7 +3,7 @@ import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
 import type { AppContext } from '../../context';
-import { dpdOn } from './figures';
+import { dpdOn, FIGURES_TABLE } from './figures';
 
 /** Contracts a scenario or KPI counts as live (PRODUCT.md: paid-off, written-off, repossessed excluded). */
 export const LIVE_STATUSES = ['active', 'defaulted'] as const;
@@ -109,7 +109,7 @@ export async function kpiContracts(ctx: AppContext, date: string): Promise<KpiCo
     .select({
       status: contracts.status,
       outstandingPrincipal: contracts.outstandingPrincipal,
-      dpd: sql<number>`${dpdOn(date, sql`${contractFigures}`)}`,
+      dpd: sql<number>`${dpdOn(date, FIGURES_TABLE)}`,
       paidThrough: contracts.paidThroughDate,
       lockState: devices.lockState,
     })
@@ -141,7 +141,7 @@ export async function topRisks(ctx: AppContext, date: string, limit = 5): Promis
       number: contracts.number,
       firstName: customers.firstName,
       lastName: customers.lastName,
-      dpd: sql<number>`${dpdOn(date, sql`${contractFigures}`)}`,
+      dpd: sql<number>`${dpdOn(date, FIGURES_TABLE)}`,
       outstandingPrincipal: contracts.outstandingPrincipal,
       outstandingTotal: contractFigures.outstandingTotal,
     })

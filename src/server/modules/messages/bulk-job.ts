@@ -4,13 +4,14 @@ import type { SegmentFilter } from '../../../contracts/communications';
 import { CUSTOM_TEMPLATE_VARIABLES, type MessageChannel } from '../../../contracts/messages';
 import { queryRows } from '../../../db/client';
 import { bulkSends, messages, messageTemplates } from '../../../db/schema';
+import { arrearsDay } from '../../business-date';
 import type { AppContext, TxContext } from '../../context';
 import { defineJob } from '../../jobs/definition';
 import { withTransaction } from '../../transaction';
 import { consentCondition } from './bulk-send';
 import { DEFAULT_LANGUAGE } from './outbox';
 import { recipientColumnsSql, recipientContext } from './preview';
-import { segmentCondition, segmentDay } from './segments';
+import { segmentCondition } from './segments';
 import { templateSql } from './values-sql';
 
 /**
@@ -61,7 +62,7 @@ export async function queueBulkSend(ctx: TxContext, bulk: DueBulk): Promise<numb
   const input = await recipientContext(ctx, ctx.tx);
   const recipients = recipientColumnsSql({
     ...input,
-    where: sql`${segmentCondition(bulk.filter, await segmentDay(ctx, ctx.tx))} AND ${consentCondition(bulk.channel)}`,
+    where: sql`${segmentCondition(bulk.filter, await arrearsDay(ctx, ctx.tx))} AND ${consentCondition(bulk.channel)}`,
   });
   const address = bulk.channel === 'email' ? sql`x.email` : sql`x.phone`;
   const body = byLanguage(rows, english, (row) => bulkTemplateSql(row.body));

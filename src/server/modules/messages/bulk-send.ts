@@ -6,6 +6,7 @@ import { queryRows } from '../../../db/client';
 import { bulkSends, customers, messages, segments } from '../../../db/schema';
 import { renderTemplate } from '../../../domain';
 import { type Actor, writeAudit } from '../../audit';
+import { type ArrearsDay, arrearsDay } from '../../business-date';
 import type { AppServices, Executor, TxContext } from '../../context';
 import { localTime } from '../../dates';
 import { AppError, conflict, notFound } from '../../errors';
@@ -13,7 +14,7 @@ import { newId } from '../../ids';
 import { organisation } from '../../organisation';
 import { messagingFigures, recipientOf, smsEstimate, templateFor } from './preview';
 import { quietHoursEnd } from './quiet-hours';
-import { findSegment, type SegmentDay, segmentCondition, segmentDay } from './segments';
+import { findSegment, segmentCondition } from './segments';
 
 /**
  * Bulk sends (issue 15 "Sends"): a template staff created, to a segment, now or later, throttled
@@ -39,7 +40,7 @@ export const spreadSeconds = (n: number, ratePerMinute: number) => Math.floor((n
 
 interface Resolved {
   filter: SegmentFilter;
-  day: SegmentDay;
+  day: ArrearsDay;
   segmentId: string | null;
   channel: MessageChannel;
   templateKey: string;
@@ -64,7 +65,7 @@ async function resolve(ctx: AppServices, executor: Executor, input: BulkSendBody
   const ratePerMinute = input.ratePerMinute ?? (await messagingFigures(executor)).ratePerMinute[channel];
   return {
     filter,
-    day: await segmentDay(ctx, executor),
+    day: await arrearsDay(ctx, executor),
     segmentId: input.segmentId ?? null,
     channel,
     templateKey: input.templateKey,

@@ -2,20 +2,14 @@ import { communicationEndpoints as comms } from '../../../contracts/communicatio
 import { messageEndpoints } from '../../../contracts/messages';
 import type { AppInstance } from '../../app';
 import { actorOf } from '../../audit';
+import { arrearsDay } from '../../business-date';
 import { listRoute } from '../../list-route';
 import { route } from '../../route';
 import { withTransaction } from '../../transaction';
 import { cancelBulkSend, createBulkSend, listBulkSends, previewBulkSend } from './bulk-send';
 import { messageList } from './list';
 import { previewTemplate } from './preview';
-import {
-  countSegment,
-  createSegment,
-  deleteSegment,
-  listSegments,
-  segmentDay,
-  updateSegment,
-} from './segments';
+import { countSegment, createSegment, deleteSegment, listSegments, updateSegment } from './segments';
 import { retryMessage, sendSingle } from './single-send';
 import {
   createTemplate,
@@ -83,7 +77,7 @@ export async function messageRoutes(app: AppInstance): Promise<void> {
     return { ok: true as const };
   });
   route(app, comms.countSegment, { access: 'messages.read', tags }, async (request) => ({
-    customers: await countSegment(ctx.db, request.body.filter, await segmentDay(ctx, ctx.db)),
+    customers: await countSegment(ctx.db, request.body.filter, await arrearsDay(ctx, ctx.db)),
   }));
 
   route(app, comms.bulkSends, { access: 'messages.read', tags }, async () => ({

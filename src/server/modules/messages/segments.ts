@@ -4,11 +4,10 @@ import { segmentFilterSchema } from '../../../contracts/communications';
 import { queryRows } from '../../../db/client';
 import { contracts, customers, deviceModels, devices, segments } from '../../../db/schema';
 import { type Actor, writeAudit } from '../../audit';
-import { businessToday } from '../../business-date';
+import { type ArrearsDay, arrearsDay } from '../../business-date';
 import type { AppServices, Executor, TxContext } from '../../context';
 import { conflict, notFound } from '../../errors';
 import { newId } from '../../ids';
-import { organisation } from '../../organisation';
 import { dpdOn, figuresJoin, inBucketOn } from '../contracts/figures';
 
 /**
@@ -23,19 +22,8 @@ const LIVE = sql`('active', 'defaulted')`;
 
 const textArray = (values: readonly string[]) => sql`${sql.param([...values])}::text[]`;
 
-/** What a segment's bucket and days-past-due parts are of: the business date, and the organisation's buckets. */
-export interface SegmentDay {
-  date: string;
-  buckets: readonly number[];
-}
-
-export async function segmentDay(ctx: AppServices, executor: Executor): Promise<SegmentDay> {
-  const org = await organisation(ctx, executor);
-  return { date: businessToday(ctx, org), buckets: org.delinquencyBuckets };
-}
-
 /** The segment's condition on `cu` (a customers row), its contracts' arrears as of `day` (decision 054). */
-export function segmentCondition(filter: SegmentFilter, day: SegmentDay): SQL {
+export function segmentCondition(filter: SegmentFilter, day: ArrearsDay): SQL {
   const parts: SQL[] = [];
   if (filter.regions?.length) parts.push(sql`cu.region = ANY(${textArray(filter.regions)})`);
   if (filter.agentIds?.length) parts.push(sql`cu.assigned_agent_id = ANY(${textArray(filter.agentIds)})`);
@@ -70,7 +58,7 @@ export function segmentCondition(filter: SegmentFilter, day: SegmentDay): SQL {
 export async function countSegment(
   executor: Executor,
   filter: SegmentFilter,
-  day: SegmentDay,
+  day: ArrearsDay,
 ): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
     executor,
@@ -81,7 +69,7 @@ export async function countSegment(
 
 type SegmentRow = typeof segments.$inferSelect;
 
-async function present(executor: Executor, row: SegmentRow, day: SegmentDay): Promise<Segment> {
+async function present(executor: Executor, row: SegmentRow, day: ArrearsDay): Promise<Segment> {
   const filter = segmentFilterSchema.parse(row.filter);
   return {
     id: row.id,
@@ -95,7 +83,7 @@ async function present(executor: Executor, row: SegmentRow, day: SegmentDay): Pr
 }
 
 export async function listSegments(ctx: AppServices, executor: Executor): Promise<Segment[]> {
-  const day = await segmentDay(ctx, executor);
+  const day = await arrearsDay(ctx, executor);
   const rows = await executor.select().from(segments).orderBy(asc(segments.name));
   const out: Segment[] = [];
   for (const row of rows) out.push(await present(executor, row, day));
@@ -138,7 +126,7 @@ export async function createSegment(ctx: TxContext, actor: Actor, input: Segment
     entityId: row.id,
     after: { name: row.name, filter: row.filter },
   });
-  return present(ctx.tx, row, await segmentDay(ctx, ctx.tx));
+  return present(ctx.tx, row, await arrearsDay(ctx, ctx.tx));
 }
 
 export async function updateSegment(
@@ -167,7 +155,7 @@ export async function updateSegment(
     before: { name: before.name, filter: before.filter },
     after: { name: row.name, filter: row.filter },
   });
-  return present(ctx.tx, row, await segmentDay(ctx, ctx.tx));
+  return present(ctx.tx, row, await arrearsDay(ctx, ctx.tx));
 }
 
 /** Bulk sends made from it keep their own copy of the filter (the foreign key sets null). */
