@@ -60,9 +60,14 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
     // Scored as the server scores, or it rescores them all in the background while measured.
     const scorecard = await scorecardLiteral(client);
     await client.query(`
-      CREATE FUNCTION pg_temp.v4(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-        SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-4' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-' || substr(h, 21, 12)
-        FROM md5(t) AS h
+      -- The ids the app gives the rows of the i-th contract it writes (decisions 049 and 055): the
+      -- version 7 layout, its time the i-th millisecond of the book's making, its random bits
+      -- drawn from the row's name. Ids, numbers and pages then follow one order, the order the
+      -- contracts were made in, as in a book the app built; random ids put each contract's
+      -- rows at a random place in every index keyed by it.
+      CREATE FUNCTION pg_temp.rowid(t text, i bigint) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+        SELECT substr(ms, 1, 8) || '-' || substr(ms, 9, 4) || '-7' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-' || substr(h, 21, 12)
+        FROM md5(t) AS h, lpad(to_hex(1750000000000 + i), 12, '0') AS ms
       $$;
       INSERT INTO device_models (id, make, model, category, retail_price, cost_price, control_kind)
       VALUES ('00000000-0000-4000-8000-00000000b001', 'Tecno', 'Spark Bench', 'smartphone', 1300000, 900000, 'none');`);
@@ -71,7 +76,7 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
       await client.query(`
       INSERT INTO customers (id, account_number, first_name, last_name, phone, national_id, region, kyc_status, created_at,
                              risk_score, risk_grade, risk_decision, risk_scorecard)
-      SELECT pg_temp.v4('c' || i), 'C-' || lpad(i::text, 7, '0'),
+      SELECT pg_temp.rowid('c' || i, i), 'C-' || lpad(i::text, 7, '0'),
              (ARRAY['Amina','Peter','Lucy','Joseph','Grace','Samuel','Fatuma','Brian','Mercy','Kevin'])[1 + i % 10],
              (ARRAY['Otieno','Mwangi','Wanjiru','Kamau','Achieng','Njoroge','Hassan','Okafor','Mensah','Adeyemi'])[1 + (i / 10) % 10] || (i % 997),
              '+2547' || lpad(i::text, 8, '0'), 'ID' || i,
@@ -79,13 +84,13 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
              40 + i % 90, (ARRAY['A', 'B', 'C', 'D', 'E'])[1 + i % 5], 'approve', ${scorecard}
       FROM ${series} i;
       INSERT INTO devices (id, serial_number, model_id, status, control_kind)
-      SELECT pg_temp.v4('d' || i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001', 'assigned', ${control}
+      SELECT pg_temp.rowid('d' || i, i), 'SN' || lpad(i::text, 9, '0'), '00000000-0000-4000-8000-00000000b001', 'assigned', ${control}
       FROM ${series} i;
       INSERT INTO contracts (id, number, customer_id, device_id, plan_id, terms, currency, cash_price, deposit, principal, apr,
                              frequency, term, interest_method, installment, total_interest, total_payable, start_date,
                              first_due_date, last_due_date, status, outstanding_principal,
                              paid_through_date, created_at, activated_at)
-      SELECT pg_temp.v4('k' || i), 'CT-' || lpad(i::text, greatest(6, length(i::text)), '0'), pg_temp.v4('c' || i), pg_temp.v4('d' || i),
+      SELECT pg_temp.rowid('k' || i, i), 'CT-' || lpad(i::text, greatest(6, length(i::text)), '0'), pg_temp.rowid('c' || i, i), pg_temp.rowid('d' || i, i),
              '${planId}', '${terms}', 'USD', 1300000, 100000, 1200000, 20, 'monthly', ${TERM}, 'flat',
              110000, 120000, 1320000, current_date - ${age}, current_date - ${age} + 30, current_date - ${age} + 30 * ${TERM},
              'active', 1200000, current_date - ${age},
@@ -93,15 +98,15 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
       FROM ${series} i;
       -- Their figures rows came with them (the insert trigger, decision 041), at the defaults.
       UPDATE contract_figures f SET outstanding_total = 1320000, next_due_date = current_date - ${age} + 30
-      FROM ${series} i WHERE f.contract_id = pg_temp.v4('k' || i);
+      FROM ${series} i WHERE f.contract_id = pg_temp.rowid('k' || i, i);
       INSERT INTO contract_installments (contract_id, schedule_version, n, due_date, principal_due, interest_due, fee_due)
-      SELECT pg_temp.v4('k' || i), 1, n, current_date - ${age} + 30 * n, 100000, 10000, 0
+      SELECT pg_temp.rowid('k' || i, i), 1, n, current_date - ${age} + 30 * n, 100000, 10000, 0
       FROM ${series} i CROSS JOIN generate_series(1, ${TERM}) n
       -- A contract's schedule together on its pages, as the API writes it (one statement per contract).
       ORDER BY i, n;
       -- Each contract's timeline begins with its activation, as a real book's does.
       INSERT INTO contract_events (id, contract_id, type, message, at)
-      SELECT pg_temp.v4('e' || i), pg_temp.v4('k' || i), 'activated', 'Contract activated',
+      SELECT pg_temp.rowid('e' || i, i), pg_temp.rowid('k' || i, i), 'activated', 'Contract activated',
              now() - ${age} * interval '1 day' - interval '1 hour'
       FROM ${series} i;
     `);
@@ -111,18 +116,18 @@ async function generate(databaseUrl: string, planId: string, shape: PortfolioSha
       -- the activation's entry (the sale, the deposit applied, the unit out of stock at cost).
       INSERT INTO payments (id, receipt_number, contract_id, customer_id, amount, currency, method, provider,
                             received_at, value_date, status, posted_at)
-      SELECT pg_temp.v4('p' || i), 'R-' || lpad(i::text, 7, '0'), pg_temp.v4('k' || i), pg_temp.v4('c' || i),
+      SELECT pg_temp.rowid('p' || i, i), 'R-' || lpad(i::text, 7, '0'), pg_temp.rowid('k' || i, i), pg_temp.rowid('c' || i, i),
              100000, 'USD', 'deposit', 'cash', now() - ${age} * interval '1 day' - interval '61 minutes',
              current_date - ${age}, 'posted', now() - ${age} * interval '1 day' - interval '61 minutes'
       FROM ${series} i;
       INSERT INTO journal_entries (id, number, business_date, description, source_type, source_id, currency)
-      SELECT pg_temp.v4(kind || i), 'JE-' || lpad((2 * i - n)::text, 7, '0'), current_date - ${age},
+      SELECT pg_temp.rowid(kind || i, i), 'JE-' || lpad((2 * i - n)::text, 7, '0'), current_date - ${age},
              description || 'CT-' || lpad(i::text, greatest(6, length(i::text)), '0'),
-             source_type, pg_temp.v4(source || i), 'USD'
+             source_type, pg_temp.rowid(source || i, i), 'USD'
       FROM ${series} i, (VALUES ('jd', 1, 'Deposit for ', 'deposit', 'p'),
                                 ('ja', 0, 'Activation of ', 'contract_activation', 'k')) AS t(kind, n, description, source_type, source);
       INSERT INTO journal_lines (entry_id, account_code, debit, credit, contract_id, customer_id, memo)
-      SELECT pg_temp.v4(entry || i), account, debit, credit, pg_temp.v4('k' || i), pg_temp.v4('c' || i), memo
+      SELECT pg_temp.rowid(entry || i, i), account, debit, credit, pg_temp.rowid('k' || i, i), pg_temp.rowid('c' || i, i), memo
       FROM ${series} i, (VALUES ('jd', '1000', 100000, 0, NULL), ('jd', '2000', 0, 100000, 'deposit held until activation'),
                                 ('ja', '1100', 1200000, 0, NULL), ('ja', '2000', 100000, 0, 'deposit applied to the sale'),
                                 ('ja', '4000', 0, 1300000, NULL), ('ja', '5000', 900000, 0, NULL),
