@@ -14,7 +14,7 @@ import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
 import { phoneFor, piiVariant } from '../../pii';
 import { customerSearchCondition } from '../customers/list';
-import { bucketOn, dpdOn, FIGURES_TABLE, inBucketOn } from './figures';
+import { bucketOn, dpdOn, FIGURES_TABLE, inBucketOn, pastDueAtLeast } from './figures';
 
 /**
  * Contracts whose number, customer (names, account, phone, ID) or device (serial, IMEI) matches:
@@ -71,7 +71,7 @@ export const contractList = defineList({
     customerId: (id) => eq(contracts.customerId, id),
     planId: (id) => eq(contracts.planId, id),
     minDpd: (dpd, env) =>
-      dpd > 0 ? withFigures(lte(contractFigures.arrearsSince, addDays(env.businessDate, -dpd))) : undefined,
+      dpd > 0 ? withFigures(pastDueAtLeast(env.businessDate, dpd, FIGURES_TABLE)) : undefined,
     from: (from, env) => withinDays(contracts.createdAt, from, undefined, env.timeZone),
     to: (to, env) => withinDays(contracts.createdAt, undefined, to, env.timeZone),
   },

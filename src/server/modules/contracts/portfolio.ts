@@ -3,7 +3,7 @@ import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
 import type { AppContext } from '../../context';
-import { dpdOn, FIGURES_TABLE } from './figures';
+import { dpdOn, FIGURES_TABLE, pastDueMoreThan } from './figures';
 
 /** Contracts a scenario or KPI counts as live (PRODUCT.md: paid-off, written-off, repossessed excluded). */
 export const LIVE_STATUSES = ['active', 'defaulted'] as const;
@@ -148,7 +148,7 @@ export async function topRisks(ctx: AppContext, date: string, limit = 5): Promis
     .from(contracts)
     .innerJoin(contractFigures, eq(contractFigures.contractId, contracts.id))
     .innerJoin(customers, eq(customers.id, contracts.customerId))
-    .where(and(inArray(contracts.status, [...LIVE_STATUSES]), lt(contractFigures.arrearsSince, date)))
+    .where(and(inArray(contracts.status, [...LIVE_STATUSES]), pastDueMoreThan(date, 0, FIGURES_TABLE)))
     .orderBy(asc(contractFigures.arrearsSince), sql`${contractFigures.outstandingTotal} DESC`)
     .limit(limit);
   return rows.map(({ firstName, lastName, ...row }) => ({

@@ -23,8 +23,11 @@ export interface FilterControl {
   testId: string;
   /** Shown only when there is something to choose. */
   hideWhenEmpty?: boolean;
-  /** A value in the address bar that the choices lack stays selectable (free text: regions). */
-  keepCurrent?: boolean;
+  /**
+   * A value in the address bar that the choices lack stays selectable (free text: regions), named
+   * by this function when given (a link's minimum days past due), else shown as it is.
+   */
+  keepCurrent?: boolean | ((value: string) => string);
 }
 
 interface ListPageProps<T> {
@@ -93,7 +96,9 @@ export function ListPage<T>(props: ListPageProps<T>) {
               value={state.filters[filter.name] ?? ''}
               onChange={(value) => list.setFilter(filter.name, value)}
               options={
-                filter.keepCurrent ? withCurrent(filter.options, state.filters[filter.name]) : filter.options
+                filter.keepCurrent
+                  ? withCurrent(filter.options, state.filters[filter.name], filter.keepCurrent)
+                  : filter.options
               }
               testId={filter.testId}
             />
@@ -150,7 +155,8 @@ function PageNav<T>({ page, onPage, testId }: { page: Page<T>; onPage(page: numb
 function withCurrent(
   options: ReadonlyArray<readonly [string, string]>,
   current: string | undefined,
+  labelOf: true | ((value: string) => string),
 ): ReadonlyArray<readonly [string, string]> {
   if (!current || options.some(([value]) => value === current)) return options;
-  return [...options, [current, current]];
+  return [...options, [current, labelOf === true ? current : labelOf(current)]];
 }

@@ -94,6 +94,15 @@ describe('contracts list', () => {
     await waitFor(() => expect(listCalls(fetchMock).at(-1)).toContain('bucket=30%2B'));
   });
 
+  it('shows a threshold of days past due from a link that its choices lack', async () => {
+    const fetchMock = mockApi('manager');
+    renderWithProviders(<ContractsPage />, { path: '/contracts?minDpd=2&sort=dpd&order=desc' });
+    const select = await screen.findByTestId('select-filter-arrears');
+    await waitFor(() => expect(select).toHaveValue('2'));
+    expect(within(select).getByRole('option', { selected: true })).toHaveTextContent('2+ days past due');
+    expect(listCalls(fetchMock)[0]).toContain('minDpd=2');
+  });
+
   it('hides New contract from viewers and shows the empty state', async () => {
     mockApi('viewer', []);
     renderWithProviders(<ContractsPage />, { path: '/contracts' });

@@ -117,6 +117,8 @@ export function ContractsList() {
       label: 'Arrears',
       allLabel: 'Any arrears',
       options: ARREARS_OPTIONS,
+      // The dashboard's PAR cards link to other thresholds (PAR1: 2+ days).
+      keepCurrent: (days) => `${days}+ days past due`,
       testId: 'arrears',
     },
   ];
