@@ -34,6 +34,8 @@ export type JobQueueConnection =
 
 export interface Database {
   kind: 'pglite' | 'postgres';
+  /** Transactions that can be open at once: PGlite's one connection, or the pool's size. */
+  connections: number;
   db: Db;
   jobQueue: JobQueueConnection;
   withConnection<T>(fn: (connection: Connection) => Promise<T>): Promise<T>;
@@ -149,6 +151,7 @@ async function openPglite(
   const { logger, watchStatements } = statementWatchers();
   return {
     kind: 'pglite',
+    connections: 1,
     db: drizzlePglite({ client: queries as unknown as PGlite, schema, logger }) as unknown as Db,
     watchStatements,
     jobQueue: {
@@ -202,6 +205,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   const { logger, watchStatements } = statementWatchers();
   return {
     kind: 'postgres',
+    connections: poolSize,
     db: drizzlePostgres({ client: pool, schema, logger }) as unknown as Db,
     watchStatements,
     jobQueue: { connectionString: url },

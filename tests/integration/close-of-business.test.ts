@@ -1,11 +1,12 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EodRun } from '../../src/contracts/close-of-business';
+import { EOD_STEPS, type EodRun } from '../../src/contracts/close-of-business';
 import { queryRows } from '../../src/db/client';
 import { contractInstallments } from '../../src/db/schema';
 import { addDays, assessLateFees, interestEarnedTo, type LateFeeRule } from '../../src/domain';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
 import type { AppContext } from '../../src/server/context';
+import { closeBusinessDate, STAGES } from '../../src/server/modules/close-of-business/run';
 import { backfillSnapshots, writeSnapshot } from '../../src/server/modules/close-of-business/snapshot';
 import { refreshCases } from '../../src/server/modules/collections/refresh';
 import { defaultOverdue, lockCandidates } from '../../src/server/modules/contracts/close-of-business';
@@ -1044,6 +1045,67 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       release.fire();
       await step;
       expect(await refresh).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('close of business stages', () => {
+  it("hold every step once, in the steps' order", () => {
+    expect(STAGES.flat(2)).toEqual([...EOD_STEPS]);
+  });
+});
+
+describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on PostgreSQL', () => {
+  it('runs the late fees beside the locks and the defaults, each step in its own transaction', async () => {
+    const t = await startTestApp('postgres');
+    try {
+      t.clock.ms = NOON;
+      const book = await seedBook(t.app.ctx);
+      // A charge of book.a's first instalment (62 days past due), not yet committed: the late fees'
+      // insert of the same charge waits for it, and nothing else of the close does.
+      const [first] = await queryRows<{ schedule_version: number; n: number }>(
+        t.app.ctx.db,
+        sql`SELECT i.schedule_version, i.n FROM contract_installments i
+            JOIN contracts c ON c.id = i.contract_id AND c.schedule_version = i.schedule_version
+            WHERE i.contract_id = ${book.a} ORDER BY i.n LIMIT 1`,
+      );
+      const release = signal();
+      const held = signal();
+      const rivalCharge = withTransaction(t.app.ctx, async (tx) => {
+        await tx.tx.execute(sql`INSERT INTO late_fee_charges (contract_id, schedule_version, n, business_date, amount)
+          VALUES (${book.a}, ${first?.schedule_version}, ${first?.n}, ${TODAY}, 1)`);
+        held.fire();
+        await release.fired;
+        throw new Error('rolled back');
+      }).catch(() => 'rolled back');
+      await held.fired;
+      const close = closeBusinessDate(t.app.ctx, TODAY, { trigger: 'demand', actor: SYSTEM_ACTOR });
+      const steps = async () =>
+        Object.fromEntries(
+          (
+            await queryRows<{ step: string; status: string }>(
+              t.app.ctx.db,
+              sql`SELECT step, status FROM eod_steps WHERE business_date = ${TODAY}`,
+            )
+          ).map((row) => [row.step, row.status]),
+        );
+      // The other branch of the stage ends while the late fees wait; the next stage waits for both.
+      await expect.poll(steps).toEqual({
+        delinquency: 'completed',
+        device_locks: 'completed',
+        defaults: 'completed',
+      });
+      expect(await lockWaits(t, 'transactionid')).toBe(1);
+      release.fire();
+      expect(await rivalCharge).toBe('rolled back');
+      expect((await close).runs[0]?.status).toBe('completed');
+      const [charged] = await queryRows<{ amount: number }>(
+        t.app.ctx.db,
+        sql`SELECT amount::int FROM late_fee_charges WHERE contract_id = ${book.a} AND n = ${first?.n}`,
+      );
+      expect(charged?.amount).toBeGreaterThan(1);
     } finally {
       await t.close();
     }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { and, eq, sql } from 'drizzle-orm';
-import { EOD_STEPS, type EodRun, type EodTrigger } from '../../../contracts/close-of-business';
+import type { EodRun, EodStep, EodTrigger } from '../../../contracts/close-of-business';
 import { ERROR_CODES } from '../../../contracts/errors';
 import type { Organisation } from '../../../contracts/profile';
 import { eodRuns, eodSteps } from '../../../db/schema';
@@ -114,13 +114,13 @@ async function closeOneDate(
     return existing?.status !== 'completed';
   });
   if (!started) return true;
-  for (const step of EOD_STEPS) {
-    const failure = await runStep(ctx, { date, org, actor: options.actor }, step);
+  for (const stage of STAGES) {
+    const failure = await runStage(ctx, { date, org, actor: options.actor }, stage);
     if (failure) {
       await withTransaction(ctx, async (tx) => {
         await tx.tx
           .update(eodRuns)
-          .set({ status: 'failed', error: `${step}: ${failure}`, finishedAt: ctx.clock.now() })
+          .set({ status: 'failed', error: failure, finishedAt: ctx.clock.now() })
           .where(eq(eodRuns.businessDate, date));
       });
       return false;
@@ -141,18 +141,76 @@ async function closeOneDate(
   return true;
 }
 
-/** Runs one step unless done, recording it with its work; answers the error text when it failed. */
+/**
+ * The steps (EOD_STEPS, in their order) as stages of branches, each branch a chain of steps run in
+ * order (decision 056). A stage starts once the one before it has ended. Its branches write
+ * different rows and read nothing the other writes: the late fees (figures, instalments, ledger)
+ * beside the locks and the defaults (units, commands, contracts' status), which read only the
+ * arrears date step 1 stored and all count a defaulted contract as live; then the queue (promises
+ * and cases) beside the outbox's reminders and the interest accruals. The snapshot reads them all.
+ */
+export const STAGES: readonly (readonly EodStep[])[][] = [
+  [['delinquency']],
+  [['late_fees'], ['device_locks', 'defaults']],
+  [['promises'], ['reminders', 'interest_accrual']],
+  [['snapshot']],
+];
+
+/**
+ * One stage: on PostgreSQL, with a connection for each branch beside this one, its branches run
+ * side by side, each step in its own transaction, while a transaction of the stage holds the
+ * book's figures lock for them all (every other bulk writer of the figures, a second instance's
+ * close among them, waits for the stage as it waited for one step). Otherwise (PGlite is one
+ * connection) the steps run one after the other, each taking the lock itself. A branch stops at
+ * its first failing step and the others finish theirs. Answers the first failure in the steps'
+ * order, as "step: error", or null.
+ */
+async function runStage(
+  ctx: AppContext,
+  input: StepInput,
+  branches: readonly (readonly EodStep[])[],
+): Promise<string | null> {
+  const runBranch = async (branch: readonly EodStep[], lockHeld: boolean) => {
+    for (const step of branch) {
+      const failure = await runStep(ctx, input, step, lockHeld);
+      if (failure) return `${step}: ${failure}`;
+    }
+    return null;
+  };
+  if (branches.length === 1 || ctx.database.connections <= branches.length) {
+    for (const branch of branches) {
+      const failure = await runBranch(branch, false);
+      if (failure) return failure;
+    }
+    return null;
+  }
+  const failures = await withTransaction(ctx, async (tx) => {
+    await takeFiguresLock(tx);
+    // Every branch settles before the stage's transaction ends (and the lock with it).
+    const settled = await Promise.allSettled(branches.map((branch) => runBranch(branch, true)));
+    const thrown = settled.find((result) => result.status === 'rejected');
+    if (thrown) throw thrown.reason;
+    return settled.map((result) => (result.status === 'fulfilled' ? result.value : null));
+  });
+  return failures.find((failure) => failure !== null) ?? null;
+}
+
+/**
+ * Runs one step unless done, recording it with its work; answers the error text when it failed.
+ * `lockHeld`: the stage's transaction holds the figures lock for this one.
+ */
 async function runStep(
   ctx: AppContext,
   input: StepInput,
-  step: (typeof EOD_STEPS)[number],
+  step: EodStep,
+  lockHeld: boolean,
 ): Promise<string | null> {
   const { date } = input;
   const startedAt = ctx.clock.now();
   const began = performance.now();
   try {
     await withTransaction(ctx, async (tx) => {
-      await takeFiguresLock(tx);
+      if (!lockHeld) await takeFiguresLock(tx);
       const [done] = await tx.tx
         .select({ status: eodSteps.status })
         .from(eodSteps)
@@ -198,7 +256,7 @@ function errorText(error: unknown): string {
 async function recordStep(
   ctx: TxContext,
   date: string,
-  step: (typeof EOD_STEPS)[number],
+  step: EodStep,
   record: Pick<
     typeof eodSteps.$inferInsert,
     'status' | 'counts' | 'note' | 'error' | 'startedAt' | 'durationMs'
