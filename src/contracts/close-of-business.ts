@@ -63,6 +63,11 @@ export const eodRunSchema = z.object({
   /** Attempts at the date: a failed run resumed is the same run with one more attempt. */
   attempts: z.number().int(),
   error: z.string().nullable(),
+  /**
+   * The run's own time, its attempts added up: its steps may overlap (decision 056). Null for a
+   * run closed before it was kept (its steps ran one after the other) or not yet past a step.
+   */
+  elapsedMs: z.number().int().nullable(),
   steps: z.array(eodStepSchema),
 });
 export type EodRun = z.infer<typeof eodRunSchema>;

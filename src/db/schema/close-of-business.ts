@@ -35,6 +35,12 @@ export const eodRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(1),
     error: text('error'),
+    /**
+     * The run's own time in milliseconds, its attempts added up (not the pauses between them):
+     * measured by the app around its steps, which may overlap (decision 056). Null for the runs
+     * closed before it was kept, whose steps ran one after the other.
+     */
+    elapsedMs: integer('elapsed_ms'),
   },
   (t) => [
     check('eod_runs_status_check', inList(t.status, EOD_RUN_STATUSES)),

@@ -15,7 +15,7 @@ async function runsWhere(executor: Executor, where: SQL, limit: number): Promise
            r.requested_by AS "requestedBy",
            CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS "requestedByName",
            to_json(r.started_at) #>> '{}' AS "startedAt", to_json(r.finished_at) #>> '{}' AS "finishedAt",
-           r.attempts, r.error,
+           r.attempts, r.error, r.elapsed_ms AS "elapsedMs",
            (SELECT json_agg(json_build_object(
                      'step', s.step, 'status', s.status, 'counts', s.counts,
                      'startedAt', s.started_at, 'finishedAt', s.finished_at, 'durationMs', s.duration_ms,

@@ -114,13 +114,17 @@ async function closeOneDate(
     return existing?.status !== 'completed';
   });
   if (!started) return true;
+  const began = performance.now();
+  // The run's time: this attempt's, from here, added to the earlier attempts' (decision 056).
+  const attemptMs = () =>
+    sql`coalesce(${eodRuns.elapsedMs}, 0) + ${Math.round(performance.now() - began)}::int`;
   for (const stage of STAGES) {
     const failure = await runStage(ctx, { date, org, actor: options.actor }, stage);
     if (failure) {
       await withTransaction(ctx, async (tx) => {
         await tx.tx
           .update(eodRuns)
-          .set({ status: 'failed', error: failure, finishedAt: ctx.clock.now() })
+          .set({ status: 'failed', error: failure, finishedAt: ctx.clock.now(), elapsedMs: attemptMs() })
           .where(eq(eodRuns.businessDate, date));
       });
       return false;
@@ -131,7 +135,7 @@ async function closeOneDate(
     await lockOrganisation(tx);
     await tx.tx
       .update(eodRuns)
-      .set({ status: 'completed', finishedAt: ctx.clock.now(), error: null })
+      .set({ status: 'completed', finishedAt: ctx.clock.now(), error: null, elapsedMs: attemptMs() })
       .where(and(eq(eodRuns.businessDate, date), sql`${eodRuns.status} <> 'completed'`));
     await saveLastClosedDate(tx, date);
     // Housekeeping, not a step: the payments' counts of the sessions since, gathered in one row

@@ -55,23 +55,12 @@ const countsText = (counts: Record<string, number>, currency: string) =>
     .join(', ');
 
 /**
- * The run's own time: the time its steps were under way, each from its start for its duration,
- * and the steps that ran side by side (decision 056) counted once; a resumed run's earlier
- * attempts included, the pause between them not.
+ * The run's own time: as the server measured it around its steps, which may overlap (decision
+ * 056), its attempts added up; for a run from before that was kept, its steps' durations added up
+ * (they ran one after the other).
  */
-export function runDuration(run: EodRun): number {
-  const spans = run.steps
-    .map((step) => ({ from: Date.parse(step.startedAt), ms: step.durationMs }))
-    .sort((a, b) => a.from - b.from);
-  let total = 0;
-  let reached = Number.NEGATIVE_INFINITY;
-  for (const { from, ms } of spans) {
-    const to = from + ms;
-    if (to > reached) total += to - Math.max(from, reached);
-    reached = Math.max(reached, to);
-  }
-  return total;
-}
+export const runDuration = (run: EodRun): number =>
+  run.elapsedMs ?? run.steps.reduce((sum, step) => sum + step.durationMs, 0);
 
 /**
  * One close of business: its date, status, who or what started it and how long its steps took;
