@@ -5,6 +5,7 @@ import { users } from '../../db/schema';
 import type { Actor } from '../audit';
 import { businessDateOf } from '../business-date';
 import type { AppContext } from '../context';
+import { startOfDayIn } from '../dates';
 import { recordDeposit } from '../modules/contracts/deposit';
 import { activate, approve, createDraft, submitForApproval } from '../modules/contracts/service';
 import { reviewDocument, uploadDocument } from '../modules/customers/kyc';
@@ -44,6 +45,8 @@ export interface PortfolioSize {
 
 export const DEMO_PORTFOLIO: PortfolioSize = { customers: 300, devices: 420, contracts: 250 };
 const SEED = 20_261_122;
+/** The demo organisation's time zone: its book's days are Nairobi's. */
+const DEMO_TIME_ZONE = 'Africa/Nairobi';
 
 export interface PortfolioSummary {
   customers: number;
@@ -125,7 +128,16 @@ export async function seedDemoPortfolio(
   const staff = await demoStaff(ctx);
   if (!staff) return null;
   const random = createRandom(SEED);
-  const now = ctx.clock.now();
+  // The start of the build's day in the book's time zone, not the hour it was built at: the
+  // approvals, payments and visits hours after a contract's start crossed midnight for a book
+  // built late in the evening, which then aged differently (built after 22:00 in Nairobi, it
+  // opened with no defaulted contract left).
+  const now = new Date(
+    startOfDayIn(
+      businessDateOf(ctx.clock.now(), { timeZone: DEMO_TIME_ZONE, businessDateOffset: 0 }),
+      DEMO_TIME_ZONE,
+    ),
+  );
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
 
   const current = await organisation(ctx, ctx.db);
@@ -136,7 +148,7 @@ export async function seedDemoPortfolio(
       name: 'Sunrise Device Finance',
       currency: 'KES',
       country: 'KE',
-      timeZone: 'Africa/Nairobi',
+      timeZone: DEMO_TIME_ZONE,
       aprCap: settings.aprCap ?? 60,
       // Risk scorecard income bands for Kenya: KES 5,000, 15,000 and 40,000 a month.
       incomeBands: [500_000, 1_500_000, 4_000_000],
