@@ -1,14 +1,28 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { DEMO_BOOK_FILES } from './tests/support/demo-books';
 import DemoBooksLastSequencer from './tests/support/sequencer';
 
 const alias = { '@': path.resolve('src') };
 
+/** The server through app.inject, on PGlite and on PostgreSQL when TEST_DATABASE_URL is set. */
+const integration = {
+  environment: 'node' as const,
+  globalSetup: ['tests/support/global-setup.ts'],
+  // Files share their worker's modules instead of importing the whole server again each (about
+  // 1.5 s per file): every file starts its own app and database, and none mocks a module or
+  // leaves a global changed.
+  isolate: false,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 /**
- * Four projects, all run by `npm test`:
+ * Five projects, all run by `npm test`:
  * - unit: pure code (finance engine, helpers) in Node;
  * - web: React components in jsdom;
  * - integration: the server through app.inject on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set;
+ * - integration-books: the integration files that load the demo book, after the others;
  * - e2e: the built app in Debian's Chromium through playwright-core.
  */
 export default defineConfig({
@@ -45,15 +59,22 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'integration',
-          environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
-          globalSetup: ['tests/support/global-setup.ts'],
-          // Files share their worker's modules instead of importing the whole server again each
-          // (about 1.5 s per file): every file starts its own app and database, and none mocks
-          // a module or leaves a global changed.
-          isolate: false,
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          exclude: [...DEMO_BOOK_FILES],
+          ...integration,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // The integration files that load the app's demo book, which `npm test` builds in the
+          // background from its start (decision 047): after the browser files (below), by when it
+          // is built. Last among the integration files they still waited for it, both workers idle
+          // for two to three minutes on a slow evening (decision 057).
+          name: 'integration-books',
+          include: [...DEMO_BOOK_FILES],
+          ...integration,
+          sequence: { groupOrder: 1 },
         },
       },
       {
