@@ -5,7 +5,7 @@ import { users } from '../../db/schema';
 import type { Actor } from '../audit';
 import { businessDateOf } from '../business-date';
 import type { AppContext } from '../context';
-import { startOfDayIn } from '../dates';
+import { businessDate, startOfDayIn } from '../dates';
 import { recordDeposit } from '../modules/contracts/deposit';
 import { activate, approve, createDraft, submitForApproval } from '../modules/contracts/service';
 import { reviewDocument, uploadDocument } from '../modules/customers/kyc';
@@ -132,12 +132,7 @@ export async function seedDemoPortfolio(
   // approvals, payments and visits hours after a contract's start crossed midnight for a book
   // built late in the evening, which then aged differently (built after 22:00 in Nairobi, it
   // opened with no defaulted contract left).
-  const now = new Date(
-    startOfDayIn(
-      businessDateOf(ctx.clock.now(), { timeZone: DEMO_TIME_ZONE, businessDateOffset: 0 }),
-      DEMO_TIME_ZONE,
-    ),
-  );
+  const now = new Date(startOfDayIn(businessDate(ctx.clock.now(), DEMO_TIME_ZONE), DEMO_TIME_ZONE));
   const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
 
   const current = await organisation(ctx, ctx.db);

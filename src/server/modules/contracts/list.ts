@@ -1,4 +1,4 @@
-import { eq, lte, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { type ContractRow, contractEndpoints } from '../../../contracts/contracts';
 import {
   contractFigures,
@@ -9,7 +9,6 @@ import {
   devices,
   servicePlans,
 } from '../../../db/schema';
-import { addDays } from '../../../domain';
 import { csvOf, defineList } from '../../list-definition';
 import { searchCondition, withinDays } from '../../lists';
 import { phoneFor, piiVariant } from '../../pii';

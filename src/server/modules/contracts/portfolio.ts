@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { CONTRACT_STATUSES } from '../../../contracts/contracts';
 import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
