@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { EodStep } from '../../../contracts/close-of-business';
 import { OVERDUE_REMINDER_DAYS, REMINDER_LEAD_DAYS } from '../../../contracts/messages';
 import type { Organisation } from '../../../contracts/profile';
@@ -7,6 +6,7 @@ import { type Actor, writeAudit } from '../../audit';
 import { businessToday } from '../../business-date';
 import type { TxContext } from '../../context';
 import { figuresDate } from '../../organisation';
+import { hashTheBookInMemory } from '../../transaction';
 import { brokenPromiseMessages, checkPromises } from '../collections/promises';
 import { refreshCases } from '../collections/refresh';
 import {
@@ -41,15 +41,6 @@ export interface StepResult {
 }
 
 type Step = (ctx: TxContext, input: StepInput) => Promise<StepResult>;
-
-/**
- * Memory for the hash joins of a step that matches the contracts it works on to the whole book
- * (the late fees to the contracts, the defaults to the figures, the queue's scoring to the
- * customers and the figures), until its transaction ends: at the default 4 MB a million-contract
- * catch-up split each hash into 16 to 64 batches on disk (decision 058). Only these three: with it
- * for every step, the snapshot's plans took 5-8 s longer.
- */
-const hashTheBookInMemory = (ctx: TxContext) => ctx.tx.execute(sql`SET LOCAL work_mem = '64MB'`);
 
 /**
  * The eight steps of PRODUCT.md §2 "Close of business", in their order. Each runs set-based in
@@ -112,7 +103,6 @@ export const STEPS: Record<EodStep, Step> = {
   },
 
   promises: async (ctx, { date, org, actor }) => {
-    await hashTheBookInMemory(ctx);
     const checked = await checkPromises(ctx, actor, date);
     const broken = checked.filter((promise) => promise.state === 'broken');
     // The customer is told of a broken promise through the outbox, in this transaction (decision 027).

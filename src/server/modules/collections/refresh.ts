@@ -11,6 +11,7 @@ import {
 import { tablesChanged } from '../../cache';
 import type { TxContext } from '../../context';
 import { organisation } from '../../organisation';
+import { hashTheBookInMemory } from '../../transaction';
 import { bucketOn, dpdOn, figuresJoin, pastDueMoreThan } from '../contracts/figures';
 import { LIVE_STATUSES, NOT_LIVE_STATUSES } from '../contracts/portfolio';
 import { scorePartsSql } from './score-sql';
@@ -52,6 +53,8 @@ export async function refreshCases(
     brokenPromises: sql`s.broken_promises`,
     daysSinceContact: sql`s.days_since_contact`,
   });
+  // Over the whole book (a close, a day's start), its hashes of the customers and the figures.
+  if (!contractIds) await hashTheBookInMemory(ctx);
   const [row] = await queryRows<{ cases: number; in_queue: number }>(
     ctx.tx,
     sql`
