@@ -60,7 +60,7 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     });
     const generated = performance.now() - generating;
     // BENCH_EOD_BOOK_ONLY=1 (with BENCH_KEEP_DB=1): stop here and keep the book never closed, as a
-    // template for timing the close again and again on copies of it.
+    // template for timing the close again and again on copies of it (bench/close-copy.ts).
     if (process.env.BENCH_EOD_BOOK_ONLY)
       return [{ name: 'close-of-business book generated, not closed', value: generated / 1000, unit: 's' }];
     const { businessDate } = (await (await fetch(`${server.url}/api/business-date`, { headers })).json()) as {
