@@ -69,8 +69,8 @@ export default defineConfig({
         test: {
           // The integration files that load the app's demo book, which `npm test` builds in the
           // background from its start (decision 047): in the browser files' group (below), last
-          // there, by when it is built. Last among the integration files they still waited for it, both workers idle
-          // for two to three minutes on a slow evening (decision 057).
+          // there, by when it is built. Last among the integration files they still waited for it,
+          // both workers idle for two to three minutes on a slow evening (decision 057).
           name: 'integration-books',
           include: [...DEMO_BOOK_FILES],
           ...integration,

@@ -3,6 +3,7 @@ import { addDays } from '../src/domain';
 import { startBookServer } from './lib/book-server';
 import { longRequest } from './lib/long-post';
 import { benchOwnerAgain } from './lib/owner';
+import { benchAdminUrl } from './lib/postgres';
 
 /**
  * The close of business timed on a copy of a kept, never-closed bench book, so one book serves
@@ -23,21 +24,10 @@ import { benchOwnerAgain } from './lib/owner';
  */
 const source = process.argv[2];
 if (!source || !/^\w+$/.test(source)) throw new Error('Usage: npx tsx bench/close-copy.ts <book database>');
-const adminUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl = benchAdminUrl();
 const copy = `close_copy_${Date.now()}`;
 const copyUrl = Object.assign(new URL(adminUrl), { pathname: `/${copy}` }).toString();
 
-interface Run {
-  status: string;
-  steps: { step: string; durationMs: number; counts: Record<string, number> }[];
-}
-
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${copy} TEMPLATE ${source} STRATEGY FILE_COPY`);
 const settings: Record<string, string> = {};
 if (process.env.EXPLAIN)
   Object.assign(settings, {
@@ -49,6 +39,10 @@ if (process.env.EXPLAIN)
     'auto_explain.log_nested_statements': 'on',
   });
 if (process.env.WAL_COMPRESSION) settings.wal_compression = process.env.WAL_COMPRESSION;
+
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${copy} TEMPLATE ${source} STRATEGY FILE_COPY`);
 for (const [name, value] of Object.entries(settings))
   await admin.query(`ALTER DATABASE ${copy} SET ${name} = ${pg.escapeLiteral(value)}`);
 await admin.query('CHECKPOINT');
@@ -61,46 +55,38 @@ try {
   const { businessDate } = (await (await fetch(`${server.url}/api/business-date`, { headers })).json()) as {
     businessDate: string;
   };
-  const timed = async (label: string, work: () => Promise<unknown>) => {
+  /** Times one request (it must answer 200) and the WAL written meanwhile. */
+  const timed = async (label: string, method: 'POST' | 'PUT', path: string, body: unknown) => {
+    const lsn = (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]?.lsn;
     const started = performance.now();
-    await work();
+    const answer = await longRequest(method, `${server.url}${path}`, headers, body);
     const ms = Math.round(performance.now() - started);
-    console.log(`${label}: ${ms} ms`);
-    return ms;
+    if (answer.status !== 200) throw new Error(`${label}: ${answer.status}`);
+    const wal = await client.query<{ bytes: string }>(
+      'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS bytes',
+      [lsn],
+    );
+    console.log(`${label}: ${ms} ms, ${Math.round(Number(wal.rows[0]?.bytes) / 1e6)} MB of WAL`);
+    return answer;
   };
-  const printSteps = (run: Run | undefined) => {
+  const close = async (date: string) => {
+    const answer = await timed(`close of ${date}`, 'POST', '/api/eod/run', { businessDate: date });
+    const run = (answer.json() as { runs: Run[] }).runs.at(-1);
+    console.log(`  ${run?.status}`);
     for (const step of run?.steps ?? [])
       console.log(
         `  ${step.step.padEnd(17)} ${String(step.durationMs).padStart(7)} ms  ${JSON.stringify(step.counts)}`,
       );
   };
-  const walAt = async () =>
-    (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]?.lsn;
-  const walSince = async (lsn: string | undefined) =>
-    Number(
-      (await client.query<{ d: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1) AS d', [lsn]))
-        .rows[0]?.d,
-    );
-  const close = async (date: string) => {
-    const lsn = await walAt();
-    let run: Run | undefined;
-    await timed(`close of ${date}`, async () => {
-      const answer = await longRequest('POST', `${server.url}/api/eod/run`, headers, { businessDate: date });
-      run = (answer.json() as { runs: Run[] }).runs.at(-1);
-    });
-    console.log(`  ${run?.status}, ${Math.round((await walSince(lsn)) / 1e6)} MB of WAL`);
-    printSteps(run);
-  };
-  if (process.env.BASELINE)
-    await timed('baseline: UPDATE every instalment', () =>
-      client.query('UPDATE contract_installments SET penalty_due = penalty_due'),
-    );
+  if (process.env.BASELINE) {
+    const started = performance.now();
+    await client.query('UPDATE contract_installments SET penalty_due = penalty_due');
+    console.log(`baseline, UPDATE every instalment: ${Math.round(performance.now() - started)} ms`);
+  }
   await close(businessDate);
   if (process.env.NEXT) {
     const next = addDays(businessDate, 1);
-    await timed(`the day's start of ${next}`, () =>
-      longRequest('PUT', `${server.url}/api/business-date`, headers, { businessDate: next }),
-    );
+    await timed(`the day's start of ${next}`, 'PUT', '/api/business-date', { businessDate: next });
     await close(next);
   }
 } finally {
@@ -109,4 +95,9 @@ try {
   if (process.env.KEEP) console.log(`kept ${copy}`);
   else await admin.query(`DROP DATABASE ${copy}`);
   await admin.end();
+}
+
+interface Run {
+  status: string;
+  steps: { step: string; durationMs: number; counts: Record<string, number> }[];
 }

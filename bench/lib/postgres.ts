@@ -1,12 +1,15 @@
 import pg from 'pg';
 import { createScratchDatabase } from '../../tests/support/scratch-database';
 
+/** The PostgreSQL server benchmarks make their databases on (a database of it to connect to). */
+export const benchAdminUrl = (): string =>
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+
 /** A throwaway PostgreSQL database for one benchmark, when a server is reachable. */
 export async function benchDatabase(): Promise<{ url: string; drop: () => Promise<void> } | undefined> {
-  const adminUrl =
-    process.env.BENCH_DATABASE_URL ??
-    process.env.TEST_DATABASE_URL ??
-    'postgres://postgres@127.0.0.1:5432/test';
+  const adminUrl = benchAdminUrl();
   const admin = new pg.Client({ connectionString: adminUrl });
   try {
     await admin.connect();
