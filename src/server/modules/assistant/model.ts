@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FREQUENCIES } from '../../../domain';
 import type { AppContext } from '../../context';
+import { answerJson, outboundRequest } from '../../outbound-http';
 import type { Intent, ParsedQuery } from './intent';
 
 const unit = z.enum(['installments', 'days', 'weeks', 'months']);
@@ -69,7 +70,7 @@ export async function mapWithModel(
   const { AI_BASE_URL, AI_API_KEY, AI_MODEL, AI_TIMEOUT_MS } = ctx.config;
   if (!AI_BASE_URL) return null;
   try {
-    const response = await fetch(`${AI_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
+    const response = await outboundRequest(`${AI_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -84,14 +85,14 @@ export async function mapWithModel(
           { role: 'user', content: query },
         ],
       }),
-      signal: AbortSignal.timeout(AI_TIMEOUT_MS),
+      timeoutMs: AI_TIMEOUT_MS,
     });
     if (!response.ok) {
       ctx.log.warn({ status: response.status }, 'assistant model endpoint refused the request');
       return null;
     }
-    const body = (await response.json()) as { choices?: Array<{ message?: { content?: string } }> };
-    const content = body.choices?.[0]?.message?.content;
+    const body = answerJson<{ choices?: Array<{ message?: { content?: string } }> }>(response);
+    const content = body?.choices?.[0]?.message?.content;
     const parsed = modelAnswer.safeParse(JSON.parse(content ?? 'null'));
     if (!parsed.success || parsed.data.intent.kind === 'unknown') return null;
     return {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CUSTOMER_INTENTS, type CustomerIntent } from '../../../contracts/conversations';
 import type { AppContext } from '../../context';
+import { answerJson, outboundRequest } from '../../outbound-http';
 import { aiEndpointOf, readMessagingSettings } from '../messages/settings';
 
 const answerSchema = z.object({ intent: z.enum(CUSTOMER_INTENTS) });
@@ -22,7 +23,7 @@ export async function classifyWithModel(ctx: AppContext, text: string): Promise<
   try {
     const endpoint = aiEndpointOf(ctx, await readMessagingSettings(ctx.db));
     if (!endpoint) return null;
-    const response = await fetch(`${endpoint.baseUrl.replace(/\/$/, '')}/chat/completions`, {
+    const response = await outboundRequest(`${endpoint.baseUrl.replace(/\/$/, '')}/chat/completions`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -37,11 +38,11 @@ export async function classifyWithModel(ctx: AppContext, text: string): Promise<
           { role: 'user', content: text.slice(0, 1000) },
         ],
       }),
-      signal: AbortSignal.timeout(ctx.config.AI_TIMEOUT_MS),
+      timeoutMs: ctx.config.AI_TIMEOUT_MS,
     });
     if (!response.ok) return null;
-    const body = (await response.json()) as { choices?: Array<{ message?: { content?: string } }> };
-    const parsed = answerSchema.safeParse(JSON.parse(body.choices?.[0]?.message?.content ?? 'null'));
+    const body = answerJson<{ choices?: Array<{ message?: { content?: string } }> }>(response);
+    const parsed = answerSchema.safeParse(JSON.parse(body?.choices?.[0]?.message?.content ?? 'null'));
     // Consent changes and identity answers are never left to a model.
     if (!parsed.success || ['unknown', 'opt_out', 'opt_in', 'identity'].includes(parsed.data.intent))
       return null;

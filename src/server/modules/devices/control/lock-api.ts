@@ -1,5 +1,6 @@
 import { SIGNATURE_HEADER } from '../../../../contracts/device-control';
 import type { Clock } from '../../../context';
+import { type OutboundAnswer, outboundRequest } from '../../../outbound-http';
 import { type CommandProvider, DeliveryError, type DeliveryResult } from './provider';
 import { signBody } from './signature';
 
@@ -8,7 +9,6 @@ export interface LockApiOptions {
   secret: string;
   clock: Clock;
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -21,12 +21,11 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * the same way); anything else, or no answer within 10 s, is a failed attempt.
  */
 export function lockApiProvider(options: LockApiOptions): CommandProvider {
-  const call = options.fetch ?? fetch;
   const post = async (message: Record<string, unknown>, idempotencyKey: string) => {
     const body = JSON.stringify(message);
-    let response: Response;
+    let response: OutboundAnswer;
     try {
-      response = await call(options.url, {
+      response = await outboundRequest(options.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -34,7 +33,7 @@ export function lockApiProvider(options: LockApiOptions): CommandProvider {
           'idempotency-key': idempotencyKey,
         },
         body,
-        signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
+        timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
       });
     } catch (error) {
       const reason =
@@ -43,7 +42,7 @@ export function lockApiProvider(options: LockApiOptions): CommandProvider {
         url: options.url,
       });
     }
-    const text = await response.text();
+    const { text } = response;
     let json: unknown = null;
     try {
       json = text ? JSON.parse(text) : null;

@@ -1,3 +1,4 @@
+import { type OutboundAnswer, outboundRequest } from '../../../outbound-http';
 import { SMS_PROVIDER_NAME } from '../delivery-status';
 import { httpFailure, type MessageProvider, networkFailure, refused, retryable } from '../provider';
 
@@ -42,9 +43,9 @@ export function smsHttpProvider(options: SmsHttpOptions): MessageProvider {
         message: message.body,
       });
       if (options.senderId) form.set('from', options.senderId);
-      let response: Response;
+      let response: OutboundAnswer;
       try {
-        response = await fetch(options.url, {
+        response = await outboundRequest(options.url, {
           method: 'POST',
           headers: {
             apiKey: options.apiKey,
@@ -53,12 +54,12 @@ export function smsHttpProvider(options: SmsHttpOptions): MessageProvider {
             'idempotency-key': message.id,
           },
           body: form.toString(),
-          signal: AbortSignal.timeout(timeoutMs),
+          timeoutMs,
         });
       } catch (error) {
         return networkFailure(error, timeoutMs);
       }
-      const text = await response.text().catch(() => '');
+      const { text } = response;
       if (!response.ok) return httpFailure(response.status, text.slice(0, 200));
       let answer: { SMSMessageData?: { Message?: string; Recipients?: RecipientAnswer[] } };
       try {

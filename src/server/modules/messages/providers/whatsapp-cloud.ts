@@ -1,4 +1,5 @@
 import { TEMPLATE_KEYS } from '../../../../contracts/messages';
+import { type OutboundAnswer, outboundRequest } from '../../../outbound-http';
 import { WHATSAPP_PROVIDER_NAME } from '../delivery-status';
 import {
   httpFailure,
@@ -71,9 +72,9 @@ export function whatsappCloudProvider(options: WhatsappCloudOptions): MessagePro
   return {
     name: WHATSAPP_PROVIDER_NAME,
     async send(message) {
-      let response: Response;
+      let response: OutboundAnswer;
       try {
-        response = await fetch(url, {
+        response = await outboundRequest(url, {
           method: 'POST',
           headers: {
             authorization: `Bearer ${options.accessToken}`,
@@ -81,12 +82,12 @@ export function whatsappCloudProvider(options: WhatsappCloudOptions): MessagePro
             'idempotency-key': message.id,
           },
           body: JSON.stringify(whatsappPayload(message)),
-          signal: AbortSignal.timeout(timeoutMs),
+          timeoutMs,
         });
       } catch (error) {
         return networkFailure(error, timeoutMs);
       }
-      const text = await response.text().catch(() => '');
+      const { text } = response;
       let answer: { messages?: { id?: string }[]; error?: { message?: string; code?: number } } = {};
       try {
         answer = JSON.parse(text);

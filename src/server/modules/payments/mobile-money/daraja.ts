@@ -1,6 +1,12 @@
 import { minorUnitDigits } from '../../../../domain';
 import type { Config } from '../../../config';
 import type { Clock } from '../../../context';
+import {
+  answerJson,
+  type OutboundAnswer,
+  type OutboundRequest,
+  outboundRequest,
+} from '../../../outbound-http';
 import { type MobileMoneyProvider, ProviderError, type PushAccepted, type PushRequest } from './provider';
 import { providerTimeOf } from './time';
 
@@ -37,7 +43,6 @@ export class DarajaProvider implements MobileMoneyProvider {
       | 'MPESA_TIMEOUT_MS'
     >,
     private readonly clock: Clock,
-    private readonly fetcher: typeof fetch = fetch,
   ) {}
 
   close(): void {}
@@ -66,7 +71,7 @@ export class DarajaProvider implements MobileMoneyProvider {
       this.token = null; // revoked or expired early: one more try with a new token
       answer = await this.send(body, await this.accessToken());
     }
-    const json = (await answer.json().catch(() => ({}))) as PushAnswer;
+    const json = answerJson<PushAnswer>(answer) ?? {};
     if (!answer.ok || json.ResponseCode !== '0' || !json.CheckoutRequestID) {
       const why = json.errorMessage ?? json.ResponseDescription ?? `HTTP ${answer.status}`;
       throw new ProviderError(`M-Pesa refused the push: ${why}`);
@@ -77,7 +82,7 @@ export class DarajaProvider implements MobileMoneyProvider {
     };
   }
 
-  private async send(body: unknown, token: string): Promise<Response> {
+  private async send(body: unknown, token: string): Promise<OutboundAnswer> {
     return this.call(`${this.base()}/mpesa/stkpush/v1/processrequest`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -96,7 +101,7 @@ export class DarajaProvider implements MobileMoneyProvider {
     const answer = await this.call(`${this.base()}/oauth/v1/generate?grant_type=client_credentials`, {
       headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` },
     });
-    const json = (await answer.json().catch(() => ({}))) as TokenAnswer;
+    const json = answerJson<TokenAnswer>(answer) ?? {};
     if (!answer.ok || !json.access_token)
       throw new ProviderError(`M-Pesa refused the credentials (HTTP ${answer.status})`);
     const seconds = Number(json.expires_in ?? 3599);
@@ -108,9 +113,9 @@ export class DarajaProvider implements MobileMoneyProvider {
     return this.config.MPESA_BASE_URL.replace(/\/+$/, '');
   }
 
-  private async call(url: string, init: RequestInit): Promise<Response> {
+  private async call(url: string, init: Omit<OutboundRequest, 'timeoutMs'>): Promise<OutboundAnswer> {
     try {
-      return await this.fetcher(url, { ...init, signal: AbortSignal.timeout(this.config.MPESA_TIMEOUT_MS) });
+      return await outboundRequest(url, { ...init, timeoutMs: this.config.MPESA_TIMEOUT_MS });
     } catch (error) {
       throw new ProviderError(
         `M-Pesa could not be reached: ${error instanceof Error ? error.message : String(error)}`,
