@@ -107,6 +107,25 @@ describe('pgliteQueries on a PGlite database', () => {
     expect((await prepared()).some((row) => row.statement.startsWith('SET'))).toBe(false);
   });
 
+  it('plans a statement over given arrays afresh each run, never keeping it', async () => {
+    // The outbox records its answers this way. Kept, after a few small sends, its generic plan
+    // (ten array rows assumed, on a nearly empty table) looped over every queued row for each
+    // answer: recording a 10,000-message send took 38 s instead of 0.8 s.
+    await client.exec(`CREATE TABLE q (id int PRIMARY KEY, status text NOT NULL);
+                       CREATE INDEX q_queued ON q (id) WHERE status = 'queued'`);
+    queries.forgetPrepared();
+    const record = `UPDATE q SET status = 'sent' FROM unnest($1::int[]) AS v(id)
+                    WHERE q.id = v.id AND q.status = 'queued' RETURNING q.id`;
+    for (let run = 0; run < 8; run++) {
+      await queries.query(`INSERT INTO q VALUES (${run}, 'queued')`);
+      expect((await queries.query(record, [[run]])).rows).toEqual([{ id: run }]);
+    }
+    expect((await prepared()).some((row) => row.statement === record)).toBe(false);
+    await queries.query(`INSERT INTO q SELECT g, 'queued' FROM generate_series(100, 2099) g`);
+    const ids = Array.from({ length: 250 }, (_, i) => 100 + i * 8);
+    expect((await queries.query(record, [ids])).rows).toHaveLength(250);
+  });
+
   it('reads a table afresh once its columns change, through query or through a migration', async () => {
     await queries.query('SELECT * FROM t WHERE id = $1', [1]);
     await queries.query('ALTER TABLE t ADD COLUMN note text');

@@ -15,6 +15,12 @@ export const MAX_STATEMENTS = 256;
 
 /** Texts kept by name: what a query, an insert, an update or a delete starts with. */
 const KEPT = /^\s*(select|with|insert|update|delete|values)\b/i;
+/**
+ * A statement whose rows come from arrays it is given (`unnest($1, $2)`): one row or thousands from
+ * one run to the next, where a generic plan assumes ten, on the tables as they were when it was
+ * made (decision 051, stop 59). Never kept, so PostgreSQL plans each run for its own arrays.
+ */
+const ARRAY_ROWS = /\bunnest\s*\(/i;
 /** Words of a schema change anywhere in a text (one statement or several): a false alarm only re-parses. */
 const SCHEMA_CHANGE = /\b(create|alter|drop|truncate|comment|reindex|cluster|refresh|import)\s/i;
 
@@ -32,7 +38,7 @@ export class PreparedStatements {
 
   /** The name a text is kept under, and whether it must be parsed first; null for a text not kept. */
   statementFor(text: string): { name: string; parse: boolean } | null {
-    if (!KEPT.test(text)) return null;
+    if (!KEPT.test(text) || ARRAY_ROWS.test(text)) return null;
     const name = this.names.get(text);
     if (name !== undefined) {
       this.names.delete(text);
