@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerJson, OutboundTimeout, outboundRequest } from './outbound-http';
+import { answerJson, OutboundTimeout, outboundFailure, outboundRequest } from './outbound-http';
 
 let server: Server | undefined;
 
@@ -56,6 +56,7 @@ describe('outboundRequest', () => {
     const error = await outboundRequest(url, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutboundTimeout);
     expect(error).toMatchObject({ name: 'TimeoutError', message: 'No answer within 50 ms' });
+    expect(outboundFailure(error)).toBe('No answer within 50 ms');
   });
 
   it('names a refused connection by its code', async () => {
@@ -63,6 +64,14 @@ describe('outboundRequest', () => {
     server?.close();
     const error = await outboundRequest(url, { timeoutMs: 5_000 }).catch((e: unknown) => e);
     expect((error as Error & { cause?: { code?: string } }).cause?.code).toBe('ECONNREFUSED');
+    // As staff read it on a failed message, command or push.
+    expect(outboundFailure(error)).toBe('the connection was refused (ECONNREFUSED)');
+    expect(outboundFailure(new Error('x', { cause: { code: 'EWHATEVER' } }))).toBe(
+      'the request failed (EWHATEVER)',
+    );
+    expect(outboundFailure(new Error('Not an http(s) address: ftp://x'))).toBe(
+      'Not an http(s) address: ftp://x',
+    );
   });
 
   it('sends again on a new connection when a kept one was closed under it', async () => {

@@ -115,3 +115,28 @@ export function answerJson<T>(answer: OutboundAnswer): T | null {
     return null;
   }
 }
+
+/** What a network failure's code means, for the reasons staff read. */
+const NETWORK_FAILURES: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ECONNRESET: 'the connection was reset',
+  ENOTFOUND: 'the host name was not found',
+  EAI_AGAIN: 'the host name could not be looked up',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ETIMEDOUT: 'the connection timed out',
+  EPIPE: 'the connection was closed',
+};
+
+/**
+ * Why a request got no answer, in words a person reads on a failed message or command: "No answer
+ * within 10000 ms", or "the connection was refused (ECONNREFUSED)".
+ */
+export function outboundFailure(error: unknown): string {
+  if (error instanceof OutboundTimeout) return error.message;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  if (code) return `${NETWORK_FAILURES[code] ?? 'the request failed'} (${code})`;
+  if (typeof cause?.message === 'string' && cause.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MessageChannel } from '../../../contracts/messages';
+import { outboundFailure } from '../../outbound-http';
 
 /** One message as a provider sends it. */
 export interface OutgoingMessage {
@@ -76,12 +77,9 @@ export function httpFailure(status: number, detail: string): SendResult {
   return status >= 500 || status === 408 || status === 429 ? retryable(reason) : refused(reason);
 }
 
-/** A fetch that failed without an answer (refused, reset, timed out): worth retrying. */
-export function networkFailure(error: unknown, timeoutMs: number): SendResult {
-  const name = (error as { name?: string }).name;
-  if (name === 'TimeoutError' || name === 'AbortError') return retryable(`No answer within ${timeoutMs} ms`);
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return retryable(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+/** A request that failed without an answer (refused, reset, timed out): worth retrying. */
+export function networkFailure(error: unknown): SendResult {
+  return retryable(`No answer from the provider: ${outboundFailure(error)}`);
 }
 
 /** Logs each message (recipient and body) and answers it delivered: development. */

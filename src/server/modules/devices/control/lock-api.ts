@@ -1,6 +1,6 @@
 import { SIGNATURE_HEADER } from '../../../../contracts/device-control';
 import type { Clock } from '../../../context';
-import { type OutboundAnswer, outboundRequest } from '../../../outbound-http';
+import { type OutboundAnswer, outboundFailure, outboundRequest } from '../../../outbound-http';
 import { type CommandProvider, DeliveryError, type DeliveryResult } from './provider';
 import { signBody } from './signature';
 
@@ -36,9 +36,7 @@ export function lockApiProvider(options: LockApiOptions): CommandProvider {
         timeoutMs: options.timeoutMs ?? REQUEST_TIMEOUT_MS,
       });
     } catch (error) {
-      const reason =
-        error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : '';
-      throw new DeliveryError(`The lock API could not be reached: ${reason || 'no answer'}`, {
+      throw new DeliveryError(`The lock API could not be reached: ${outboundFailure(error)}`, {
         url: options.url,
       });
     }

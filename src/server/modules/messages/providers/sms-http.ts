@@ -57,7 +57,7 @@ export function smsHttpProvider(options: SmsHttpOptions): MessageProvider {
           timeoutMs,
         });
       } catch (error) {
-        return networkFailure(error, timeoutMs);
+        return networkFailure(error);
       }
       const { text } = response;
       if (!response.ok) return httpFailure(response.status, text.slice(0, 200));

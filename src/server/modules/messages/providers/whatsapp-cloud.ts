@@ -85,7 +85,7 @@ export function whatsappCloudProvider(options: WhatsappCloudOptions): MessagePro
           timeoutMs,
         });
       } catch (error) {
-        return networkFailure(error, timeoutMs);
+        return networkFailure(error);
       }
       const { text } = response;
       let answer: { messages?: { id?: string }[]; error?: { message?: string; code?: number } } = {};

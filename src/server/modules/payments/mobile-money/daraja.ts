@@ -5,6 +5,7 @@ import {
   answerJson,
   type OutboundAnswer,
   type OutboundRequest,
+  outboundFailure,
   outboundRequest,
 } from '../../../outbound-http';
 import { type MobileMoneyProvider, ProviderError, type PushAccepted, type PushRequest } from './provider';
@@ -117,9 +118,7 @@ export class DarajaProvider implements MobileMoneyProvider {
     try {
       return await outboundRequest(url, { ...init, timeoutMs: this.config.MPESA_TIMEOUT_MS });
     } catch (error) {
-      throw new ProviderError(
-        `M-Pesa could not be reached: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      throw new ProviderError(`M-Pesa could not be reached: ${outboundFailure(error)}`);
     }
   }
 }
