@@ -1,5 +1,6 @@
 import type { APIRequestContext } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { PHONE } from './support/browser';
 import { owner } from './support/session';
 import { startBrowserSuite } from './support/suite';
 
@@ -105,5 +106,15 @@ describe('communications page', () => {
     // The list refetches after the save: wait for the new row rather than read it at once.
     await page.getByTestId('panel-segments').getByText('tagged fund-a').waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('fits the providers tab on a phone, the callback addresses cut short beside their Copy buttons', async () => {
+    const { page, context, errors } = await suite.openAs(owner, PHONE, '/communications');
+    await page.getByTestId('tab-providers').click();
+    await page.getByTestId('text-whatsapp-webhook-url').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.getByRole('button', { name: 'Copy Webhook callback URL' }).isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

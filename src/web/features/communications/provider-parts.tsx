@@ -53,7 +53,9 @@ export function SecretField(props: {
 export function CopyableUrl({ label, url, testId }: { label: string; url: string; testId: string }) {
   const full = url.startsWith('/') ? `${window.location.origin}${url}` : url;
   return (
-    <div className="grid gap-1.5 md:col-span-2">
+    // Columns that may shrink below the address's length, so that it is cut short (with its Copy
+    // button beside it) instead of widening the page on a phone.
+    <div className="grid min-w-0 grid-cols-1 gap-1.5 md:col-span-2">
       <span className="font-medium text-sm">{label}</span>
       <div className="flex items-center gap-2">
         <code
