@@ -1,6 +1,6 @@
 import { SIGNATURE_HEADER } from '../../../../contracts/device-control';
 import type { Clock } from '../../../context';
-import { type OutboundAnswer, outboundFailure, outboundRequest } from '../../../outbound-http';
+import { answerJson, type OutboundAnswer, outboundFailure, outboundRequest } from '../../../outbound-http';
 import { type CommandProvider, DeliveryError, type DeliveryResult } from './provider';
 import { signBody } from './signature';
 
@@ -41,12 +41,7 @@ export function lockApiProvider(options: LockApiOptions): CommandProvider {
       });
     }
     const { text } = response;
-    let json: unknown = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
+    const json = answerJson<unknown>(response);
     const answer = { httpStatus: response.status, body: json ?? text.slice(0, 500) };
     if (!response.ok)
       throw new DeliveryError(`The lock API answered ${response.status}: ${describe(json, text)}`, answer);
