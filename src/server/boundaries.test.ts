@@ -108,8 +108,6 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'modules/close-of-business/snapshot.ts: contracts': 'portfolio snapshot in one statement (decision 026)',
   'modules/close-of-business/snapshot.ts: contractInstallments':
     'portfolio snapshot in one statement (decision 026)',
-  'modules/close-of-business/snapshot.ts: lateFeeCharges':
-    'portfolio snapshot in one statement (decision 026)',
   'modules/close-of-business/snapshot.ts: payments': 'portfolio snapshot in one statement (decision 026)',
   'modules/close-of-business/snapshot.ts: paymentAllocations':
     'portfolio snapshot in one statement (decision 026)',

@@ -28,6 +28,10 @@ import { createTestDatabase, DATABASE_KINDS, type DatabaseKind } from '../suppor
 import { insertActiveContract } from '../support/fixtures';
 import { signal } from '../support/signal';
 
+/** The late fees charged, one row per instalment charged (decision 060), as a table to read. */
+const LATE_FEES = sql`(SELECT contract_id, schedule_version, n, late_fee_on AS business_date, late_fee AS amount
+  FROM contract_installments WHERE late_fee_on IS NOT NULL)`;
+
 /** A leap-year business date: the book's instalments fall due around 29 February. */
 const TODAY = '2024-03-01';
 const NOON = Date.parse(`${TODAY}T12:00:00Z`);
@@ -116,7 +120,7 @@ async function bookChecksum(ctx: AppContext): Promise<string> {
       UNION ALL SELECT concat_ws(',', 'i', c.number, i.n, i.due_date, i.penalty_due, i.settled_at)
         FROM contract_installments i JOIN contracts c ON c.id = i.contract_id
       UNION ALL SELECT concat_ws(',', 'fee', c.number, f.n, f.business_date, f.amount)
-        FROM late_fee_charges f JOIN contracts c ON c.id = f.contract_id
+        FROM ${LATE_FEES} f JOIN contracts c ON c.id = f.contract_id
       UNION ALL SELECT concat_ws(',', 'acc', c.number, a.business_date, a.amount, a.earned)
         FROM interest_accruals a JOIN contracts c ON c.id = a.contract_id
       UNION ALL SELECT concat_ws(',', 'unit', c.number, d.lock_state, d.active_until)
@@ -230,7 +234,7 @@ describe.each(DATABASE_KINDS)('close of business on %s', (kind) => {
     );
     const charged = await queryRows<{ k: string }>(
       t.app.ctx.db,
-      sql`SELECT contract_id || ':' || n || ':' || amount AS k FROM late_fee_charges ORDER BY 1`,
+      sql`SELECT contract_id || ':' || n || ':' || amount AS k FROM ${LATE_FEES} x ORDER BY 1`,
     );
     expect(charged.map((r) => r.k)).toEqual(expected.sort());
     expect(expected.filter((k) => k.startsWith(book.a))).toHaveLength(2); // 30 Dec and 30 Jan, not 29 Feb
@@ -777,7 +781,7 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       // Late fees are charged on the date each instalment passed its grace days.
       const fees = await queryRows<{ business_date: string; n: number }>(
         t.app.ctx.db,
-        sql`SELECT to_char(business_date, 'YYYY-MM-DD') AS business_date, count(*)::int AS n FROM late_fee_charges GROUP BY 1 ORDER BY 1`,
+        sql`SELECT to_char(business_date, 'YYYY-MM-DD') AS business_date, count(*)::int AS n FROM ${LATE_FEES} x GROUP BY 1 ORDER BY 1`,
       );
       expect(fees[0]?.business_date).toBe(addDays(TODAY, -2));
       // An earlier date than the last closed one is answered, never run.
@@ -829,7 +833,7 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
       const charged = await queryRows<{ k: string }>(
         t.app.ctx.db,
         sql`SELECT contract_id || ':' || n || ':' || to_char(business_date, 'YYYY-MM-DD') || ':' || amount AS k
-            FROM late_fee_charges`,
+            FROM ${LATE_FEES} x`,
       );
       expect(charged.map((r) => r.k).sort()).toEqual(expected.sort());
       // Later nights did charge (a, b and c each had an instalment fall past its grace days), and
@@ -864,7 +868,7 @@ describe.each(DATABASE_KINDS)('close of business resumed and caught up on %s', (
         queryRows<{ n: number; date: string; amount: number }>(
           t.app.ctx.db,
           sql`SELECT n, to_char(business_date, 'YYYY-MM-DD') AS date, amount::int AS amount
-              FROM late_fee_charges WHERE contract_id = ${book.c} ORDER BY n`,
+              FROM ${LATE_FEES} x WHERE contract_id = ${book.c} ORDER BY n`,
         );
       expect(await feesOf()).toEqual([]);
       // Reversed on 21 March (maker and checker): the instalment is unpaid, long past its grace.
@@ -930,7 +934,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business on two in
       }>(
         first.app.ctx.db,
         sql`SELECT (SELECT count(*)::int FROM eod_runs) AS runs, (SELECT count(*)::int FROM eod_steps) AS steps,
-                   (SELECT count(*)::int FROM late_fee_charges) AS fees,
+                   (SELECT count(*)::int FROM ${LATE_FEES} x) AS fees,
                    (SELECT count(*)::int FROM journal_entries WHERE source_type = 'late_fee') AS entries,
                    (SELECT count(*)::int FROM device_commands) AS locks`,
       );
@@ -1064,7 +1068,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
       t.clock.ms = NOON;
       const book = await seedBook(t.app.ctx);
       // A charge of book.a's first instalment (62 days past due), not yet committed: the late fees'
-      // insert of the same charge waits for it, and nothing else of the close does.
+      // charge of the same instalment waits for it, and nothing else of the close does.
       const [first] = await queryRows<{ schedule_version: number; n: number }>(
         t.app.ctx.db,
         sql`SELECT i.schedule_version, i.n FROM contract_installments i
@@ -1074,8 +1078,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
       const release = signal();
       const held = signal();
       const rivalCharge = withTransaction(t.app.ctx, async (tx) => {
-        await tx.tx.execute(sql`INSERT INTO late_fee_charges (contract_id, schedule_version, n, business_date, amount)
-          VALUES (${book.a}, ${first?.schedule_version}, ${first?.n}, ${TODAY}, 1)`);
+        await tx.tx.execute(sql`UPDATE contract_installments SET penalty_due = penalty_due + 1, late_fee = 1, late_fee_on = ${TODAY}
+          WHERE contract_id = ${book.a} AND schedule_version = ${first?.schedule_version} AND n = ${first?.n}`);
         held.fire();
         await release.fired;
         throw new Error('rolled back');
@@ -1106,7 +1110,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
       expect(closed?.elapsedMs).toBeGreaterThan(0);
       const [charged] = await queryRows<{ amount: number }>(
         t.app.ctx.db,
-        sql`SELECT amount::int FROM late_fee_charges WHERE contract_id = ${book.a} AND n = ${first?.n}`,
+        sql`SELECT amount::int FROM ${LATE_FEES} x WHERE contract_id = ${book.a} AND n = ${first?.n}`,
       );
       expect(charged?.amount).toBeGreaterThan(1);
     } finally {

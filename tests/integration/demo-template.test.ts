@@ -165,7 +165,7 @@ describe.each(DATABASE_KINDS)('a start from the demo template on %s', (kind) => 
         (SELECT count(*)::int FROM collection_promises WHERE state = 'broken') AS broken,
         (SELECT array_agg(status ORDER BY status) FROM repossessions) AS repossessions,
         (SELECT count(*)::int FROM portfolio_snapshots) AS snapshots,
-        (SELECT count(*)::int FROM late_fee_charges) AS fees`);
+        (SELECT count(*)::int FROM contract_installments WHERE late_fee_on IS NOT NULL) AS fees`);
     expect(aged?.buckets).toBeGreaterThanOrEqual(4);
     expect(aged?.defaulted).toBeGreaterThan(0);
     expect(aged?.unlocks).toBeGreaterThan(0);

@@ -209,6 +209,14 @@ export const contractInstallments = pgTable(
     penaltyPaid: bigint('penalty_paid', { mode: 'number' }).notNull().default(0),
     /** When the last component was paid in full. */
     settledAt: date('settled_at', { mode: 'string' }),
+    /**
+     * The late fee the close of business charged on this instalment (PRODUCT.md: once per overdue
+     * instalment after the grace days), and the business date it charged it for: set once, in the
+     * same update that adds it to the penalty due (decision 060; a table of charges of its own
+     * before).
+     */
+    lateFee: bigint('late_fee', { mode: 'number' }),
+    lateFeeOn: date('late_fee_on', { mode: 'string' }),
   },
   // The primary key and the due date: a payment's and a late fee's updates change neither, and the
   // table keeps a tenth of each page free (fillfactor 90, migration 0029), so they are HOT updates
@@ -221,8 +229,18 @@ export const contractInstallments = pgTable(
       'contract_installments_amounts_check',
       sql`${t.principalPaid} BETWEEN 0 AND ${t.principalDue} AND ${t.interestPaid} BETWEEN 0 AND ${t.interestDue} AND ${t.feePaid} BETWEEN 0 AND ${t.feeDue} AND ${t.penaltyPaid} BETWEEN 0 AND ${t.penaltyDue}`,
     ),
+    check(
+      'contract_installments_late_fee_check',
+      sql`(${t.lateFee} IS NULL AND ${t.lateFeeOn} IS NULL) OR (${t.lateFee} BETWEEN 1 AND ${t.penaltyDue} AND ${t.lateFeeOn} IS NOT NULL)`,
+    ),
   ],
 );
+
+/**
+ * An instalment as the schedule's readers and writers (the engine, payments, the contract page) see
+ * it: the late fee's record is the close of business's own, read only by it and the snapshot.
+ */
+export type InstallmentRow = Omit<typeof contractInstallments.$inferSelect, 'lateFee' | 'lateFeeOn'>;
 
 /** The contract's timeline: every state change and notable event, with who did it. */
 export const contractEvents = pgTable(
@@ -240,27 +258,6 @@ export const contractEvents = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('contract_events_contract_idx').on(t.contractId, t.at)],
-);
-
-/**
- * Late fees charged by the close of business (PRODUCT.md: once per overdue instalment after the
- * grace days): the primary key is the "once", and the row says when and how much (decision 026).
- */
-export const lateFeeCharges = pgTable(
-  'late_fee_charges',
-  {
-    // Must name a contract: checked once per statement by a trigger (migration 0039, decision 041).
-    contractId: text('contract_id').notNull(),
-    scheduleVersion: integer('schedule_version').notNull(),
-    n: integer('n').notNull(),
-    businessDate: date('business_date', { mode: 'string' }).notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.contractId, t.scheduleVersion, t.n] }),
-    index('late_fee_charges_date_idx').on(t.businessDate),
-    check('late_fee_charges_amount_check', sql`${t.amount} > 0`),
-  ],
 );
 
 /**

@@ -7,7 +7,6 @@ import {
   customers,
   devices,
   investorFigures,
-  lateFeeCharges,
   paymentAllocations,
   payments,
   portfolioSnapshots,
@@ -142,12 +141,11 @@ function figuresAsOf(date: string, org: Organisation, closedOn: SQL): SQL {
       GROUP BY 1, 2, 3
     ), inst AS (
       SELECT i.contract_id, i.due_date, i.principal_due, i.principal_due + i.interest_due + i.fee_due AS regular_due,
-             i.principal_due + i.interest_due + i.fee_due + coalesce(f.amount, 0) AS due,
+             i.principal_due + i.interest_due + i.fee_due
+               + CASE WHEN i.late_fee_on <= ${date}::date THEN i.late_fee ELSE 0 END AS due,
              coalesce(p.principal, 0) AS principal_paid, coalesce(p.total, 0) AS paid
       FROM live l
       JOIN ${contractInstallments} i ON i.contract_id = l.id AND i.schedule_version = l.schedule_version
-      LEFT JOIN ${lateFeeCharges} f ON f.contract_id = i.contract_id AND f.schedule_version = i.schedule_version
-        AND f.n = i.n AND f.business_date <= ${date}::date
       LEFT JOIN paid p ON p.contract_id = i.contract_id AND p.schedule_version = i.schedule_version AND p.n = i.n
     ), per AS (
       SELECT contract_id,

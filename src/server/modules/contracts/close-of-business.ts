@@ -1,13 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { CONTRACT_TRANSITIONS } from '../../../contracts/contracts';
 import { queryRows } from '../../../db/client';
-import {
-  contractFigures,
-  contractInstallments,
-  contracts,
-  interestAccruals,
-  lateFeeCharges,
-} from '../../../db/schema';
+import { contractFigures, contractInstallments, contracts, interestAccruals } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import { addDays } from '../../../domain';
 import type { Actor } from '../../audit';
@@ -137,20 +131,19 @@ export interface LateFeesCharged {
 
 /**
  * Step 2: a late fee once per instalment of a live contract overdue on `date` by more than the
- * grace days with principal, interest or fee unpaid (`assessLateFees`): recorded in
- * `late_fee_charges` (its key is the "once"), added to the instalment's penalty due and to the
- * contract's outstanding and overdue totals, with a timeline line per contract; `ledger` adds the
- * step's journal entry to the same statement, from the fees per contract it is given (rows of
- * contract_id, customer_id, amount).
+ * grace days with principal, interest or fee unpaid (`assessLateFees`): added to the instalment's
+ * penalty due, recorded on it with the date charged (`late_fee`, `late_fee_on`: set, it is the
+ * "once", decision 060), and added to the contract's outstanding and overdue totals, with a
+ * timeline line per contract; `ledger` adds the step's journal entry to the same statement, from
+ * the fees per contract it is given (rows of contract_id, customer_id, amount).
  *
  * Set-based in two statements (decision 032): the contracts with an instalment to charge are
- * locked, then one statement finds their fees, records them, and writes the instalments, the
- * contracts, the timeline and the ledger. Only contracts more days past due than their grace
- * days are looked at: step 1 has just brought the day their arrears began to `date` (an
- * instalment overdue by more than the grace days makes the contract's DPD at least that), so the
- * search reads the figures instead of every contract's schedule. Each instalment is raised as soon as its charge is recorded, while its page is still
- * in memory: the sums per contract read the raised rows, so every row is pulled through the read,
- * the charge and the raise in turn (decision 034: raised after all the charges, the 400,000
+ * locked, then one statement finds their fees, raises the instalments, and writes the contracts,
+ * the timeline and the ledger. Only contracts more days past due than their grace days are
+ * looked at: step 1 has just brought the day their arrears began to `date` (an instalment overdue
+ * by more than the grace days makes the contract's DPD at least that), so the search reads the
+ * figures instead of every contract's schedule. Each instalment is raised as it is read, while its
+ * page is still in memory (decision 034: raised after all the fees were found, the 400,000
  * instalments of a million-contract catch-up were read from disk a second time). `since` is the
  * date the step last completed for, before `date`; the search then starts from what changed
  * since (`lateFeeScope`), and from every contract in arrears when there is none.
@@ -169,7 +162,7 @@ export async function chargeLateFees(
   // catch-up. Where the contracts are given by id their figures rows are found by key.
   const candidates = sql`c.status IN ${[...LIVE_STATUSES]} AND ${pastDueMoreThan(date, GRACE)} AND ${term('lateFeeKind')} IN ('flat', 'percent')`;
   const overdue = sql`i.contract_id = c.id AND i.schedule_version = c.schedule_version AND i.settled_at IS NULL
-    AND i.due_date < ${date}::date - ${GRACE} AND ${UNPAID} > 0`;
+    AND i.due_date < ${date}::date - ${GRACE} AND ${UNPAID} > 0 AND i.late_fee_on IS NULL`;
   // After a close, only the contracts something may have made chargeable since (decision 053).
   const scope = since === null ? null : await lateFeeScope(ctx, date, since);
   if (scope?.length === 0) return { contracts: 0, amount: 0 };
@@ -181,9 +174,7 @@ export async function chargeLateFees(
   // read to find that (all 336,584 candidates of the million-contract catch-up had a fee; their
   // schedules were a third of the search's 15 s). The charge below checks every rule again under
   // the lock.
-  const uncharged = sql`EXISTS (SELECT 1 FROM ${contractInstallments} i WHERE ${overdue}
-      AND NOT EXISTS (SELECT 1 FROM ${lateFeeCharges} x
-        WHERE x.contract_id = i.contract_id AND x.schedule_version = i.schedule_version AND x.n = i.n))`;
+  const uncharged = sql`EXISTS (SELECT 1 FROM ${contractInstallments} i WHERE ${overdue})`;
   const locked = await lockLive(
     ctx,
     scope ? sql`${candidates} AND ${uncharged}` : candidates,
@@ -204,16 +195,14 @@ export async function chargeLateFees(
       CROSS JOIN LATERAL (
         SELECT i.* FROM ${contractInstallments} i WHERE ${overdue} ORDER BY i.n) i
       WHERE ${candidates}
-    ), charged AS (
-      INSERT INTO ${lateFeeCharges} (contract_id, schedule_version, n, business_date, amount)
-      SELECT contract_id, schedule_version, n, ${date}::date, amount FROM fees WHERE amount > 0
-      ON CONFLICT DO NOTHING
-      RETURNING contract_id, schedule_version, n, amount
     ), raised AS (
-      UPDATE ${contractInstallments} i SET penalty_due = i.penalty_due + ch.amount
-      FROM charged ch
-      WHERE i.contract_id = ch.contract_id AND i.schedule_version = ch.schedule_version AND i.n = ch.n
-      RETURNING i.contract_id, i.n, ch.amount
+      -- The fee is recorded on the row it raises; one already recorded is never charged again.
+      UPDATE ${contractInstallments} i
+      SET penalty_due = i.penalty_due + fe.amount, late_fee = fe.amount, late_fee_on = ${date}::date
+      FROM fees fe
+      WHERE i.contract_id = fe.contract_id AND i.schedule_version = fe.schedule_version AND i.n = fe.n
+        AND fe.amount > 0 AND i.late_fee_on IS NULL
+      RETURNING i.contract_id, i.n, fe.amount
     ), per_contract AS (
       SELECT r.contract_id, sum(r.amount)::bigint AS amount, count(*)::int AS charges,
              array_agg(r.n ORDER BY r.n) AS ns

@@ -3,6 +3,7 @@ import type { Contract } from '../../../contracts/contracts';
 import type { Organisation } from '../../../contracts/profile';
 import type { RoleHolder } from '../../../contracts/roles';
 import { prepared } from '../../../db/prepared';
+import type { InstallmentRow } from '../../../db/schema';
 import {
   contractEvents,
   contractInstallments,
@@ -25,7 +26,6 @@ import { toPosition } from './portfolio';
 import { blockersOf } from './service';
 import { figuresOf } from './standing';
 
-export type InstallmentRow = typeof contractInstallments.$inferSelect;
 type ContractEventPart = Omit<Contract['events'][number], 'actor'> & { actorId: string | null };
 
 /** Everything a contract's page shows: as read by contractDetail, or as just written by createDraft. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { CONTRACT_STATUSES } from '../../../contracts/contracts';
+import type { InstallmentRow } from '../../../db/schema';
 import { contractFigures, contractInstallments, contracts, customers, devices } from '../../../db/schema';
 import type { ContractStatus, InstallmentPosition, KpiContract, ScenarioContract } from '../../../domain';
 import type { AppContext } from '../../context';
@@ -23,8 +24,6 @@ export interface PortfolioContract extends ScenarioContract {
   customerName: string;
   credit: number;
 }
-
-type InstallmentRow = typeof contractInstallments.$inferSelect;
 
 export function toPosition(row: InstallmentRow): InstallmentPosition {
   return {

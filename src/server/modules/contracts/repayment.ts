@@ -2,6 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Organisation } from '../../../contracts/profile';
 import { queryRows } from '../../../db/client';
 import { fromRow } from '../../../db/rows';
+import type { InstallmentRow } from '../../../db/schema';
 import { contractEvents, contractFigures, contractInstallments, contracts } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import {
@@ -30,8 +31,6 @@ import { contractFiguresChanged } from './list-cache';
 import { LIVE_STATUSES, toPosition } from './portfolio';
 import { accessBought, type DeviceEffect, deviceAfterRepayment, unlockDue } from './repayment-device';
 import { figuresOf } from './standing';
-
-type InstallmentRow = typeof contractInstallments.$inferSelect;
 
 /**
  * The contracts side of a payment (the payments area allocates; this area owns the schedule and

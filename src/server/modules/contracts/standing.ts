@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { ContractStanding } from '../../../contracts/devices';
 import type { Organisation } from '../../../contracts/profile';
+import type { InstallmentRow } from '../../../db/schema';
 import { contractInstallments, contracts } from '../../../db/schema';
 import {
   bucketsFromBounds,
@@ -10,8 +11,6 @@ import {
 } from '../../../domain';
 import type { Executor } from '../../context';
 import { LIVE_STATUSES, toPosition } from './portfolio';
-
-type InstallmentRow = typeof contractInstallments.$inferSelect;
 
 /**
  * A contract's figures on a business date: paid-through date, days past due, overdue and
