@@ -29,7 +29,7 @@ import { insertActiveContract } from '../support/fixtures';
 import { signal } from '../support/signal';
 
 /** The late fees charged, one row per instalment charged (decision 060), as a table to read. */
-const LATE_FEES = sql`(SELECT contract_id, schedule_version, n, late_fee_on AS business_date, late_fee AS amount
+const LATE_FEES = sql`(SELECT contract_id, schedule_version, n, late_fee_on AS business_date, penalty_due AS amount
   FROM contract_installments WHERE late_fee_on IS NOT NULL)`;
 
 /** A leap-year business date: the book's instalments fall due around 29 February. */
@@ -1078,7 +1078,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
       const release = signal();
       const held = signal();
       const rivalCharge = withTransaction(t.app.ctx, async (tx) => {
-        await tx.tx.execute(sql`UPDATE contract_installments SET penalty_due = penalty_due + 1, late_fee = 1, late_fee_on = ${TODAY}
+        await tx.tx.execute(sql`UPDATE contract_installments SET penalty_due = penalty_due + 1, late_fee_on = ${TODAY}
           WHERE contract_id = ${book.a} AND schedule_version = ${first?.schedule_version} AND n = ${first?.n}`);
         held.fire();
         await release.fired;

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client';
 import { jobRuns } from '../../src/db/schema';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
+import { maintainDatabaseJob } from '../../src/server/jobs/maintain-database';
 import { pruneJobRunsJob } from '../../src/server/jobs/prune';
 import { JobQueue } from '../../src/server/jobs/queue';
 import { closeOfBusinessJob } from '../../src/server/modules/close-of-business/job';
@@ -80,6 +83,31 @@ describe.each(DATABASE_KINDS)('background jobs on %s', (kind) => {
     expect(await runsOf(db, 'old.completed')).toHaveLength(0);
     expect(await runsOf(db, 'old.running')).toHaveLength(1);
     expect((await runsOf(db, refreshArrearsJob.name)).length).toBeGreaterThan(0);
+  });
+
+  it('vacuums and analyses the embedded database nightly, and leaves PostgreSQL to its autovacuum', async () => {
+    const { db } = t.app.ctx;
+    // When the table was last vacuumed and analysed by hand, and the planner's count of its rows
+    // (-1: never counted, the estimates of an empty table).
+    const upkeep = async () => {
+      const [row] = await queryRows<{ vacuumed: boolean; analysed: boolean; counted: boolean }>(
+        db,
+        sql`SELECT s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analysed,
+                   c.reltuples >= 0 AS counted
+            FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE s.relname = 'customers'`,
+      );
+      return row;
+    };
+    expect(await upkeep()).toMatchObject({ vacuumed: false, analysed: false });
+    const done = await maintainDatabaseJob.run(t.app.ctx, {});
+    if (kind === 'pglite') {
+      expect(done.tables).toBeGreaterThan(50);
+      expect(await upkeep()).toEqual({ vacuumed: true, analysed: true, counted: true });
+    } else {
+      expect(done).toEqual({ tables: 0 });
+      expect(await upkeep()).toMatchObject({ vacuumed: false, analysed: false });
+    }
+    expect(maintainDatabaseJob.schedule).toEqual({ cron: '20 3 * * *' });
   });
 
   it('runs a job kept current only when what it depends on changes', async () => {

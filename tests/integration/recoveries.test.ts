@@ -48,7 +48,8 @@ describe.each(DATABASE_KINDS)('recoveries on %s', (kind) => {
     const today = businessToday(ctx, await organisation(ctx, ctx.db));
     await withTransaction(ctx, async (tx) => {
       await tx.tx.execute(
-        sql`UPDATE contract_installments SET penalty_due = 1500 WHERE contract_id = ${contract.id} AND n = 1`,
+        sql`UPDATE contract_installments SET penalty_due = 1500, late_fee_on = ${today}
+            WHERE contract_id = ${contract.id} AND n = 1`,
       );
       const parties = { contractId: contract.id, customerId: contract.customer.id };
       await post(tx.tx, SYSTEM_ACTOR, {

@@ -210,12 +210,11 @@ export const contractInstallments = pgTable(
     /** When the last component was paid in full. */
     settledAt: date('settled_at', { mode: 'string' }),
     /**
-     * The late fee the close of business charged on this instalment (PRODUCT.md: once per overdue
-     * instalment after the grace days), and the business date it charged it for: set once, in the
-     * same update that adds it to the penalty due (decision 060; a table of charges of its own
-     * before).
+     * The business date whose close of business charged this instalment its late fee (PRODUCT.md:
+     * once per overdue instalment after the grace days), set by the update that adds the fee to
+     * the penalty due, which nothing else raises: set, the fee is charged and is the penalty due
+     * (decision 060; a table of charges of its own before).
      */
-    lateFee: bigint('late_fee', { mode: 'number' }),
     lateFeeOn: date('late_fee_on', { mode: 'string' }),
   },
   // The primary key and the due date: a payment's and a late fee's updates change neither, and the
@@ -229,10 +228,7 @@ export const contractInstallments = pgTable(
       'contract_installments_amounts_check',
       sql`${t.principalPaid} BETWEEN 0 AND ${t.principalDue} AND ${t.interestPaid} BETWEEN 0 AND ${t.interestDue} AND ${t.feePaid} BETWEEN 0 AND ${t.feeDue} AND ${t.penaltyPaid} BETWEEN 0 AND ${t.penaltyDue}`,
     ),
-    check(
-      'contract_installments_late_fee_check',
-      sql`(${t.lateFee} IS NULL AND ${t.lateFeeOn} IS NULL) OR (${t.lateFee} BETWEEN 1 AND ${t.penaltyDue} AND ${t.lateFeeOn} IS NOT NULL)`,
-    ),
+    check('contract_installments_late_fee_check', sql`(${t.lateFeeOn} IS NULL) = (${t.penaltyDue} = 0)`),
   ],
 );
 
@@ -240,7 +236,7 @@ export const contractInstallments = pgTable(
  * An instalment as the schedule's readers and writers (the engine, payments, the contract page) see
  * it: the late fee's record is the close of business's own, read only by it and the snapshot.
  */
-export type InstallmentRow = Omit<typeof contractInstallments.$inferSelect, 'lateFee' | 'lateFeeOn'>;
+export type InstallmentRow = Omit<typeof contractInstallments.$inferSelect, 'lateFeeOn'>;
 
 /** The contract's timeline: every state change and notable event, with who did it. */
 export const contractEvents = pgTable(

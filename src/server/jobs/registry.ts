@@ -8,6 +8,7 @@ import { sendMessagesJob } from '../modules/messages/sender';
 import { autoDebitJob } from '../modules/payments/auto-debit/job';
 import { importPostJob } from '../modules/payments/import-job';
 import type { JobDefinition } from './definition';
+import { maintainDatabaseJob } from './maintain-database';
 import { pruneJobRunsJob } from './prune';
 
 /**
@@ -18,6 +19,7 @@ export const JOBS: readonly JobDefinition[] = [
   refreshArrearsJob,
   rescoreJob,
   pruneJobRunsJob,
+  maintainDatabaseJob,
   auditCheckpointJob,
   autoDebitJob,
   closeOfBusinessJob,

@@ -142,7 +142,7 @@ function figuresAsOf(date: string, org: Organisation, closedOn: SQL): SQL {
     ), inst AS (
       SELECT i.contract_id, i.due_date, i.principal_due, i.principal_due + i.interest_due + i.fee_due AS regular_due,
              i.principal_due + i.interest_due + i.fee_due
-               + CASE WHEN i.late_fee_on <= ${date}::date THEN i.late_fee ELSE 0 END AS due,
+               + CASE WHEN i.late_fee_on <= ${date}::date THEN i.penalty_due ELSE 0 END AS due,
              coalesce(p.principal, 0) AS principal_paid, coalesce(p.total, 0) AS paid
       FROM live l
       JOIN ${contractInstallments} i ON i.contract_id = l.id AND i.schedule_version = l.schedule_version

@@ -132,7 +132,7 @@ export interface LateFeesCharged {
 /**
  * Step 2: a late fee once per instalment of a live contract overdue on `date` by more than the
  * grace days with principal, interest or fee unpaid (`assessLateFees`): added to the instalment's
- * penalty due, recorded on it with the date charged (`late_fee`, `late_fee_on`: set, it is the
+ * penalty due, which nothing else raises, with the date charged (`late_fee_on`: set, it is the
  * "once", decision 060), and added to the contract's outstanding and overdue totals, with a
  * timeline line per contract; `ledger` adds the step's journal entry to the same statement, from
  * the fees per contract it is given (rows of contract_id, customer_id, amount).
@@ -198,7 +198,7 @@ export async function chargeLateFees(
     ), raised AS (
       -- The fee is recorded on the row it raises; one already recorded is never charged again.
       UPDATE ${contractInstallments} i
-      SET penalty_due = i.penalty_due + fe.amount, late_fee = fe.amount, late_fee_on = ${date}::date
+      SET penalty_due = i.penalty_due + fe.amount, late_fee_on = ${date}::date
       FROM fees fe
       WHERE i.contract_id = fe.contract_id AND i.schedule_version = fe.schedule_version AND i.n = fe.n
         AND fe.amount > 0 AND i.late_fee_on IS NULL
