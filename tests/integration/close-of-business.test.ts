@@ -1117,4 +1117,55 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
       await t.close();
     }
   });
+  it('takes the snapshot beside the promises and the reminders, each in its own transaction', async () => {
+    const t = await startTestApp('postgres');
+    try {
+      t.clock.ms = NOON;
+      const book = await seedBook(t.app.ctx);
+      // A collections case of book.a (62 days past due), not yet committed: the promises step's
+      // scoring of the same case waits for it, and neither the reminders nor the snapshot do.
+      const release = signal();
+      const held = signal();
+      const rivalCase = withTransaction(t.app.ctx, async (tx) => {
+        await tx.tx.execute(sql`INSERT INTO collection_cases (contract_id, customer_id, plan_id, bucket, dpd,
+            amount_overdue, regular_payment, currency, score, dpd_points, amount_points, risk_points,
+            promise_points, contact_points, in_queue, scored_on, updated_at)
+          SELECT id, customer_id, plan_id, 'current', 0, 0, 0, currency, 0, 0, 0, 0, 0, 0, false, ${TODAY}, now()
+          FROM contracts WHERE id = ${book.a}`);
+        held.fire();
+        await release.fired;
+        throw new Error('rolled back');
+      }).catch(() => 'rolled back');
+      await held.fired;
+      const close = closeBusinessDate(t.app.ctx, TODAY, { trigger: 'demand', actor: SYSTEM_ACTOR });
+      const completed = async () =>
+        (
+          await queryRows<{ step: string }>(
+            t.app.ctx.db,
+            sql`SELECT step FROM eod_steps WHERE business_date = ${TODAY} AND status = 'completed' ORDER BY step`,
+          )
+        ).map((row) => row.step);
+      await expect
+        .poll(completed)
+        .toEqual(
+          [
+            'defaults',
+            'delinquency',
+            'device_locks',
+            'interest_accrual',
+            'late_fees',
+            'reminders',
+            'snapshot',
+          ].sort(),
+        );
+      expect(await lockWaits(t, 'transactionid')).toBe(1);
+      release.fire();
+      expect(await rivalCase).toBe('rolled back');
+      const [closed] = (await close).runs;
+      expect(closed?.status).toBe('completed');
+      expect(await completed()).toHaveLength(EOD_STEPS.length);
+    } finally {
+      await t.close();
+    }
+  });
 });

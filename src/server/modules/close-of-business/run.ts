@@ -151,13 +151,14 @@ async function closeOneDate(
  * different rows and read nothing the other writes: the late fees (figures, instalments, ledger)
  * beside the locks and the defaults (units, commands, contracts' status), which read only the
  * arrears date step 1 stored and all count a defaulted contract as live; then the queue (promises
- * and cases) beside the outbox's reminders and the interest accruals. The snapshot reads them all.
+ * and cases) beside the outbox's reminders and the interest accruals, and beside the snapshot,
+ * which reads the book those two stages left (contracts, figures, schedules, payments, units) and
+ * none of what the queue, the outbox or the accruals write (decision 062).
  */
 export const STAGES: readonly (readonly EodStep[])[][] = [
   [['delinquency']],
   [['late_fees'], ['device_locks', 'defaults']],
-  [['promises'], ['reminders', 'interest_accrual']],
-  [['snapshot']],
+  [['promises'], ['reminders', 'interest_accrual'], ['snapshot']],
 ];
 
 /**
