@@ -4,7 +4,7 @@ import type { RunningServer } from '../tests/support/server-process';
 import { startBookServer } from './lib/book-server';
 import { longRequest } from './lib/long-post';
 import { benchOwner } from './lib/owner';
-import { benchDatabase } from './lib/postgres';
+import { benchDatabase, runOnce } from './lib/postgres';
 import type { Measurement } from './lib/report';
 import { benchBook } from './payments';
 
@@ -69,7 +69,7 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     // The book at rest, as a lender's is at its close: the generation's dirty pages written out
     // first (as bench/close-copy.ts does for its copies), not flushed by a checkpoint under way
     // beside the timed close. The baseline's UPDATE is timed at rest too, after both closes.
-    await checkpoint(database.url);
+    await runOnce(database.url, 'CHECKPOINT');
     const started = performance.now();
     const response = await longRequest('POST', `${server.url}/api/eod/run`, headers, { businessDate });
     const elapsed = performance.now() - started;
@@ -94,7 +94,7 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
     const next = await longRequest('POST', `${server.url}/api/eod/run`, headers, { businessDate: nextDate });
     const nextElapsed = performance.now() - nextStarted;
     const nextRun = (next.json() as typeof result).runs.at(-1);
-    await checkpoint(database.url);
+    await runOnce(database.url, 'CHECKPOINT');
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const before = performance.now();
@@ -151,16 +151,5 @@ export async function closeOfBusinessBenchmarks(): Promise<Measurement[]> {
   } finally {
     await server?.stop();
     await database.drop();
-  }
-}
-
-/** Writes every dirty page of the cluster out (superuser), so what is timed next starts at rest. */
-async function checkpoint(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('CHECKPOINT');
-  } finally {
-    await client.end();
   }
 }

@@ -9,7 +9,7 @@ import { drive } from './lib/drive';
 import { importFloor } from './lib/import-floor';
 import { loadTest } from './lib/load';
 import { benchOwner } from './lib/owner';
-import { benchDatabase } from './lib/postgres';
+import { benchDatabase, runOnce } from './lib/postgres';
 import type { Measurement } from './lib/report';
 import { scorecardLiteral } from './lib/scorecard';
 
@@ -170,17 +170,6 @@ export async function benchBook(
   return generate(databaseUrl, plan.id, shape);
 }
 
-/** ANALYZE, as autovacuum would run it after a burst of inserts. */
-async function analyze(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('ANALYZE');
-  } finally {
-    await client.end();
-  }
-}
-
 /** PostgreSQL's own limit on this machine in this run: pgbench TPC-B, 32 clients, 10 s. */
 function tpcb(adminUrl: string): number {
   const url = new URL(adminUrl);
@@ -232,7 +221,7 @@ export async function paymentBenchmarks(): Promise<Measurement[]> {
     // Statistics for the tables the warm-up first filled, as autovacuum gives them on a live
     // database (it is off on this machine): without them the foreign-key checks into payments
     // and journal entries keep the sequential scans planned while those tables were empty.
-    await analyze(database.url);
+    await runOnce(database.url, 'ANALYZE');
     // Warm again at the measured concurrency: the statistics just taken invalidate every
     // connection's prepared plans, and the posting run's first seconds re-planned them on all ten
     // pool connections (measured: p99 200-270 ms for 6 s, then 80-110 ms on the same run).

@@ -27,3 +27,17 @@ export async function benchDatabase(): Promise<{ url: string; drop: () => Promis
     },
   };
 }
+
+/**
+ * One statement on its own connection, opened and closed around it: `ANALYZE` as autovacuum would
+ * run it after a burst of inserts, `CHECKPOINT` so what is timed next starts at rest.
+ */
+export async function runOnce(databaseUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}

@@ -1061,6 +1061,26 @@ describe('close of business stages', () => {
   });
 });
 
+/**
+ * Runs `statement` in a transaction of its own and holds it uncommitted until `release`, then rolls
+ * it back: what the close writes after it waits for it meanwhile. Answers once it is held.
+ */
+async function heldUncommitted(
+  ctx: AppContext,
+  statement: SQL,
+): Promise<{ release: () => void; settled: Promise<string> }> {
+  const release = signal();
+  const held = signal();
+  const settled = withTransaction(ctx, async (tx) => {
+    await tx.tx.execute(statement);
+    held.fire();
+    await release.fired;
+    throw new Error('rolled back');
+  }).catch(() => 'rolled back');
+  await held.fired;
+  return { release: () => release.fire(), settled };
+}
+
 describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on PostgreSQL', () => {
   it('runs the late fees beside the locks and the defaults, each step in its own transaction', async () => {
     const t = await startTestApp('postgres');
@@ -1075,16 +1095,11 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
             JOIN contracts c ON c.id = i.contract_id AND c.schedule_version = i.schedule_version
             WHERE i.contract_id = ${book.a} ORDER BY i.n LIMIT 1`,
       );
-      const release = signal();
-      const held = signal();
-      const rivalCharge = withTransaction(t.app.ctx, async (tx) => {
-        await tx.tx.execute(sql`UPDATE contract_installments SET penalty_due = penalty_due + 1, late_fee_on = ${TODAY}
-          WHERE contract_id = ${book.a} AND schedule_version = ${first?.schedule_version} AND n = ${first?.n}`);
-        held.fire();
-        await release.fired;
-        throw new Error('rolled back');
-      }).catch(() => 'rolled back');
-      await held.fired;
+      const rivalCharge = await heldUncommitted(
+        t.app.ctx,
+        sql`UPDATE contract_installments SET penalty_due = penalty_due + 1, late_fee_on = ${TODAY}
+          WHERE contract_id = ${book.a} AND schedule_version = ${first?.schedule_version} AND n = ${first?.n}`,
+      );
       const close = closeBusinessDate(t.app.ctx, TODAY, { trigger: 'demand', actor: SYSTEM_ACTOR });
       const steps = async () =>
         Object.fromEntries(
@@ -1102,8 +1117,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
         defaults: 'completed',
       });
       expect(await lockWaits(t, 'transactionid')).toBe(1);
-      release.fire();
-      expect(await rivalCharge).toBe('rolled back');
+      rivalCharge.release();
+      expect(await rivalCharge.settled).toBe('rolled back');
       const [closed] = (await close).runs;
       expect(closed?.status).toBe('completed');
       // The run's time is measured around its steps, not their durations added up.
@@ -1124,19 +1139,14 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
       const book = await seedBook(t.app.ctx);
       // A collections case of book.a (62 days past due), not yet committed: the promises step's
       // scoring of the same case waits for it, and neither the reminders nor the snapshot do.
-      const release = signal();
-      const held = signal();
-      const rivalCase = withTransaction(t.app.ctx, async (tx) => {
-        await tx.tx.execute(sql`INSERT INTO collection_cases (contract_id, customer_id, plan_id, bucket, dpd,
+      const rivalCase = await heldUncommitted(
+        t.app.ctx,
+        sql`INSERT INTO collection_cases (contract_id, customer_id, plan_id, bucket, dpd,
             amount_overdue, regular_payment, currency, score, dpd_points, amount_points, risk_points,
             promise_points, contact_points, in_queue, scored_on, updated_at)
           SELECT id, customer_id, plan_id, 'current', 0, 0, 0, currency, 0, 0, 0, 0, 0, 0, false, ${TODAY}, now()
-          FROM contracts WHERE id = ${book.a}`);
-        held.fire();
-        await release.fired;
-        throw new Error('rolled back');
-      }).catch(() => 'rolled back');
-      await held.fired;
+          FROM contracts WHERE id = ${book.a}`,
+      );
       const close = closeBusinessDate(t.app.ctx, TODAY, { trigger: 'demand', actor: SYSTEM_ACTOR });
       const completed = async () =>
         (
@@ -1159,8 +1169,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
           ].sort(),
         );
       expect(await lockWaits(t, 'transactionid')).toBe(1);
-      release.fire();
-      expect(await rivalCase).toBe('rolled back');
+      rivalCase.release();
+      expect(await rivalCase.settled).toBe('rolled back');
       const [closed] = (await close).runs;
       expect(closed?.status).toBe('completed');
       expect(await completed()).toHaveLength(EOD_STEPS.length);
