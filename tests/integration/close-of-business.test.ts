@@ -1111,7 +1111,8 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
           ).map((row) => [row.step, row.status]),
         );
       // The other branch of the stage ends while the late fees wait; the next stage waits for both.
-      await expect.poll(steps).toEqual({
+      // The other branch's steps take longer than poll's default second on a loaded machine.
+      await expect.poll(steps, { timeout: 15_000 }).toEqual({
         delinquency: 'completed',
         device_locks: 'completed',
         defaults: 'completed',
@@ -1156,7 +1157,7 @@ describe.runIf(DATABASE_KINDS.includes('postgres'))('close of business stages on
           )
         ).map((row) => row.step);
       await expect
-        .poll(completed)
+        .poll(completed, { timeout: 15_000 })
         .toEqual(
           [
             'defaults',
