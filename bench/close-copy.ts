@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { addDays } from '../src/domain';
 import { startBookServer } from './lib/book-server';
+import { closeFloor } from './lib/close-floor';
 import { longRequest } from './lib/long-post';
 import { benchOwnerAgain } from './lib/owner';
 import { benchAdminUrl } from './lib/postgres';
@@ -18,6 +19,8 @@ import { benchAdminUrl } from './lib/postgres';
  * - EXPLAIN=<ms>: auto_explain (analyze, buffers, WAL, nested) of every statement slower than that,
  *   into the server's log;
  * - WAL_COMPRESSION=<lz4|off>: that setting for the copy's sessions;
+ * - FLOOR=1: after the close, the floor under it: the rows it wrote, written again by bare statements
+ *   (`lib/close-floor.ts`) on one backend; FLOOR=2: on two side by side;
  * - KEEP=1: keep the copy.
  * The server is the build (`npm run build` first) on the admin URL of BENCH_DATABASE_URL or
  * TEST_DATABASE_URL, as the benchmarks'.
@@ -83,7 +86,23 @@ try {
     await client.query('UPDATE contract_installments SET penalty_due = penalty_due');
     console.log(`baseline, UPDATE every instalment: ${Math.round(performance.now() - started)} ms`);
   }
+  const closing = new Date();
   await close(businessDate);
+  if (process.env.FLOOR) {
+    const lanes = [client];
+    if (process.env.FLOOR === '2') {
+      const second = new pg.Client({ connectionString: copyUrl });
+      await second.connect();
+      lanes.push(second);
+    }
+    const floor = await closeFloor(lanes, businessDate, closing).finally(() =>
+      Promise.all(lanes.slice(1).map((lane) => lane.end())),
+    );
+    console.log(`the floor under it, ${lanes.length} backend(s): ${floor.seconds.toFixed(1)} s`);
+    for (const [step, ms] of Object.entries(floor.steps))
+      console.log(`  ${step.padEnd(17)} ${String(ms).padStart(7)} ms  ${floor.rows[step] ?? ''}`);
+    console.log(`  rows: ${JSON.stringify(floor.rows)}`);
+  }
   if (process.env.NEXT) {
     const next = addDays(businessDate, 1);
     await timed(`the day's start of ${next}`, 'PUT', '/api/business-date', { businessDate: next });
