@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client';
 import { SYSTEM_ACTOR } from '../../src/server/audit';
+import { postMany } from '../../src/server/modules/ledger/bulk';
 import { post } from '../../src/server/modules/ledger/service';
 import { startTestApp, type TestApp } from '../support/app';
 import { DATABASE_KINDS } from '../support/databases';
@@ -63,8 +64,12 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
     expect((await finance.get('/api/ledger/accounts')).json()).toHaveLength(24);
   });
 
-  it('refuses an unbalanced entry, a two-sided line and a negative amount, writing nothing', async () => {
+  it('refuses an unbalanced entry, a two-sided line, a negative or fractional amount, alone or among many, writing nothing', async () => {
     const before = await entries();
+    const balanced = entry([
+      { account: '1000', debit: 100 },
+      { account: '4000', credit: 100 },
+    ]);
     for (const lines of [
       [
         { account: '1000', debit: 100 },
@@ -78,13 +83,19 @@ describe.each(DATABASE_KINDS)('ledger on %s', (kind) => {
         { account: '1000', debit: -100 },
         { account: '4000', credit: -100 },
       ],
+      [
+        { account: '1000', debit: 100.5 },
+        { account: '4000', credit: 100.5 },
+      ],
       [{ account: '1000', debit: 100 }],
     ]) {
+      // One way of checking for every way in: a single entry, and a batch's (payments, imports).
       await expect(
         t.app.ctx.db.transaction((tx) => post(tx, SYSTEM_ACTOR, entry(lines))),
-      ).rejects.toMatchObject({
-        statusCode: 422,
-      });
+      ).rejects.toMatchObject({ statusCode: 422 });
+      await expect(
+        t.app.ctx.db.transaction((tx) => postMany(tx, SYSTEM_ACTOR, [balanced, entry(lines), balanced])),
+      ).rejects.toMatchObject({ statusCode: 422 });
     }
     expect(await entries()).toBe(before);
   });

@@ -4,9 +4,8 @@ import { journalEntries, journalLines } from '../../../db/schema';
 import { runWrites, type Writes } from '../../../db/writes';
 import type { Actor } from '../../audit';
 import type { Executor } from '../../context';
-import { unprocessable } from '../../errors';
 import { newId } from '../../ids';
-import type { Posting } from './service';
+import { checkedLines, type Posting } from './service';
 
 /**
  * Many journal entries at once (a statement import's payments, a batch of API payments): each
@@ -29,31 +28,7 @@ export async function postMany(
  * Refuses (422) an entry `post()` would refuse, before anything is written.
  */
 export function postingsWrites(actor: Actor, postings: ReadonlyArray<Posting & { by?: Actor }>): Writes {
-  const entries = postings.map((posting) => {
-    const lines = posting.lines.filter((line) => (line.debit ?? 0) !== 0 || (line.credit ?? 0) !== 0);
-    let balance = 0;
-    for (const line of lines) {
-      const debit = line.debit ?? 0;
-      const credit = line.credit ?? 0;
-      if (
-        !Number.isSafeInteger(debit) ||
-        !Number.isSafeInteger(credit) ||
-        debit < 0 ||
-        credit < 0 ||
-        (debit > 0 && credit > 0)
-      ) {
-        throw unprocessable(
-          `Invalid journal line on account ${line.account}: debit ${debit}, credit ${credit}`,
-          'BAD_JOURNAL_LINE',
-        );
-      }
-      balance += debit - credit;
-    }
-    if (lines.length < 2 || balance !== 0) {
-      throw unprocessable(`Unbalanced journal entry "${posting.description}"`, 'UNBALANCED');
-    }
-    return { id: newId(), posting, lines };
-  });
+  const entries = postings.map((posting) => ({ id: newId(), posting, lines: checkedLines(posting) }));
   if (!entries.length) return { with: [] };
   const param = <T>(values: T[]) => sql.param(values);
   const lines = entries.flatMap((e) => e.lines.map((line) => ({ entryId: e.id, ...line })));

@@ -53,25 +53,12 @@ export interface Posting {
 }
 
 /**
- * Posts one balanced journal entry inside the caller's transaction. Refuses (422) an entry whose
- * debits and credits differ, a line with both or neither side, or a negative or fractional amount;
- * zero lines are dropped. The database refuses an unbalanced entry at commit as well.
+ * A posting's lines as they are written: zero lines dropped, each of the rest a non-negative safe
+ * integer on one side only, two lines at least, debits equal to credits. Refuses (422) anything
+ * else before a row is written. Every way into the journal that is given lines (`post`,
+ * `postingWrites`, `postingsWrites`) checks them here; `batchEntryWrites` balances by construction.
  */
-export async function post(executor: Executor, actor: Actor, posting: Posting): Promise<string> {
-  const { id, writes } = postingWrites(actor, posting);
-  await runWrites(executor, [writes]);
-  return id;
-}
-
-/**
- * `post` as a part of a larger statement (a payment's writes, decision 022): the entry and its
- * lines as two CTEs, written only when `when` holds. Checks the entry as `post` does.
- */
-export function postingWrites(
-  actor: Actor,
-  posting: Posting,
-  when: SQL = sql`true`,
-): { id: string; writes: Writes } {
+export function checkedLines(posting: Posting): PostingLine[] {
   const lines = posting.lines.filter((line) => (line.debit ?? 0) !== 0 || (line.credit ?? 0) !== 0);
   let debits = 0;
   let credits = 0;
@@ -99,6 +86,30 @@ export function postingWrites(
       'UNBALANCED',
     );
   }
+  return lines;
+}
+
+/**
+ * Posts one balanced journal entry inside the caller's transaction. Refuses (422) an entry whose
+ * debits and credits differ, a line with both or neither side, or a negative or fractional amount;
+ * zero lines are dropped. The database refuses an unbalanced entry at commit as well.
+ */
+export async function post(executor: Executor, actor: Actor, posting: Posting): Promise<string> {
+  const { id, writes } = postingWrites(actor, posting);
+  await runWrites(executor, [writes]);
+  return id;
+}
+
+/**
+ * `post` as a part of a larger statement (a payment's writes, decision 022): the entry and its
+ * lines as two CTEs, written only when `when` holds. Checks the entry as `post` does.
+ */
+export function postingWrites(
+  actor: Actor,
+  posting: Posting,
+  when: SQL = sql`true`,
+): { id: string; writes: Writes } {
+  const lines = checkedLines(posting);
   const id = newId();
   const column = <T>(pick: (line: PostingLine) => T) => sql.param(lines.map(pick));
   const entry = sql`journal_entry AS (
