@@ -4,9 +4,8 @@ import type pg from 'pg';
  * The floor under a close of business on this machine, as `import-floor.ts` is the import's: the
  * rows one close just wrote, written again by plain set-based statements from tables prepared
  * beforehand, on one backend or on two side by side (one per client given), each in a transaction
- * rolled back afterwards. Nothing is searched,
- * computed or checked beyond what the tables' own indexes, triggers and constraints do, and each
- * contract's figures are written once (the close writes those of a contract charged a fee twice:
+ * rolled back afterwards. Nothing is searched, computed or checked beyond what the tables' own
+ * indexes, triggers and constraints do, and each contract's figures are written once (the close writes those of a contract charged a fee twice:
  * step 1's arrears, then the fee). The one read kept is a pass over the book's figures, which the
  * snapshot cannot do without. So the close cannot be faster than this on this machine and this
  * data model, unless it wrote fewer rows.
@@ -23,21 +22,28 @@ export async function closeFloor(
   const [first] = clients;
   if (!first) throw new Error('closeFloor needs a client');
   const rows: Record<string, number> = {};
-  for (const [name, query, params] of PREPARED(date, since.toISOString())) {
-    const made = await first.query(query, params);
-    rows[name] = made.rowCount ?? 0;
-  }
-  // The cases of a first close went into an empty table: their copies go into one too.
-  const counted = await first.query<{ all: number }>('SELECT count(*)::int AS all FROM collection_cases');
-  const emptyCases = counted.rows[0]?.all === rows.cases;
-  await first.query('CHECKPOINT');
   const steps: Record<string, number> = {};
-  // One lane per client, each its own transaction: the writes in turn on one backend, or split
-  // over two as the close's stages split them, the lanes about even.
-  const lanes = clients.length === 1 ? [Object.keys(FLOOR_WRITES)] : LANES;
-  for (const client of clients) await client.query('BEGIN');
-  const started = performance.now();
+  let seconds = 0;
   try {
+    for (const [name, { select, on, renamed = [] }] of Object.entries(PREPARED)) {
+      const made = await first.query(`CREATE UNLOGGED TABLE floor_${name} AS ${select}`, [
+        on === 'date' ? date : since.toISOString(),
+      ]);
+      rows[name] = made.rowCount ?? 0;
+      if (renamed.length)
+        await first.query(
+          `UPDATE floor_${name} SET ${renamed.map((column) => `${column} = 'floor-' || ${column}`).join(', ')}`,
+        );
+    }
+    // The cases of a first close went into an empty table: their copies go into one too.
+    const counted = await first.query<{ all: number }>('SELECT count(*)::int AS all FROM collection_cases');
+    const emptyCases = counted.rows[0]?.all === rows.cases;
+    await first.query('CHECKPOINT');
+    // One lane per client, each its own transaction: the writes in turn on one backend, or split
+    // over two as the close's stages split them, the lanes about even.
+    const lanes = clients.length === 1 ? [Object.keys(FLOOR_WRITES)] : LANES;
+    for (const client of clients) await client.query('BEGIN');
+    const started = performance.now();
     await Promise.all(
       lanes.map(async (lane, n) => {
         const client = clients[n] as pg.Client;
@@ -54,11 +60,12 @@ export async function closeFloor(
         }
       }),
     );
+    seconds = (performance.now() - started) / 1000;
   } finally {
     for (const client of clients) await client.query('ROLLBACK');
-    for (const name of Object.keys(rows)) await first.query(`DROP TABLE IF EXISTS floor_${name}`);
+    for (const name of Object.keys(PREPARED)) await first.query(`DROP TABLE IF EXISTS floor_${name}`);
   }
-  return { seconds: (performance.now() - started) / 1000, steps, rows };
+  return { seconds, steps, rows };
 }
 
 /** The writes split over two backends, each lane about half of the one-backend floor. */
@@ -68,61 +75,33 @@ const LANES = [
 ];
 
 /**
- * The rows the close wrote, as tables of the keys to write again or of the rows to insert again
- * under new keys: unlogged tables rather than temporary ones, which a second backend could not read.
+ * The rows the close wrote, as unlogged tables (a second backend could not read another's temporary
+ * ones): the keys of the rows to write again, or whole rows to insert again, their unique columns
+ * (`renamed`) prefixed so that the copies stand beside the originals. Each select takes the close's
+ * start (`since`), or its business date (`on: 'date'`), as $1.
  */
-const PREPARED = (date: string, since: string): Array<[string, string, unknown[]]> => [
-  [
-    'installments',
-    'CREATE UNLOGGED TABLE floor_installments AS SELECT contract_id, schedule_version, n FROM contract_installments WHERE late_fee_on = $1::date',
-    [date],
-  ],
-  [
-    'figures',
-    'CREATE UNLOGGED TABLE floor_figures AS SELECT contract_id FROM contract_figures WHERE updated_at >= $1',
-    [since],
-  ],
-  [
-    'contracts',
-    `CREATE UNLOGGED TABLE floor_contracts AS SELECT id FROM contracts WHERE status = 'defaulted' AND updated_at >= $1`,
-    [since],
-  ],
-  [
-    'events',
-    `CREATE UNLOGGED TABLE floor_events AS SELECT 'floor-' || id AS id, contract_id, type, message, data, actor_id, at
-     FROM contract_events WHERE at >= $1`,
-    [since],
-  ],
-  [
-    'entries',
-    `CREATE UNLOGGED TABLE floor_entries AS SELECT 'floor-' || id AS id, 'F-' || number AS number, business_date, description,
-       source_type, 'floor-' || source_id AS source_id, currency, reversal_of, created_by, created_at
-     FROM journal_entries WHERE created_at >= $1`,
-    [since],
-  ],
-  [
-    'lines',
-    `CREATE UNLOGGED TABLE floor_lines AS SELECT 'floor-' || l.entry_id AS entry_id, l.account_code, l.debit, l.credit,
-       l.contract_id, l.customer_id, l.memo
-     FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.created_at >= $1`,
-    [since],
-  ],
-  [
-    'commands',
-    `CREATE UNLOGGED TABLE floor_commands AS SELECT * FROM device_commands WHERE created_at >= $1`,
-    [since],
-  ],
-  [
-    'messages',
-    `CREATE UNLOGGED TABLE floor_messages AS SELECT * FROM messages WHERE created_at >= $1`,
-    [since],
-  ],
-  [
-    'cases',
-    `CREATE UNLOGGED TABLE floor_cases AS SELECT * FROM collection_cases WHERE updated_at >= $1`,
-    [since],
-  ],
-];
+const PREPARED: Record<string, { select: string; on?: 'date'; renamed?: string[] }> = {
+  installments: {
+    select: 'SELECT contract_id, schedule_version, n FROM contract_installments WHERE late_fee_on = $1::date',
+    on: 'date',
+  },
+  figures: { select: 'SELECT contract_id FROM contract_figures WHERE updated_at >= $1' },
+  contracts: { select: `SELECT id FROM contracts WHERE status = 'defaulted' AND updated_at >= $1` },
+  events: { select: 'SELECT * FROM contract_events WHERE at >= $1', renamed: ['id'] },
+  entries: {
+    select: 'SELECT * FROM journal_entries WHERE created_at >= $1',
+    renamed: ['id', 'number', 'source_id'],
+  },
+  // Without their own ids, which the identity column gives the copies.
+  lines: {
+    select: `SELECT l.entry_id, l.account_code, l.debit, l.credit, l.contract_id, l.customer_id, l.memo
+      FROM journal_lines l JOIN journal_entries e ON e.id = l.entry_id WHERE e.created_at >= $1`,
+    renamed: ['entry_id'],
+  },
+  commands: { select: 'SELECT * FROM device_commands WHERE created_at >= $1', renamed: ['id'] },
+  messages: { select: 'SELECT * FROM messages WHERE created_at >= $1', renamed: ['id', 'dedupe_key'] },
+  cases: { select: 'SELECT * FROM collection_cases WHERE updated_at >= $1' },
+};
 
 const FLOOR_WRITES: Record<string, string> = {
   installments: `UPDATE contract_installments i SET penalty_due = i.penalty_due + 0, late_fee_on = i.late_fee_on
@@ -137,13 +116,8 @@ const FLOOR_WRITES: Record<string, string> = {
   journal: `WITH e AS (INSERT INTO journal_entries SELECT * FROM floor_entries)
     INSERT INTO journal_lines (entry_id, account_code, debit, credit, contract_id, customer_id, memo)
     SELECT * FROM floor_lines`,
-  commands: `INSERT INTO device_commands SELECT * FROM (SELECT 'floor-' || id AS id, device_id, contract_id, kind, state,
-      reason, source_type, source_id, attempts, next_attempt_at, last_error, requested_by, created_at, sent_at,
-      completed_at, payload, provider FROM floor_commands) c`,
-  messages: `INSERT INTO messages SELECT * FROM (SELECT 'floor-' || id, customer_id, contract_id, channel, recipient,
-      template_key, template_version, body, status, skipped_reason, failure_reason, attempts, next_attempt_at, provider,
-      provider_reference, source_type, source_id, 'floor-' || dedupe_key, created_by, created_at, sent_at, delivered_at,
-      updated_at, subject, bulk_send_id, conversation_id FROM floor_messages) m`,
+  commands: 'INSERT INTO device_commands SELECT * FROM floor_commands',
+  messages: 'INSERT INTO messages SELECT * FROM floor_messages',
   cases: 'INSERT INTO collection_cases SELECT * FROM floor_cases',
   snapshotRead: `SELECT count(*), sum(f.outstanding_total), sum(f.overdue_total) FROM contracts c
     JOIN contract_figures f ON f.contract_id = c.id WHERE c.status IN ('active', 'defaulted')`,
